@@ -1,0 +1,51 @@
+#pragma once
+// Spatial algebra in Cline's conventions (Cline 2002, §2.1–2.4; notes/cline.md §1):
+// twists are angular first, (ω; v), world-aligned at the body's centre of mass; wrenches are
+// (τ; f). Quaternions are Eigen's (stored x, y, z, w): never copy coefficient arrays to or from
+// files, which write [w, x, y, z].
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+namespace pivot {
+
+using Vec3 = Eigen::Vector3d;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat3 = Eigen::Matrix3d;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using Quat = Eigen::Quaterniond;
+
+/// Pose of a body: centre of mass in world (`x_WB`) and orientation body→world (`q_WB`).
+struct Pose {
+  Vec3 x_WB = Vec3::Zero();
+  Quat q_WB = Quat::Identity();
+
+  /// a point given in the body frame, in world coordinates
+  [[nodiscard]] Vec3 to_world(const Vec3& p_B) const { return x_WB + q_WB * p_B; }
+  /// a direction given in the body frame, in world coordinates
+  [[nodiscard]] Vec3 rotate(const Vec3& d_B) const { return q_WB * d_B; }
+};
+
+/// [a], the cross-product matrix: skew(a) * x == a.cross(x)  (Cline eq. 2.7)
+[[nodiscard]] Mat3 skew(const Vec3& a);
+
+/// exp of a rotation vector φ (angle |φ| about φ/|φ|) as a unit quaternion; exact for small |φ|
+[[nodiscard]] Quat quat_exp(const Vec3& phi);
+
+/// log of a unit quaternion: the rotation vector φ with |φ| ≤ π (q and −q give the same φ)
+[[nodiscard]] Vec3 quat_log(const Quat& q);
+
+/// the pose moved by a twist displacement (δθ; δx) given angular first in world axes:
+/// x ← x + δx, q ← normalize(exp(δθ) q). Used for p(t+h) = p(t) ⊕ h v and for post-step dp.
+[[nodiscard]] Pose integrate(const Pose& pose, const Vec6& twist_displacement);
+
+/// Ad for a frame offset r with no rotation, acting on angular-first twists:
+/// the twist at a point offset by r from the reference point,  [[I,0],[-[r], I]].
+/// (velocity of a point at x + r is v + ω × r = v − [r] ω)
+[[nodiscard]] Mat6 shift_twist(const Vec3& r);
+
+/// the 6x6 adjoint of a rigid transform (R, p) for angular-first twists: [[R, 0], [[p]R, R]]
+/// (Cline eq. 2.23)
+[[nodiscard]] Mat6 adjoint(const Mat3& R, const Vec3& p);
+
+}  // namespace pivot

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+namespace pivot::test {
+
+/// The folder of the public LCP test problems (`../shared/data` beside the clone unless the
+/// build was configured with -DPIVOT_SHARED_DATA_DIR=...), or nothing when it is absent.
+/// The environment variable PIVOT_SHARED_DATA_DIR overrides the configured path.
+std::optional<std::filesystem::path> shared_data_dir();
+
+}  // namespace pivot::test

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, whatever Pivot needs to build and test that is missing.
+# Idempotent and quiet when everything is present. Debian 12; run as root.
+set -euo pipefail
+
+packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
+          catch2 nlohmann-json3-dev libcli11-dev)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(libbenchmark-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "setup: missing packages: ${missing[*]}" >&2
+  echo "setup: installing them needs root; run 'sudo tools/setup.sh' or install them yourself" >&2
+  exit 1
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
