@@ -1,0 +1,58 @@
+#pragma once
+// The result of an LCP solve: status, solution, pivots, and residuals measured on the answer.
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+namespace pivot::lcp {
+
+enum class LcpStatus {
+  solved,             ///< z, w verified by the residual check
+  ray_termination,    ///< Lemke's path ended on a secondary ray: no solution reachable
+  pivot_limit,        ///< the pivot budget ran out
+  numerical_failure,  ///< the answer failed the residual check even after refactorization
+  invalid_input,      ///< bad sizes, NaN/Inf, unreadable file: see message
+};
+
+/// "solved", "ray_termination", ...
+[[nodiscard]] const char* to_string(LcpStatus status);
+
+/// How far (z, w) is from solving the LCP, each relative to the problem's scale:
+///   min_z               = min(0, min_i z_i) / max(‖z‖∞, tiny)
+///   min_w               = min(0, min_i w_i) / s_w,   s_w = max(‖q‖∞, ‖M‖∞‖z‖∞, tiny)
+///   max_complementarity = max_i |z_i w_i| / (max(‖z‖∞, tiny) · s_w)
+/// w is recomputed as M z + q from the problem, never taken from the solver's tableau.
+struct LcpResiduals {
+  double min_z = 0.0;
+  double min_w = 0.0;
+  double max_complementarity = 0.0;
+  /// the largest of −min_z, −min_w, max_complementarity: 0 for an exact solution
+  [[nodiscard]] double worst() const;
+};
+
+/// which path the solver took
+enum class StartPath {
+  trivial,     ///< q ≥ 0: z = 0 with no pivots
+  warm_start,  ///< the guessed active set gave a verified solution with one factorization
+  lemke,       ///< Lemke from the standard start (a warm start, if given, was rejected)
+};
+
+[[nodiscard]] const char* to_string(StartPath path);
+
+struct LcpResult {
+  LcpStatus status = LcpStatus::invalid_input;
+  Eigen::VectorXd z;  ///< solution (size n), meaningful when solved
+  Eigen::VectorXd w;  ///< M z + q
+  int pivots = 0;
+  int refactorizations = 0;
+  StartPath path = StartPath::lemke;
+  LcpResiduals residuals;
+  /// the active set of the answer: indices i with z_i basic, ascending; pass it back as the
+  /// warm start of the next, similar problem
+  std::vector<int> active_set;
+  std::string message;  ///< why, when not solved
+  [[nodiscard]] bool ok() const { return status == LcpStatus::solved; }
+};
+
+}  // namespace pivot::lcp

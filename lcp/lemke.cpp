@@ -1,0 +1,526 @@
+// Lemke's algorithm, revised form with a block basis inverse (see lemke.hpp for the summary).
+//
+// Augmented system (Cline eq. 2.35), with z̃ = (z, z₀) and M̃ = [M d]:
+//     w = M̃ z̃ + q,   w, z̃ ≥ 0.
+// A basis is described by L, the rows whose w is nonbasic (w_i = 0), and Z, the basic
+// components of z̃ (|L| = |Z| = k). With A = M̃(L, Z):
+//     z_Z = −A⁻¹ q_L,            w_i = q_i + M̃(i, Z) z_Z   for i ∉ L.
+// So the basis matrix B of [I, −M̃] has the inverse
+//     row of z_Z(b):  −(A⁻¹)(b, ·) on the columns L, 0 elsewhere;
+//     row of w_r:     e_rᵀ − M̃(r, Z) A⁻¹ on the columns L,
+// which the lexicographic ratio test reads row by row (Murty 1988; notes/cline.md §3.4).
+// Only A⁻¹ (k × k) is stored; each pivot changes A by one of four moves, each an O(k²) update:
+//   z_j in, w_r out: A grows by row r and column j     (bordering)
+//   z_j in, z_l out: column l of A becomes column j     (Sherman–Morrison, Cline eq. 4.21)
+//   w_i in, w_r out: row i of A becomes row r            (Sherman–Morrison on rows)
+//   w_i in, z_l out: row i and column l are deleted      (block deletion)
+#include "lcp/lemke.hpp"
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <fmt/core.h>
+#include <limits>
+
+namespace pivot::lcp {
+namespace {
+
+constexpr double kTiny = std::numeric_limits<double>::min();
+
+// a variable of the augmented problem: w_i (is_z = false) or z̃_j (j = n is z₀)
+struct Var {
+  bool is_z = false;
+  int index = 0;
+};
+
+class LemkeSolver {
+ public:
+  LemkeSolver(const DenseMatrix& M, const Vector& q, const Vector& d, const LemkeOptions& options)
+      : M_(M), q_(q), d_(d), opt_(options), n_(static_cast<int>(q.size())) {
+    const int cap = n_ + 1;
+    Ainv_.resize(cap, cap);
+    rows_.reserve(cap);
+    cols_.reserve(cap);
+    pos_row_.assign(n_, -1);
+    pos_col_.assign(n_ + 1, -1);
+    wval_.setZero(n_);
+    zval_.setZero(cap);
+    dz_.resize(cap);
+    dw_.resize(n_);
+    work_.resize(cap);
+    work2_.resize(cap);
+    gather_.resize(cap);
+  }
+
+  // runs Lemke from the standard start; fills z and the pivot counts
+  LcpStatus run(int max_pivots, int refactor_interval) {
+    // initial basis: {w} with row t replaced by z₀, t = argmax −q_t/d_t (ties: the largest index,
+    // which keeps every row of (y, B⁻¹) lexicographically positive)
+    int t = 0;
+    double best = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n_; ++i) {
+      const double r = -q_(i) / d_(i);
+      if (r >= best) {
+        best = r;
+        t = i;
+      }
+    }
+    rows_ = {t};
+    cols_ = {n_};
+    pos_row_[t] = 0;
+    pos_col_[n_] = 0;
+    Ainv_(0, 0) = 1.0 / d_(t);
+    zval_(0) = best;
+    for (int i = 0; i < n_; ++i) wval_(i) = i == t ? 0.0 : q_(i) + d_(i) * best;
+    pivots_ = 0;  // the initial exchange of w_t for z₀ is not counted (textbook convention)
+    since_refactor_ = 0;
+
+    Var entering{true, t};
+    while (true) {
+      if (pivots_ >= max_pivots) return LcpStatus::pivot_limit;
+      if (since_refactor_ >= std::max(refactor_interval, k())) refactor();
+      compute_direction(entering);
+      int leaving_pos = -1;
+      bool leaving_is_z = false;
+      if (!ratio_test(leaving_pos, leaving_is_z)) {
+        // no blocking row: confirm on a fresh factorization before calling it a ray
+        refactor();
+        compute_direction(entering);
+        if (!ratio_test(leaving_pos, leaving_is_z)) return LcpStatus::ray_termination;
+      }
+      const Var leaving = leaving_is_z ? Var{true, cols_[leaving_pos]}
+                                       : Var{false, leaving_pos};  // for w, the row index
+      pivot(entering, leaving, leaving_pos);
+      ++pivots_;
+      ++since_refactor_;
+      if (leaving.is_z && leaving.index == n_) break;  // z₀ left: a complementary solution
+      entering = Var{!leaving.is_z, leaving.index};
+    }
+    return LcpStatus::solved;
+  }
+
+  // z from the final basis by a fresh LU solve of A z_Z = −q_L (z₀ is not basic any more)
+  Vector solution() const {
+    Vector z = Vector::Zero(n_);
+    const int kk = k();
+    if (kk == 0) return z;
+    DenseMatrix A(kk, kk);
+    Vector rhs(kk);
+    for (int a = 0; a < kk; ++a) {
+      rhs(a) = -q_(rows_[a]);
+      for (int b = 0; b < kk; ++b) A(a, b) = Mt(rows_[a], cols_[b]);
+    }
+    Eigen::PartialPivLU<DenseMatrix> lu(A);
+    Vector zz = lu.solve(rhs);
+    zz += lu.solve(rhs - A * zz);  // one step of iterative refinement
+    for (int b = 0; b < kk; ++b)
+      if (cols_[b] < n_) z(cols_[b]) = zz(b);
+    return z;
+  }
+
+  std::vector<int> active_set() const {
+    std::vector<int> s;
+    for (int c : cols_)
+      if (c < n_) s.push_back(c);
+    std::sort(s.begin(), s.end());
+    return s;
+  }
+
+  int refactorizations() const { return refactorizations_; }
+  int pivots() const { return pivots_; }
+
+ private:
+  int k() const { return static_cast<int>(cols_.size()); }
+  // M̃(i, j): column n is the covering vector
+  double Mt(int i, int j) const { return j < n_ ? M_(i, j) : d_(i); }
+
+  // rates of change of the basic variables per unit increase of the entering variable:
+  // dz_ (per position of Z) and dw_ (per row, for rows not in L)
+  void compute_direction(const Var& entering) {
+    const int kk = k();
+    auto dz = dz_.head(kk);
+    if (entering.is_z) {
+      auto col = work_.head(kk);
+      for (int a = 0; a < kk; ++a) col(a) = Mt(rows_[a], entering.index);
+      dz.noalias() = -Ainv_.topLeftCorner(kk, kk) * col;
+    } else {
+      dz = Ainv_.col(pos_row_[entering.index]).head(kk);
+    }
+    // dw = M̃(·, j) + M̃(·, Z) dz, column by column (rows in L are computed but unused)
+    if (entering.is_z)
+      add_column(entering.index, 1.0, dw_, true);
+    else
+      dw_.setZero();
+    for (int b = 0; b < kk; ++b) add_column(cols_[b], dz(b), dw_, false);
+  }
+
+  // out (+)= s · M̃(·, j)
+  void add_column(int j, double s, Vector& out, bool assign) const {
+    if (j < n_) {
+      if (assign) out.noalias() = s * M_.col(j);
+      else out.noalias() += s * M_.col(j);
+    } else {
+      if (assign) out.noalias() = s * d_;
+      else out.noalias() += s * d_;
+    }
+  }
+
+  // bᵀA⁻¹ for b = M̃(r, Z), into out (size k)
+  void row_times_inverse(int r, Eigen::Ref<Vector> out) {
+    const int kk = k();
+    auto b = gather_.head(kk);
+    for (int c = 0; c < kk; ++c) b(c) = Mt(r, cols_[c]);
+    out.noalias() = Ainv_.topLeftCorner(kk, kk).transpose() * b;
+  }
+
+  // row of B⁻¹ (over the n equation columns) of a basic variable
+  void inverse_row(int pos, bool is_z, Vector& out) const {
+    const int kk = k();
+    out.setZero(n_);
+    if (is_z) {
+      for (int a = 0; a < kk; ++a) out(rows_[a]) = -Ainv_(pos, a);
+    } else {
+      out(pos) = 1.0;
+      for (int a = 0; a < kk; ++a) {
+        double s = 0.0;
+        for (int b = 0; b < kk; ++b) s += Mt(pos, cols_[b]) * Ainv_(b, a);
+        out(rows_[a]) -= s;
+      }
+    }
+  }
+
+  // minimum ratio test with the lexicographic tie break; false when no row blocks
+  bool ratio_test(int& leaving_pos, bool& leaving_is_z) {
+    const int kk = k();
+    double dmax = 0.0, ymax = 0.0;
+    for (int b = 0; b < kk; ++b) {
+      dmax = std::max(dmax, std::abs(dz_(b)));
+      ymax = std::max(ymax, std::abs(zval_(b)));
+    }
+    for (int i = 0; i < n_; ++i)
+      if (pos_row_[i] < 0) {
+        dmax = std::max(dmax, std::abs(dw_(i)));
+        ymax = std::max(ymax, std::abs(wval_(i)));
+      }
+    if (!(dmax > 0.0)) return false;
+    // a basic variable blocks when it decreases: rate D = −d(value) > tol ‖D‖∞ (Cline §4.8.3)
+    const double dtol = opt_.pivot_tolerance * dmax;
+    candidates_.clear();
+    double theta = std::numeric_limits<double>::infinity();
+    auto consider = [&](int pos, bool is_z, double value, double rate) {
+      if (rate <= dtol) return;
+      const double ratio = std::max(value, 0.0) / rate;
+      candidates_.push_back({pos, is_z, ratio, rate});
+      theta = std::min(theta, ratio);
+    };
+    for (int b = 0; b < kk; ++b) consider(b, true, zval_(b), -dz_(b));
+    for (int i = 0; i < n_; ++i)
+      if (pos_row_[i] < 0) consider(i, false, wval_(i), -dw_(i));
+    if (candidates_.empty()) return false;
+
+    const double tie = 1e-12 * std::max(theta, std::max(ymax, kTiny) / dmax);
+    ties_.clear();
+    for (const auto& c : candidates_)
+      if (c.ratio <= theta + tie) ties_.push_back(c);
+    // z₀ leaving ends the algorithm with a solution: always take it when it is tied
+    for (const auto& c : ties_)
+      if (c.is_z && cols_[c.pos] == n_) {
+        leaving_pos = c.pos;
+        leaving_is_z = true;
+        return true;
+      }
+    std::size_t best = 0;
+    if (ties_.size() > 1) {
+      // lexicographic minimum of (B⁻¹)_r· / D_r over the tied rows
+      lex_rows_.resize(ties_.size());
+      double scale = 0.0;
+      for (std::size_t c = 0; c < ties_.size(); ++c) {
+        inverse_row(ties_[c].pos, ties_[c].is_z, lex_rows_[c]);
+        lex_rows_[c] /= ties_[c].rate;
+        scale = std::max(scale, lex_rows_[c].lpNorm<Eigen::Infinity>());
+      }
+      const double eq_tol = 1e-12 * std::max(scale, kTiny);
+      for (std::size_t c = 1; c < ties_.size(); ++c) {
+        for (int col = 0; col < n_; ++col) {
+          const double a = lex_rows_[c](col), b = lex_rows_[best](col);
+          if (std::abs(a - b) <= eq_tol) continue;
+          if (a < b) best = c;
+          break;
+        }
+      }
+    }
+    leaving_pos = ties_[best].pos;
+    leaving_is_z = ties_[best].is_z;
+    return true;
+  }
+
+  // moves the entering variable into the basis and the leaving one out, updating values and A⁻¹
+  void pivot(const Var& entering, const Var& leaving, int leaving_pos) {
+    const int kk = k();
+    const double rate = leaving.is_z ? -dz_(leaving_pos) : -dw_(leaving.index);
+    const double value = leaving.is_z ? zval_(leaving_pos) : wval_(leaving.index);
+    const double theta = std::max(value, 0.0) / rate;
+    // values move along the direction by θ
+    for (int b = 0; b < kk; ++b) zval_(b) += theta * dz_(b);
+    for (int i = 0; i < n_; ++i)
+      if (pos_row_[i] < 0) wval_(i) += theta * dw_(i);
+
+    auto X = Ainv_.topLeftCorner(kk, kk);
+    if (entering.is_z && !leaving.is_z) {
+      // grow: A' = [[A, a], [bᵀ, α]], a = M̃(L, j), bᵀ = M̃(r, Z), α = M̃(r, j)
+      // s = α − bᵀA⁻¹a is the rate dw_r = −D_r (nonzero by the ratio test)
+      const int j = entering.index, r = leaving.index;
+      const double s = dw_(r);
+      auto Xa = work_.head(kk);  // A⁻¹ a = −dz
+      Xa = -dz_.head(kk);
+      auto bX = work2_.head(kk);  // bᵀ A⁻¹
+      row_times_inverse(r, bX);
+      X.noalias() += (Xa / s) * bX.transpose();
+      Ainv_.col(kk).head(kk) = -Xa / s;
+      Ainv_.row(kk).head(kk) = -bX.transpose() / s;
+      Ainv_(kk, kk) = 1.0 / s;
+      rows_.push_back(r);
+      cols_.push_back(j);
+      pos_row_[r] = kk;
+      pos_col_[j] = kk;
+      zval_(kk) = theta;
+      wval_(r) = 0.0;
+    } else if (entering.is_z && leaving.is_z) {
+      // column l ← M̃(L, j):  A'⁻¹ = A⁻¹ − (s − e_l) (A⁻¹)_l· / s_l,  s = A⁻¹ a = −dz
+      const int l = leaving_pos;
+      auto s = work_.head(kk);
+      s = -dz_.head(kk);
+      const double sl = s(l);
+      s(l) -= 1.0;
+      const Eigen::RowVectorXd xl = X.row(l);
+      X.noalias() -= (s / sl) * xl;
+      pos_col_[cols_[l]] = -1;
+      cols_[l] = entering.index;
+      pos_col_[entering.index] = l;
+      zval_(l) = theta;
+    } else if (!entering.is_z && !leaving.is_z) {
+      // row p ← M̃(r, Z):  A'⁻¹ = A⁻¹ − (A⁻¹)_·p (t − e_p)ᵀ / t_p,  tᵀ = M̃(r, Z) A⁻¹
+      const int p = pos_row_[entering.index], r = leaving.index;
+      auto t = work_.head(kk);
+      row_times_inverse(r, t);
+      const double tp = t(p);
+      t(p) -= 1.0;
+      const Vector xp = X.col(p);
+      X.noalias() -= xp * (t.transpose() / tp);
+      pos_row_[entering.index] = -1;
+      rows_[p] = r;
+      pos_row_[r] = p;
+      wval_(entering.index) = theta;
+      wval_(r) = 0.0;
+    } else {
+      // delete row p of A (w_i enters) and column l (z_l leaves):
+      // (A minus row p, col l)⁻¹ = X(−l, −p) − X(−l, p) X(l, −p) / X(l, p)
+      int p = pos_row_[entering.index];
+      int l = leaving_pos;
+      const int last = kk - 1;
+      // move p and l to the last positions so the result is the leading (k−1) block
+      if (p != last) {
+        X.col(p).swap(X.col(last));
+        std::swap(rows_[p], rows_[last]);
+        pos_row_[rows_[p]] = p;
+        pos_row_[rows_[last]] = last;
+      }
+      if (l != last) {
+        X.row(l).swap(X.row(last));
+        std::swap(cols_[l], cols_[last]);
+        std::swap(zval_(l), zval_(last));
+        pos_col_[cols_[l]] = l;
+        pos_col_[cols_[last]] = last;
+      }
+      p = l = last;
+      const double pivot_value = X(l, p);
+      const Vector xcol = X.col(p).head(last);
+      const Eigen::RowVectorXd xrow = X.row(l).head(last);
+      Ainv_.topLeftCorner(last, last).noalias() -= xcol * (xrow / pivot_value);
+      pos_row_[rows_[last]] = -1;
+      pos_col_[cols_[last]] = -1;
+      rows_.pop_back();
+      cols_.pop_back();
+      wval_(entering.index) = theta;
+    }
+  }
+
+  // A⁻¹ and the basic values afresh from an LU of A
+  void refactor() {
+    ++refactorizations_;
+    since_refactor_ = 0;
+    const int kk = k();
+    if (kk == 0) return;
+    DenseMatrix A(kk, kk);
+    Vector rhs(kk);
+    for (int a = 0; a < kk; ++a) {
+      rhs(a) = -q_(rows_[a]);
+      for (int b = 0; b < kk; ++b) A(a, b) = Mt(rows_[a], cols_[b]);
+    }
+    Eigen::PartialPivLU<DenseMatrix> lu(A);
+    Ainv_.topLeftCorner(kk, kk) = lu.inverse();
+    zval_.head(kk) = lu.solve(rhs);
+    wval_ = q_;
+    for (int b = 0; b < kk; ++b) add_column(cols_[b], zval_(b), wval_, false);
+    for (int a = 0; a < kk; ++a) wval_(rows_[a]) = 0.0;
+  }
+
+  const DenseMatrix& M_;
+  const Vector& q_;
+  const Vector& d_;
+  const LemkeOptions& opt_;
+  const int n_;
+
+  DenseMatrix Ainv_;           // A⁻¹ in its leading k × k block: rows ↔ Z, columns ↔ L
+  std::vector<int> rows_;      // L: rows whose w is nonbasic, by position
+  std::vector<int> cols_;      // Z: basic z̃ indices by position (n is z₀)
+  std::vector<int> pos_row_;   // position of row i in L, or −1 (w_i basic)
+  std::vector<int> pos_col_;   // position of z̃_j in Z, or −1
+  Vector wval_, zval_;         // basic values: w by row, z̃ by position
+  Vector dz_, dw_, work_, work2_, gather_;
+  struct Candidate {
+    int pos;
+    bool is_z;
+    double ratio;
+    double rate;
+  };
+  std::vector<Candidate> candidates_, ties_;
+  std::vector<Vector> lex_rows_;
+  int pivots_ = 0;
+  int since_refactor_ = 0;
+  int refactorizations_ = 0;
+};
+
+// the warm start: z_S = −M(S,S)⁻¹ q_S from one factorization, accepted only when verified
+bool try_warm_start(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
+                    double tolerance, LcpResult& result) {
+  const Eigen::Index n = q.size();
+  const auto k = static_cast<Eigen::Index>(active.size());
+  for (std::size_t a = 0; a < active.size(); ++a)
+    if (active[a] < 0 || active[a] >= n || (a > 0 && active[a] <= active[a - 1])) return false;
+  Vector z = Vector::Zero(n);
+  if (k > 0) {
+    DenseMatrix A(k, k);
+    Vector rhs(k);
+    for (Eigen::Index a = 0; a < k; ++a) {
+      rhs(a) = -q(active[a]);
+      for (Eigen::Index b = 0; b < k; ++b) A(a, b) = M(active[a], active[b]);
+    }
+    Eigen::PartialPivLU<DenseMatrix> lu(A);
+    const Vector zz = lu.solve(rhs);
+    if (!zz.allFinite()) return false;
+    for (Eigen::Index a = 0; a < k; ++a) z(active[a]) = zz(a);
+  }
+  Vector w;
+  const LcpResiduals res = measure_residuals(M, q, z, &w);
+  if (!(res.worst() <= tolerance)) return false;
+  result.z = std::move(z);
+  result.w = std::move(w);
+  result.residuals = res;
+  result.active_set = active;
+  result.path = StartPath::warm_start;
+  result.pivots = 0;
+  result.status = LcpStatus::solved;
+  return true;
+}
+
+LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions& options) {
+  LcpResult result;
+  if (std::string why = validate(M, q); !why.empty()) {
+    result.message = why;
+    return result;
+  }
+  const auto n = static_cast<int>(q.size());
+  Vector d = options.covering.size() == 0 ? Vector(Vector::Ones(n)) : options.covering;
+  if (d.size() != n) {
+    result.message = fmt::format("covering vector has {} entries, expected {}", d.size(), n);
+    return result;
+  }
+  for (int i = 0; i < n; ++i)
+    if (!(d(i) > 0.0) || !std::isfinite(d(i))) {
+      result.message = fmt::format("covering vector entry {} is {} (must be positive, finite)",
+                                   i, d(i));
+      return result;
+    }
+  if (options.max_pivots < 0 || options.refactor_interval < 1 || !(options.pivot_tolerance >= 0) ||
+      !(options.residual_tolerance > 0)) {
+    result.message = "invalid Lemke options (max_pivots, refactor_interval or a tolerance)";
+    return result;
+  }
+
+  // trivial: q ≥ 0 gives z = 0
+  if (n == 0 || q.minCoeff() >= 0.0) {
+    result.z = Vector::Zero(n);
+    result.residuals = measure_residuals(M, q, result.z, &result.w);
+    result.status = LcpStatus::solved;
+    result.path = StartPath::trivial;
+    return result;
+  }
+  if (options.warm_start &&
+      try_warm_start(M, q, *options.warm_start, options.residual_tolerance, result))
+    return result;
+
+  const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 100 * n + 1000;
+  result.path = StartPath::lemke;
+  // A ray or a failed residual check can come from a near-singular basis chosen through a tiny
+  // pivot (Cline §4.8.3). Each is re-checked from scratch before it is reported: once with
+  // frequent refactorization and a 100× larger pivot tolerance, once with a 100× smaller one.
+  // A genuine ray ends every attempt on a ray; a `solved` is only ever returned verified.
+  struct Attempt {
+    double pivot_tolerance;
+    int refactor_interval;
+  };
+  const Attempt attempts[] = {
+      {options.pivot_tolerance, options.refactor_interval},
+      {std::min(options.pivot_tolerance * 100.0, 1e-6), 4},
+      {options.pivot_tolerance / 100.0, 4},
+  };
+  bool residual_failed = false;
+  LcpStatus last = LcpStatus::ray_termination;
+  for (const Attempt& attempt : attempts) {
+    LemkeOptions tuned = options;
+    tuned.pivot_tolerance = attempt.pivot_tolerance;
+    LemkeSolver solver(M, q, d, tuned);
+    last = solver.run(max_pivots, attempt.refactor_interval);
+    result.refactorizations += solver.refactorizations();
+    result.pivots = solver.pivots();
+    if (last == LcpStatus::pivot_limit) break;  // a retry would hit the same budget
+    if (last != LcpStatus::solved) continue;
+    result.z = solver.solution();
+    result.residuals = measure_residuals(M, q, result.z, &result.w);
+    result.active_set = solver.active_set();
+    if (result.residuals.worst() <= options.residual_tolerance) {
+      result.status = LcpStatus::solved;
+      return result;
+    }
+    residual_failed = true;
+  }
+  if (residual_failed) {
+    result.status = LcpStatus::numerical_failure;
+    result.message = fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
+                                 result.residuals.worst(), options.residual_tolerance);
+    return result;
+  }
+  result.status = last;
+  result.z = Vector::Zero(n);
+  result.w = q;
+  result.residuals = measure_residuals(M, q, result.z);
+  result.active_set.clear();
+  result.message = last == LcpStatus::ray_termination
+                       ? "secondary ray: no solution reachable along Lemke's path"
+                       : fmt::format("no solution within {} pivots", max_pivots);
+  return result;
+}
+
+}  // namespace
+
+LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
+  return solve_dense(problem.M, problem.q, options);
+}
+
+LcpResult solve_lemke(const SparseLcpProblem& problem, const LemkeOptions& options) {
+  // the basis inverse is dense whatever the storage; M is expanded once
+  return solve_dense(DenseMatrix(problem.M), problem.q, options);
+}
+
+}  // namespace pivot::lcp

@@ -1,0 +1,50 @@
+#pragma once
+// Lemke's complementary pivot algorithm with the lexico-minimum ratio test.
+//
+// Cline 2002 §2.7.1 and §4.8 (notes/cline.md §3). Augment w = M z + d z₀ + q with a covering
+// vector d > 0 (default all ones), start from the basis {w} with the most negative q_t/d_t row
+// replaced by z₀, and pivot complementary variables in until z₀ leaves the basis.
+// The ratio test is lexicographic (Murty 1988): among rows tied on y_r / D_r, the row whose
+// (y_r, (B⁻¹)_r·) / D_r is lexicographically smallest leaves, so the algorithm never cycles.
+// Rows with D_r below a tolerance relative to ‖D‖∞ are excluded (Cline §4.8.3, tiny over tiny).
+//
+// Revised form: the basis is represented by the square block of M between the rows whose w is
+// nonbasic and the columns whose z is basic; its inverse is updated in O(k²) per pivot (k basic
+// z's: bordering, Sherman–Morrison row/column replacement, and block deletion) and refactorized
+// from an LU every `refactor_interval` pivots and whenever a check fails.
+// Every `solved` is verified by measure_residuals(). A failed check or a ray is re-checked from
+// scratch before it is reported: once refactorizing every 4 pivots with a 100× larger pivot
+// tolerance, once with a 100× smaller one (tiny pivots on rank-deficient contact matrices are
+// the usual cause). Only then is `numerical_failure` or `ray_termination` returned.
+
+#include <optional>
+#include <vector>
+
+#include "lcp/lcp_problem.hpp"
+#include "lcp/lcp_result.hpp"
+#include "lcp/residual.hpp"
+
+namespace pivot::lcp {
+
+struct LemkeOptions {
+  /// covering vector d (size n, every entry > 0); empty means all ones
+  Vector covering;
+  /// pivot budget; 0 means automatic: 100 n + 1000
+  int max_pivots = 0;
+  /// recompute the basis inverse from an LU every this many pivots
+  int refactor_interval = 64;
+  /// rows with D_r ≤ pivot_tolerance · ‖D‖∞ are excluded from the ratio test
+  double pivot_tolerance = 1e-8;
+  /// the residual check every `solved` must pass (LcpResiduals::worst())
+  double residual_tolerance = kDefaultResidualTolerance;
+  /// a guessed active set (indices i with z_i > 0, e.g. the previous step's); tried first
+  std::optional<std::vector<int>> warm_start;
+};
+
+/// solve w = M z + q, z ≥ 0, w ≥ 0, zᵀw = 0
+[[nodiscard]] LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options = {});
+/// the same for a sparse M
+[[nodiscard]] LcpResult solve_lemke(const SparseLcpProblem& problem,
+                                    const LemkeOptions& options = {});
+
+}  // namespace pivot::lcp

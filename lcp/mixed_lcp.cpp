@@ -1,0 +1,192 @@
+// Mixed LCP → pure LCP (Cline 2002 §2.7.2 and §4.8.2; notes/cline.md §2.4 and §3.6).
+//
+//   0 = P x + Q z + u,   w = K x + S z + v
+//   x = −P⁻¹(u + Q z)                               (2.41; the thesis' "−P x_base = u" has a
+//                                                    sign slip, notes §3.6)
+//   w = (S − K P⁻¹Q) z + (v − K P⁻¹u)               (2.43)
+//
+// P is factorized once; P⁻¹Q and P⁻¹u come from solves with that factorization.
+#include "lcp/mixed_lcp.hpp"
+
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/SparseLU>
+#include <algorithm>
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+#include <limits>
+
+#include "lcp/lcp_io.hpp"
+
+namespace pivot::lcp {
+namespace {
+
+constexpr double kTiny = std::numeric_limits<double>::min();
+
+// rows of P that depend linearly on the others: column-pivoted QR of Pᵀ puts an independent set
+// of P's rows first; the rest are dependent
+std::vector<int> dependent_rows(const DenseMatrix& P, double tolerance) {
+  Eigen::ColPivHouseholderQR<DenseMatrix> qr(P.transpose());
+  qr.setThreshold(tolerance);
+  std::vector<int> rows;
+  for (Eigen::Index i = qr.rank(); i < P.rows(); ++i)
+    rows.push_back(static_cast<int>(qr.colsPermutation().indices()(i)));
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+std::string check_sizes(Eigen::Index Pr, Eigen::Index Pc, Eigen::Index Qr, Eigen::Index Qc,
+                        Eigen::Index Kr, Eigen::Index Kc, Eigen::Index Sr, Eigen::Index Sc,
+                        Eigen::Index u, Eigen::Index v) {
+  const Eigen::Index n = u, m = v;
+  if (Pr != n || Pc != n) return fmt::format("P is {} x {}, expected {} x {}", Pr, Pc, n, n);
+  if (Qr != n || Qc != m) return fmt::format("Q is {} x {}, expected {} x {}", Qr, Qc, n, m);
+  if (Kr != m || Kc != n) return fmt::format("K is {} x {}, expected {} x {}", Kr, Kc, m, n);
+  if (Sr != m || Sc != m) return fmt::format("S is {} x {}, expected {} x {}", Sr, Sc, m, m);
+  return {};
+}
+
+template <typename Matrix>
+std::string validate_mixed(const BasicMixedLcpProblem<Matrix>& p) {
+  std::string why = check_sizes(p.P.rows(), p.P.cols(), p.Q.rows(), p.Q.cols(), p.K.rows(),
+                                p.K.cols(), p.S.rows(), p.S.cols(), p.u.size(), p.v.size());
+  if (!why.empty()) return why;
+  auto finite = [](const auto& m) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(m)>, SparseMatrix>)
+      return Eigen::Map<const Vector>(m.valuePtr(), m.nonZeros()).allFinite();
+    else
+      return m.allFinite();
+  };
+  if (!finite(p.P)) return "P has a non-finite entry";
+  if (!finite(p.Q)) return "Q has a non-finite entry";
+  if (!finite(p.K)) return "K has a non-finite entry";
+  if (!finite(p.S)) return "S has a non-finite entry";
+  if (!p.u.allFinite()) return "u has a non-finite entry";
+  if (!p.v.allFinite()) return "v has a non-finite entry";
+  return {};
+}
+
+// the factorization-independent part: given P⁻¹Q and P⁻¹u, build and solve the pure LCP
+template <typename Matrix>
+void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const DenseMatrix& PinvQ,
+                   const Vector& Pinvu, const MixedLcpOptions& options, MixedLcpResult& out) {
+  LcpProblem reduced;
+  reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
+  reduced.q = p.v - p.K * Pinvu;
+  out.lcp = solve_lemke(reduced, options.lemke);
+  if (!out.lcp.ok()) return;
+  out.x = -(Pinvu + PinvQ * out.lcp.z);
+  const Vector Qz = p.Q * out.lcp.z;
+  const Vector free_res = p.P * out.x + Qz + p.u;
+  out.free_residual = free_res.template lpNorm<Eigen::Infinity>() /
+                      std::max({p.u.template lpNorm<Eigen::Infinity>(),
+                                Qz.template lpNorm<Eigen::Infinity>(), kTiny});
+}
+
+std::string singular_message(const std::vector<int>& rows) {
+  return fmt::format("P is singular: rows {} depend on the others", fmt::join(rows, ", "));
+}
+
+bool regularization_ok(const MixedLcpOptions& options, Eigen::Index n, MixedLcpResult& out) {
+  if (options.regularization.size() == 0) return false;
+  if (options.regularization.size() != n || !options.regularization.allFinite()) {
+    out.lcp.status = LcpStatus::invalid_input;
+    out.lcp.message = fmt::format("regularization has {} entries, expected {} finite ones",
+                                  options.regularization.size(), n);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem, const MixedLcpOptions& options) {
+  MixedLcpResult out;
+  if (std::string why = validate_mixed(problem); !why.empty()) {
+    out.lcp.message = why;
+    return out;
+  }
+  const Eigen::Index n = problem.u.size();
+  DenseMatrix P = problem.P;
+  Eigen::FullPivLU<DenseMatrix> lu;
+  lu.setThreshold(options.singular_tolerance);
+  lu.compute(P);
+  if (lu.rank() < n) {
+    out.singular_rows = dependent_rows(problem.P, options.singular_tolerance);
+    if (!regularization_ok(options, n, out)) {
+      if (out.lcp.message.empty()) out.lcp.message = singular_message(out.singular_rows);
+      return out;
+    }
+    P.diagonal() += options.regularization;
+    lu.compute(P);
+    out.regularized = true;
+    if (lu.rank() < n) {
+      out.lcp.message = singular_message(out.singular_rows) + ", even regularized";
+      return out;
+    }
+  }
+  const DenseMatrix PinvQ = lu.solve(problem.Q);
+  const Vector Pinvu = lu.solve(problem.u);
+  solve_reduced(problem, PinvQ, Pinvu, options, out);
+  return out;
+}
+
+MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
+                               const MixedLcpOptions& options) {
+  MixedLcpResult out;
+  if (std::string why = validate_mixed(problem); !why.empty()) {
+    out.lcp.message = why;
+    return out;
+  }
+  const Eigen::Index n = problem.u.size();
+  SparseMatrix P = problem.P;
+  P.makeCompressed();
+  Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu;
+  auto factor_ok = [&](const SparseMatrix& A) {
+    lu.compute(A);
+    if (lu.info() != Eigen::Success) return false;
+    // SparseLU can miss near-singularity: require a tiny residual on a test solve
+    const Vector probe = Vector::Ones(n);
+    const Vector b = A * probe;
+    const Vector x = lu.solve(b);
+    return x.allFinite() &&
+           (A * x - b).lpNorm<Eigen::Infinity>() <=
+               1e-8 * std::max(b.lpNorm<Eigen::Infinity>(), kTiny);
+  };
+  if (n > 0 && !factor_ok(P)) {
+    out.singular_rows = dependent_rows(DenseMatrix(problem.P), options.singular_tolerance);
+    if (!regularization_ok(options, n, out)) {
+      if (out.lcp.message.empty()) out.lcp.message = singular_message(out.singular_rows);
+      return out;
+    }
+    for (Eigen::Index i = 0; i < n; ++i) P.coeffRef(i, i) += options.regularization(i);
+    P.makeCompressed();
+    out.regularized = true;
+    if (!factor_ok(P)) {
+      out.lcp.message = singular_message(out.singular_rows) + ", even regularized";
+      return out;
+    }
+  }
+  DenseMatrix PinvQ(n, problem.Q.cols());
+  Vector Pinvu(n);
+  if (n > 0) {
+    PinvQ = lu.solve(DenseMatrix(problem.Q));
+    Pinvu = lu.solve(problem.u);
+  }
+  solve_reduced(problem, PinvQ, Pinvu, options, out);
+  return out;
+}
+
+LcpProblem reduce_mixed_lcp(const MixedLcpProblem& problem) {
+  if (std::string why = validate_mixed(problem); !why.empty()) throw LcpError(why);
+  Eigen::FullPivLU<DenseMatrix> lu(problem.P);
+  if (lu.rank() < problem.P.rows())
+    throw LcpError(singular_message(dependent_rows(problem.P, 1e-12)));
+  LcpProblem reduced;
+  reduced.M = DenseMatrix(problem.S) - problem.K * lu.solve(problem.Q);
+  reduced.q = problem.v - problem.K * lu.solve(problem.u);
+  reduced.name = problem.name;
+  return reduced;
+}
+
+}  // namespace pivot::lcp

@@ -1,0 +1,52 @@
+#pragma once
+// Mixed LCP → pure LCP by a Schur complement on the free block (Cline 2002 §2.7.2, eqs. 2.41–2.43,
+// and §4.8.2, the generalization of Baraff's auxiliary constraints):
+//
+//   x = −P⁻¹(u + Q z)                                          (2.41)
+//   w = (S − K P⁻¹ Q) z + (v − K P⁻¹ u)  =:  𝓜 z + q           (2.43)
+//
+// P is factorized once (sparse LU for sparse problems, full-pivot LU for dense ones) and
+// P⁻¹Q is formed by solves, column by column; no inverse is formed. A singular P is detected
+// and reported with the rows involved; an optional regularization lets the caller go on.
+
+#include <vector>
+
+#include "lcp/lcp_problem.hpp"
+#include "lcp/lcp_result.hpp"
+#include "lcp/lemke.hpp"
+
+namespace pivot::lcp {
+
+struct MixedLcpOptions {
+  LemkeOptions lemke;
+  /// when P is singular and this is non-empty (size n), solve with P + diag(regularization)
+  /// instead. For the saddle-point block [[M, −Jᵀ], [J, 0]] of a dynamics step, a small
+  /// positive value on the constraint rows makes the joints slightly compliant:
+  /// J v + δ λ = 0. Entries must be finite.
+  Vector regularization;
+  /// relative pivot threshold under which P is judged singular
+  double singular_tolerance = 1e-12;
+};
+
+struct MixedLcpResult {
+  LcpResult lcp;   ///< the reduced LCP's result (z, w, pivots, residuals, status)
+  Vector x;        ///< the free variables, when solved
+  /// rows of P found linearly dependent on the others (empty when P is nonsingular)
+  std::vector<int> singular_rows;
+  bool regularized = false;  ///< P + diag(regularization) was used
+  /// the residual of the free rows, ‖P x + Q z + u‖∞ / max(‖u‖∞, ‖Q z‖∞, tiny)
+  double free_residual = 0.0;
+  [[nodiscard]] bool ok() const { return lcp.ok(); }
+};
+
+/// reduce, solve with Lemke, recover x
+[[nodiscard]] MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem,
+                                             const MixedLcpOptions& options = {});
+[[nodiscard]] MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
+                                             const MixedLcpOptions& options = {});
+
+/// the reduced LCP (𝓜, q) alone, for inspection and for writing problem files;
+/// throws pivot::lcp::LcpError when P is singular
+[[nodiscard]] LcpProblem reduce_mixed_lcp(const MixedLcpProblem& problem);
+
+}  // namespace pivot::lcp

@@ -1,0 +1,43 @@
+#include "lcp/residual.hpp"
+
+#include <algorithm>
+#include <fmt/core.h>
+#include <cmath>
+#include <limits>
+
+namespace pivot::lcp {
+
+LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vector& z,
+                               Vector* w_out) {
+  LcpResiduals r;
+  const Eigen::Index n = q.size();
+  Vector w = n > 0 ? Vector(M * z + q) : Vector();
+  if (n > 0) {
+    constexpr double tiny = std::numeric_limits<double>::min();
+    const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), tiny);
+    const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();  // ‖M‖∞
+    const double w_scale =
+        std::max({q.lpNorm<Eigen::Infinity>(), m_norm * z.lpNorm<Eigen::Infinity>(), tiny});
+    r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
+    r.min_w = std::min(0.0, w.minCoeff()) / w_scale;
+    r.max_complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff() / (z_scale * w_scale);
+  }
+  if (w_out) *w_out = std::move(w);
+  return r;
+}
+
+std::string validate(const DenseMatrix& M, const Vector& q) {
+  if (M.rows() != M.cols())
+    return fmt::format("M is not square ({} x {})", M.rows(), M.cols());
+  if (q.size() != M.rows())
+    return fmt::format("q has {} entries but M is {} x {}", q.size(), M.rows(), M.cols());
+  for (Eigen::Index j = 0; j < M.cols(); ++j)
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+      if (!std::isfinite(M(i, j)))
+        return fmt::format("M({}, {}) is not finite ({})", i, j, M(i, j));
+  for (Eigen::Index i = 0; i < q.size(); ++i)
+    if (!std::isfinite(q(i))) return fmt::format("q({}) is not finite ({})", i, q(i));
+  return {};
+}
+
+}  // namespace pivot::lcp
