@@ -1,0 +1,64 @@
+#pragma once
+// The rows of one step's mixed LCP, gathered from joints (and, later, contacts) before islands
+// are formed. Each row touches at most two bodies; a body index of −1 (kWorldBody) or of a
+// fixed body contributes nothing. Velocities are twists (ω; v) per body.
+//
+//   equality:    J v⁺ + bias = 0                         (joint rows; λ free)
+//   unilateral:  J v⁺ + bias ≥ 0  ⊥  λ ≥ 0               (joint limits, contact normals)
+//   cone:        D v⁺ + E γ ≥ 0 ⊥ λ_f ≥ 0,  μ λ_n − Eᵀλ_f ≥ 0 ⊥ γ ≥ 0   (Cline eq. 2.48)
+//   motor:       J v⁺ = target while |λ| < max_impulse, as a two-direction friction cone with a
+//                constant "normal impulse" max_impulse
+
+#include <vector>
+
+#include "engine/spatial.hpp"
+
+namespace pivot {
+
+using Row6 = Eigen::Matrix<double, 1, 6>;
+
+struct RowRef {
+  int body_a = -1;
+  int body_b = -1;
+  Row6 J_A = Row6::Zero();
+  Row6 J_B = Row6::Zero();
+};
+
+struct EqualityRow : RowRef {
+  double bias = 0.0;
+  int owner = -1;      ///< joint index
+  int owner_row = 0;   ///< which of the joint's rows
+};
+
+struct UnilateralRow : RowRef {
+  double bias = 0.0;
+  int owner = -1;  ///< joint index (limits) or contact index
+};
+
+struct FrictionCone {
+  int normal_row = -1;             ///< index into ConstraintSet::unilaterals
+  double mu = 0.0;                 ///< Coulomb coefficient of the pair
+  std::vector<RowRef> directions;  ///< k tangent directions, each with its negative
+};
+
+struct MotorConstraint : RowRef {
+  double target = 0.0;
+  double max_impulse = 0.0;
+  int owner = -1;  ///< joint index
+};
+
+struct ConstraintSet {
+  std::vector<EqualityRow> equalities;
+  std::vector<UnilateralRow> unilaterals;
+  std::vector<FrictionCone> cones;
+  std::vector<MotorConstraint> motors;
+
+  void clear() {
+    equalities.clear();
+    unilaterals.clear();
+    cones.clear();
+    motors.clear();
+  }
+};
+
+}  // namespace pivot

@@ -1,0 +1,53 @@
+#pragma once
+// The mixed LCP of one island, assembled sparse and solved by the lcp module.
+//
+// Unknowns x = (v⁺, λ_e) free, z = (λ_u, λ_f, λ_m⁺, λ_m⁻, γ_c, γ_m) ≥ 0. With G the rows acting
+// on velocities (unilateral J_u, friction D, motor ±J_m):
+//
+//   P = [ M̃    −J_eᵀ ]    Q = [ −G_zᵀ ]    u = [ −r     ]     (r = M v + h f̃ for dynamics,
+//       [ J_e    0   ]        [   0   ]        [ bias_e ]      r = 0 for post-stabilization)
+//   K = [ G_w  0 ],  S = the E / μ blocks of Cline eq. 2.49 (and the motor's), v = the biases
+//
+// i.e. Cline 2002 eq. 2.49 (eq. 2.55 with M̃ for the linearly implicit step, eq. 3.7 for the
+// post-step), reduced to a pure LCP by a sparse factorization of P (§4.8.2).
+
+#include <Eigen/SparseCore>
+#include <string>
+#include <vector>
+
+#include "engine/constraint_set.hpp"
+#include "lcp/lcp_result.hpp"
+#include "lcp/lemke.hpp"
+
+namespace pivot {
+
+struct IslandInput {
+  std::vector<int> bodies;       ///< dynamic bodies, global indices; local order = this order
+  std::vector<int> equalities;   ///< indices into ConstraintSet::equalities
+  std::vector<int> unilaterals;  ///< indices into ConstraintSet::unilaterals
+  std::vector<int> cones;        ///< indices into ConstraintSet::cones
+  std::vector<int> motors;       ///< indices into ConstraintSet::motors
+  Eigen::SparseMatrix<double> M_tilde;  ///< 6nb × 6nb (M, or M − h²∇ₚf − h∇ᵥf)
+  Eigen::VectorXd momentum;             ///< r, 6nb
+};
+
+struct IslandOutput {
+  Eigen::VectorXd velocity;        ///< v⁺ (or dp), 6nb, local order
+  Eigen::VectorXd lambda_eq;       ///< per island equality row
+  Eigen::VectorXd lambda_uni;      ///< per island unilateral row
+  std::vector<Eigen::VectorXd> lambda_cone;  ///< per island cone: one impulse per direction
+  Eigen::VectorXd lambda_motor;    ///< net motor impulse λ⁺ − λ⁻ per island motor
+  lcp::LcpStatus status = lcp::LcpStatus::solved;
+  int pivots = 0;
+  int lcp_size = 0;                ///< complementarity variables
+  std::vector<int> singular_equalities;  ///< island-local equality rows found dependent
+  bool regularized = false;        ///< the joint block needed regularization
+  bool fallback = false;           ///< the LCP failed and the documented fallback was used
+  std::string message;
+};
+
+/// assemble and solve; never returns non-finite velocities (see the fallback in the .cpp)
+[[nodiscard]] IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
+                                        const lcp::LemkeOptions& lemke);
+
+}  // namespace pivot

@@ -1,0 +1,56 @@
+#include "engine/rigid_body.hpp"
+
+#include <cmath>
+#include <fmt/core.h>
+
+#include "engine/error.hpp"
+
+namespace pivot {
+
+Mat3 RigidBody::inertia_W(const Quat& q_WB) const {
+  const Mat3 R = q_WB.toRotationMatrix();
+  return R * inertia_diag_B.asDiagonal() * R.transpose();
+}
+
+Mat3 RigidBody::inverse_inertia_W(const Quat& q_WB) const {
+  const Mat3 R = q_WB.toRotationMatrix();
+  return R * inverse_inertia_diag_B.asDiagonal() * R.transpose();
+}
+
+RigidBody make_rigid_body(const BodySettings& s) {
+  const std::string who = fmt::format("body \"{}\"", s.name);
+  auto fail = [&](const std::string& what) { throw Error(who + ": " + what); };
+  if (!s.position.allFinite() || !s.velocity.allFinite() || !s.angular_velocity.allFinite() ||
+      !s.orientation.coeffs().allFinite())
+    fail("position, orientation and velocities must be finite");
+  if (s.orientation.norm() < 1e-6) fail("orientation quaternion has (nearly) zero length");
+  if (!(s.friction >= 0.0) || !std::isfinite(s.friction))
+    fail(fmt::format("friction must be finite and >= 0 (got {})", s.friction));
+  if (!(s.restitution >= 0.0 && s.restitution <= 1.0))
+    fail(fmt::format("restitution must be in [0, 1] (got {})", s.restitution));
+  RigidBody b;
+  b.name = s.name;
+  b.fixed = s.fixed;
+  b.friction = s.friction;
+  b.restitution = s.restitution;
+  if (s.fixed) return b;
+  if (!(s.mass > 0.0) || !std::isfinite(s.mass))
+    fail(fmt::format("mass must be positive and finite (got {})", s.mass));
+  const Vec3& I = s.inertia_diag;
+  if (!I.allFinite() || !(I.minCoeff() > 0.0))
+    fail(fmt::format("inertia_diag must be positive and finite (got [{}, {}, {}])", I.x(), I.y(),
+                     I.z()));
+  // principal moments of a real body satisfy the triangle inequality (with a little slack)
+  const double slack = 1e-9 * I.sum();
+  if (I.x() > I.y() + I.z() + slack || I.y() > I.x() + I.z() + slack ||
+      I.z() > I.x() + I.y() + slack)
+    fail(fmt::format("inertia_diag [{}, {}, {}] violates the triangle inequality", I.x(), I.y(),
+                     I.z()));
+  b.mass = s.mass;
+  b.inverse_mass = 1.0 / s.mass;
+  b.inertia_diag_B = I;
+  b.inverse_inertia_diag_B = I.cwiseInverse();
+  return b;
+}
+
+}  // namespace pivot

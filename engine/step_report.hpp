@@ -1,0 +1,40 @@
+#pragma once
+// What one step did, and totals over a run: for metrics files, tests and users' dashboards.
+
+#include <string>
+#include <vector>
+
+#include "lcp/lcp_result.hpp"
+
+namespace pivot {
+
+struct StepReport {
+  double time = 0.0;        ///< simulated time after the step, s
+  int islands = 0;          ///< islands solved with an LCP
+  int lcp_size = 0;         ///< complementarity variables, summed over islands
+  int pivots = 0;           ///< Lemke pivots, summed over islands (dynamics and post-steps)
+  double solve_seconds = 0.0;  ///< wall time in the LCP solves
+  /// solved, or the first failure status of an island (its fallback is then in use)
+  lcp::LcpStatus status = lcp::LcpStatus::solved;
+  int failures = 0;         ///< islands whose LCP failed this step
+  int fallbacks = 0;        ///< islands solved by the fallback (see docs/step.md)
+  int contacts = 0;         ///< contacts in the LCP
+  int post_steps = 0;       ///< post-stabilization LCPs solved
+  double joint_error_before = 0.0;  ///< max |g| of joint rows after integration, before post
+  double joint_error_after = 0.0;   ///< max |g| of joint rows at the end of the step
+  double penetration_before = 0.0;  ///< max penetration after integration, before post, m
+  double penetration_after = 0.0;   ///< max penetration at the end of the step, m
+  /// things a user should know, e.g. redundant joints (named), once per step they occur
+  std::vector<std::string> warnings;
+};
+
+struct RunTotals {
+  long steps = 0;
+  long lcp_solves = 0;
+  long pivots = 0;
+  long failures = 0;
+  long fallbacks = 0;
+  double solve_seconds = 0.0;
+};
+
+}  // namespace pivot

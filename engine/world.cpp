@@ -1,0 +1,171 @@
+// World: bodies, joints, forces, and state access. The step itself is in world_step.cpp.
+#include "engine/world.hpp"
+
+#include <cmath>
+#include <fmt/core.h>
+#include <stdexcept>
+
+namespace pivot {
+
+const char* to_string(Stabilization s) {
+  switch (s) {
+    case Stabilization::post: return "post";
+    case Stabilization::baumgarte: return "baumgarte";
+    case Stabilization::none: return "none";
+  }
+  return "unknown";
+}
+
+World::World(WorldSettings settings) : settings_(std::move(settings)) {
+  const WorldSettings& s = settings_;
+  if (!(s.time_step > 0.0) || !std::isfinite(s.time_step))
+    throw Error(fmt::format("time_step must be positive and finite (got {})", s.time_step));
+  if (!s.gravity.allFinite()) throw Error("gravity must be finite");
+  if (!(s.baumgarte_alpha >= 0.0) || !std::isfinite(s.baumgarte_alpha))
+    throw Error("baumgarte_alpha must be finite and >= 0");
+  if (!(s.post_step_cap >= 0.0) || s.max_post_steps < 1)
+    throw Error("post_step_cap must be >= 0 and max_post_steps >= 1");
+  if (!(s.limit_margin >= 0.0)) throw Error("limit_margin must be >= 0");
+}
+
+int World::add_body(const BodySettings& settings) {
+  if (!settings.name.empty() && set_.find(settings.name) >= 0)
+    throw Error(fmt::format("body \"{}\": the name is already taken", settings.name));
+  RigidBody model = make_rigid_body(settings);
+  Vec6 twist;
+  twist << settings.angular_velocity, settings.velocity;
+  const int index = set_.add(std::move(model), Pose{settings.position, settings.orientation},
+                             twist);
+  return index;
+}
+
+void World::check_body(int body, const char* what) const {
+  if (body == kWorldBody) return;
+  if (body < 0 || body >= set_.size())
+    throw Error(fmt::format("{}: body index {} does not exist ({} bodies)", what, body,
+                            set_.size()));
+}
+
+int World::add_joint_impl(std::unique_ptr<Joint> joint) {
+  for (const auto& j : joints_)
+    if (!joint->name().empty() && j->name() == joint->name())
+      throw Error(fmt::format("joint \"{}\": the name is already taken", joint->name()));
+  const int a = joint->body_a(), b = joint->body_b();
+  const bool a_fixed = a < 0 || set_.body(a).fixed;
+  const bool b_fixed = b < 0 || set_.body(b).fixed;
+  if (a_fixed && b_fixed)
+    throw Error(fmt::format("joint \"{}\": both bodies are fixed", joint->name()));
+  joints_.push_back(std::move(joint));
+  joint_impulse_.emplace_back(Eigen::VectorXd::Zero(joints_.back()->equality_rows()));
+  limit_impulse_.push_back(0.0);
+  motor_impulse_.push_back(0.0);
+  return static_cast<int>(joints_.size()) - 1;
+}
+
+namespace {
+// joints validate their own settings with std::invalid_argument; the engine's one exception
+// type is pivot::Error
+template <typename JointT, typename SettingsT>
+std::unique_ptr<Joint> make_joint(const SettingsT& s, int a, int b, const Pose& A0,
+                                  const Pose& B0) {
+  try {
+    return std::make_unique<JointT>(s, a, b, A0, B0);
+  } catch (const std::invalid_argument& e) {
+    throw Error(e.what());
+  }
+}
+}  // namespace
+
+#define PIVOT_ADD_JOINT(Settings, JointT)                                                  \
+  int World::add_joint(const Settings& s, int body_a, int body_b) {                       \
+    check_body(body_a, "joint");                                                           \
+    check_body(body_b, "joint");                                                           \
+    if (body_a == kWorldBody)                                                              \
+      throw Error(fmt::format("joint \"{}\": body_a must be a body (use body_b for the "  \
+                              "world)", s.name));                                          \
+    return add_joint_impl(                                                                 \
+        make_joint<JointT>(s, body_a, body_b, set_.pose(body_a), set_.pose(body_b)));      \
+  }
+PIVOT_ADD_JOINT(BallJointSettings, BallJoint)
+PIVOT_ADD_JOINT(HingeJointSettings, HingeJoint)
+PIVOT_ADD_JOINT(UniversalJointSettings, UniversalJoint)
+PIVOT_ADD_JOINT(SliderJointSettings, SliderJoint)
+PIVOT_ADD_JOINT(FixedJointSettings, FixedJoint)
+#undef PIVOT_ADD_JOINT
+
+void World::add_force(const ConstantForceSettings& s) {
+  check_body(s.body, "constant force");
+  if (s.body < 0) throw Error("constant force: needs a body, not the world");
+  forces_.push_back(make_constant_force(s));
+}
+
+void World::add_spring(const SpringSettings& s) {
+  check_body(s.body_a, "spring");
+  check_body(s.body_b, "spring");
+  forces_.push_back(make_spring(s));
+  springs_.push_back(s);
+}
+
+void World::add_force_callback(ForceCallback callback) {
+  forces_.push_back(make_callback_force(std::move(callback)));
+}
+
+void World::set_state(int body, const Pose& pose, const Vec6& twist) {
+  check_body(body, "set_state");
+  if (body < 0) throw Error("set_state: the world has no state");
+  if (!pose.x_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
+      pose.q_WB.norm() < 1e-6)
+    throw Error(fmt::format("body \"{}\": set_state needs a finite pose and twist",
+                            set_.body(body).name));
+  set_.set_pose(body, pose);
+  if (!set_.body(body).fixed) set_.twist(body) = twist;
+}
+
+const Joint& World::joint(int j) const {
+  if (j < 0 || j >= joint_count()) throw Error(fmt::format("joint index {} does not exist", j));
+  return *joints_[j];
+}
+
+const Eigen::VectorXd& World::joint_impulse(int j) const {
+  (void)joint(j);
+  return joint_impulse_[j];
+}
+
+double World::joint_limit_impulse(int j) const {
+  (void)joint(j);
+  return limit_impulse_[j];
+}
+
+double World::joint_motor_impulse(int j) const {
+  (void)joint(j);
+  return motor_impulse_[j];
+}
+
+double World::max_joint_error() const {
+  double err = 0.0;
+  ConstraintRows rows;
+  for (const auto& j : joints_) {
+    j->equality(set_.pose(j->body_a()), set_.pose(j->body_b()), rows);
+    if (rows.rows() > 0) err = std::max(err, rows.g.cwiseAbs().maxCoeff());
+  }
+  return err;
+}
+
+double World::kinetic_energy() const {
+  double e = 0.0;
+  for (int i = 0; i < set_.size(); ++i) e += set_.kinetic_energy(i);
+  return e;
+}
+
+double World::potential_energy() const {
+  double e = 0.0;
+  for (int i = 0; i < set_.size(); ++i)
+    if (!set_.body(i).fixed) e -= set_.body(i).mass * settings_.gravity.dot(set_.position(i));
+  for (const SpringSettings& s : springs_) {
+    const double stretch = spring_length(set_, s) - s.rest_length;
+    e += 0.5 * s.stiffness * stretch * stretch;
+  }
+  return e;
+}
+
+}  // namespace pivot

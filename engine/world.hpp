@@ -1,0 +1,145 @@
+#pragma once
+// World: the one object of the common case. Create it, add bodies, joints and forces from
+// settings structs, call step(), read the state and the impulses.
+//
+//   pivot::World world({.time_step = 1e-3});
+//   int ball = world.add_body({.name = "ball", .mass = 1.0, .position = {0, 0, 1}});
+//   world.add_joint(pivot::BallJointSettings{.anchor_W = {0, 0, 2}}, ball, pivot::kWorldBody);
+//   for (int i = 0; i < 1000; ++i) world.step();
+//   pivot::Vec3 x = world.pose(ball).x_WB;
+//
+// One step (docs/step.md; Cline 2002 §2.7 and §4.1; ARCHITECTURE.md "The step"):
+//   1. forces f(p, v, t) with the gyroscopic term −ω × (I ω) folded in;
+//   2. per island, the mixed LCP of Cline eq. 2.49 (eq. 2.55 with M̃ = M − h²∇ₚf − h∇ᵥf when
+//      the linearly implicit step is on), solved by Lemke after a sparse Schur reduction;
+//   3. p(t+h) from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q);
+//   4. stabilization: post-step LCP (Cline eq. 3.7), Baumgarte, or none.
+// Errors in settings throw pivot::Error naming the offending body/joint; step() never throws
+// for solver trouble: it reports it in the StepReport and never writes a NaN into the state.
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "constraints/ball_joint.hpp"
+#include "constraints/fixed_joint.hpp"
+#include "constraints/hinge_joint.hpp"
+#include "constraints/joint.hpp"
+#include "constraints/slider_joint.hpp"
+#include "constraints/universal_joint.hpp"
+#include "engine/constraint_set.hpp"
+#include "engine/error.hpp"
+#include "engine/forces.hpp"
+#include "engine/rigid_body_set.hpp"
+#include "engine/step_report.hpp"
+#include "lcp/lemke.hpp"
+
+namespace pivot {
+
+enum class Stabilization {
+  post,       ///< post-stabilization LCP after every step (Cline eq. 3.7), the default
+  baumgarte,  ///< velocity-level J v⁺ = −α g (Cline §3.2)
+  none,       ///< no position correction
+};
+
+/// "post", "baumgarte", "none"
+[[nodiscard]] const char* to_string(Stabilization s);
+
+struct WorldSettings {
+  double time_step = 1e-3;                  ///< h, s, > 0
+  Vec3 gravity = Vec3(0.0, 0.0, -9.81);     ///< m/s²
+  Stabilization stabilization = Stabilization::post;
+  double baumgarte_alpha = 200.0;           ///< α, 1/s, for Stabilization::baumgarte
+  /// post-stabilization: the largest correction per post-step (m, and rad at unit lever);
+  /// larger errors are corrected by repeated post-steps (Cline §5.2.3). 0 = no cap
+  double post_step_cap = 0.0;
+  int max_post_steps = 4;                   ///< post-steps per step at most (with a cap)
+  /// linearly implicit step for forces with gradients (springs, gyroscopic), Cline §2.7.4
+  bool implicit_forces = true;
+  /// joint limits enter the LCP when within this margin of their bound (rad or m)
+  double limit_margin = 0.05;
+  lcp::LemkeOptions lemke{};                ///< solver options
+};
+
+class World {
+ public:
+  explicit World(WorldSettings settings = {});
+  ~World() = default;
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+  World(World&&) noexcept = default;
+  World& operator=(World&&) noexcept = default;
+
+  /// adds a body; returns its index. Names must be unique (empty names are allowed).
+  int add_body(const BodySettings& settings);
+
+  /// adds a joint between body_a and body_b (kWorldBody for the world) at the current poses;
+  /// returns its index. Throws pivot::Error for bad settings or bodies.
+  int add_joint(const BallJointSettings& s, int body_a, int body_b);
+  int add_joint(const HingeJointSettings& s, int body_a, int body_b);
+  int add_joint(const UniversalJointSettings& s, int body_a, int body_b);
+  int add_joint(const SliderJointSettings& s, int body_a, int body_b);
+  int add_joint(const FixedJointSettings& s, int body_a, int body_b);
+
+  /// external forces (gravity is in the settings)
+  void add_force(const ConstantForceSettings& s);
+  void add_spring(const SpringSettings& s);
+  void add_force_callback(ForceCallback callback);
+
+  /// advances by one time step h; the report says what the solvers did
+  const StepReport& step();
+
+  // state
+  [[nodiscard]] double time() const { return time_; }
+  [[nodiscard]] long step_count() const { return steps_; }
+  [[nodiscard]] const WorldSettings& settings() const { return settings_; }
+  [[nodiscard]] const RigidBodySet& bodies() const { return set_; }
+  [[nodiscard]] int body_count() const { return set_.size(); }
+  [[nodiscard]] int find_body(const std::string& name) const { return set_.find(name); }
+  [[nodiscard]] Pose pose(int body) const { return set_.pose(body); }
+  /// twist (ω; v), world-aligned at the COM
+  [[nodiscard]] Vec6 twist(int body) const { return set_.twist(body); }
+  /// sets a body's pose and twist (e.g. for a user's reset); validated, throws pivot::Error
+  void set_state(int body, const Pose& pose, const Vec6& twist);
+
+  [[nodiscard]] int joint_count() const { return static_cast<int>(joints_.size()); }
+  [[nodiscard]] const Joint& joint(int j) const;
+  /// the joint's equality-row impulses of the last step (N·s or N·m·s), one per row
+  [[nodiscard]] const Eigen::VectorXd& joint_impulse(int j) const;
+  /// the joint's net limit impulse of the last step (0 when no limit was active)
+  [[nodiscard]] double joint_limit_impulse(int j) const;
+  /// the joint's motor impulse of the last step (0 without a motor)
+  [[nodiscard]] double joint_motor_impulse(int j) const;
+  /// the largest |g| over all joint equality rows at the current state (m or rad)
+  [[nodiscard]] double max_joint_error() const;
+
+  /// kinetic energy Σ ½ vᵀ M v, J
+  [[nodiscard]] double kinetic_energy() const;
+  /// gravitational potential energy −Σ m g·x plus spring energies, J
+  [[nodiscard]] double potential_energy() const;
+  /// the last step's report
+  [[nodiscard]] const StepReport& last_report() const { return report_; }
+  /// totals over all steps so far
+  [[nodiscard]] const RunTotals& totals() const { return totals_; }
+
+ private:
+  void post_stabilize();
+  void check_body(int body, const char* what) const;
+  int add_joint_impl(std::unique_ptr<Joint> joint);
+
+  WorldSettings settings_;
+  RigidBodySet set_;
+  std::vector<std::unique_ptr<Joint>> joints_;
+  std::vector<std::unique_ptr<ExternalForce>> forces_;
+  std::vector<SpringSettings> springs_;
+  std::vector<Eigen::VectorXd> joint_impulse_;
+  std::vector<double> limit_impulse_, motor_impulse_;
+  ConstraintSet rows_;  // scratch, reused every step
+  StepReport report_;
+  RunTotals totals_;
+  double time_ = 0.0;
+  long steps_ = 0;
+};
+
+}  // namespace pivot

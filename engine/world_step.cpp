@@ -1,0 +1,312 @@
+// World::step: one Anitescu–Potra time step (Cline 2002 §2.7.3, §4.1; ARCHITECTURE.md).
+#include <algorithm>
+#include <chrono>
+#include <fmt/core.h>
+
+#include "engine/island_solver.hpp"
+#include "engine/islands.hpp"
+#include "engine/world.hpp"
+
+namespace pivot {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// a row block of a joint as rows of the constraint set
+void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bias_scale,
+                 std::vector<EqualityRow>& out) {
+  for (int r = 0; r < rows.rows(); ++r) {
+    EqualityRow row;
+    row.body_a = a;
+    row.body_b = b;
+    row.J_A = rows.J_A.row(r);
+    row.J_B = rows.J_B.row(r);
+    row.bias = bias_scale * rows.g(r);
+    row.owner = owner;
+    row.owner_row = r;
+    out.push_back(row);
+  }
+}
+
+void append_unilateral(const ConstraintRows& rows, int a, int b, int owner, double bias_scale,
+                       std::vector<UnilateralRow>& out) {
+  for (int r = 0; r < rows.rows(); ++r) {
+    UnilateralRow row;
+    row.body_a = a;
+    row.body_b = b;
+    row.J_A = rows.J_A.row(r);
+    row.J_B = rows.J_B.row(r);
+    row.bias = bias_scale * rows.g(r);
+    row.owner = owner;
+    out.push_back(row);
+  }
+}
+
+// the body index as seen by islands: −1 for the world and for fixed bodies
+int dynamic_index(const RigidBodySet& set, int b) {
+  return b >= 0 && !set.body(b).fixed ? b : -1;
+}
+
+// which rows of the set belong to which island, and the island's bodies
+std::vector<IslandInput> split_islands(const RigidBodySet& set, const ConstraintSet& rows,
+                                       const std::vector<std::pair<int, int>>& couplings) {
+  const int n = set.size();
+  IslandBuilder builder(n);
+  auto link = [&](const RowRef& r) {
+    builder.connect(dynamic_index(set, r.body_a), dynamic_index(set, r.body_b));
+  };
+  for (const auto& r : rows.equalities) link(r);
+  for (const auto& r : rows.unilaterals) link(r);
+  for (const auto& r : rows.motors) link(r);
+  for (const auto& [a, b] : couplings) builder.connect(dynamic_index(set, a), dynamic_index(set, b));
+  std::vector<bool> excluded(n);
+  for (int i = 0; i < n; ++i) excluded[i] = set.body(i).fixed;
+  const auto groups = builder.islands(excluded);
+  std::vector<int> slot(n, -1);
+  std::vector<IslandInput> islands(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    islands[g].bodies = groups[g];
+    for (int b : groups[g]) slot[b] = static_cast<int>(g);
+  }
+  auto island_of = [&](const RowRef& r) {
+    const int a = dynamic_index(set, r.body_a);
+    return a >= 0 ? slot[a] : slot[dynamic_index(set, r.body_b)];
+  };
+  for (std::size_t i = 0; i < rows.equalities.size(); ++i)
+    islands[island_of(rows.equalities[i])].equalities.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < rows.unilaterals.size(); ++i)
+    islands[island_of(rows.unilaterals[i])].unilaterals.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < rows.cones.size(); ++i)
+    islands[island_of(rows.unilaterals[rows.cones[i].normal_row])].cones.push_back(
+        static_cast<int>(i));
+  for (std::size_t i = 0; i < rows.motors.size(); ++i)
+    islands[island_of(rows.motors[i])].motors.push_back(static_cast<int>(i));
+  return islands;
+}
+
+// M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island
+Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
+                                        const Eigen::SparseMatrix<double>* gradient) {
+  const auto nb = static_cast<int>(bodies.size());
+  std::vector<Eigen::Triplet<double>> t;
+  t.reserve(36 * nb);
+  std::vector<int> local(set.size(), -1);
+  for (int i = 0; i < nb; ++i) local[bodies[i]] = i;
+  for (int i = 0; i < nb; ++i) {
+    const Mat6 M = set.mass_matrix(bodies[i]);
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c)
+        if (M(r, c) != 0.0) t.emplace_back(6 * i + r, 6 * i + c, M(r, c));
+  }
+  if (gradient) {
+    for (int k = 0; k < gradient->outerSize(); ++k)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(*gradient, k); it; ++it) {
+        const int bi = local[it.row() / 6], bj = local[it.col() / 6];
+        if (bi < 0 || bj < 0) continue;
+        t.emplace_back(6 * bi + it.row() % 6, 6 * bj + it.col() % 6, it.value());
+      }
+  }
+  Eigen::SparseMatrix<double> M(6 * nb, 6 * nb);
+  M.setFromTriplets(t.begin(), t.end());
+  return M;
+}
+
+}  // namespace
+
+const StepReport& World::step() {
+  const double h = settings_.time_step;
+  const int n = set_.size();
+  report_ = StepReport{};
+
+  // 1. forces at (p_t, v_t, t): gravity, the gyroscopic term −ω × (I ω) (Cline eq. 2.27), and
+  // the external forces; their gradients for the linearly implicit step (Cline eq. 2.52–2.54)
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(6 * n);
+  Triplets dfdp, dfdv;
+  std::vector<std::pair<int, int>> couplings;
+  for (int i = 0; i < n; ++i) {
+    const RigidBody& b = set_.body(i);
+    if (b.fixed) continue;
+    const Vec3 w = set_.twist(i).head<3>();
+    const Mat3 I = b.inertia_W(Quat(set_.orientation(i)));
+    f.segment<3>(6 * i) -= w.cross(I * w);
+    f.segment<3>(6 * i + 3) += b.mass * settings_.gravity;
+    if (settings_.implicit_forces) {
+      // ∂(−ω × Iω)/∂ω = −[ω] I + [I ω]
+      const Mat3 G = -skew(w) * I + skew(I * w);
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) dfdv.emplace_back(6 * i + r, 6 * i + c, G(r, c));
+    }
+  }
+  for (const auto& force : forces_) {
+    force->apply(set_, time_, f);
+    if (settings_.implicit_forces && force->add_gradients(set_, time_, dfdp, dfdv)) {
+      const auto bodies = force->coupled_bodies();
+      for (std::size_t k = 1; k < bodies.size(); ++k) couplings.emplace_back(bodies[0], bodies[k]);
+    }
+  }
+  if (!f.allFinite()) {
+    report_.warnings.push_back("external forces are not finite: they are ignored this step");
+    f.setZero();
+  }
+  Eigen::SparseMatrix<double> gradient(6 * n, 6 * n);
+  if (settings_.implicit_forces) {
+    Eigen::SparseMatrix<double> dp(6 * n, 6 * n), dv(6 * n, 6 * n);
+    dp.setFromTriplets(dfdp.begin(), dfdp.end());
+    dv.setFromTriplets(dfdv.begin(), dfdv.end());
+    gradient = -(h * h) * dp - h * dv;  // M̃ = M − h²∇ₚf − h∇ᵥf
+    // f̃ = f − ∇ᵥf v  (Cline eq. 2.54)
+    f -= dv * set_.velocities();
+  }
+
+  // 2. constraint rows at p_t
+  rows_.clear();
+  const bool baumgarte = settings_.stabilization == Stabilization::baumgarte;
+  ConstraintRows jr;
+  for (int j = 0; j < joint_count(); ++j) {
+    const Joint& joint = *joints_[j];
+    const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
+    joint.equality(A, B, jr);
+    append_rows(jr, joint.body_a(), joint.body_b(), j, baumgarte ? settings_.baumgarte_alpha : 0.0,
+                rows_.equalities);
+    joint.limits(A, B, settings_.limit_margin, jr);
+    // J v⁺ + g/h ≥ 0: the limit may be approached, never passed, in one step
+    append_unilateral(jr, joint.body_a(), joint.body_b(), j, 1.0 / h, rows_.unilaterals);
+    if (auto m = joint.motor(A, B)) {
+      MotorConstraint mc;
+      mc.body_a = joint.body_a();
+      mc.body_b = joint.body_b();
+      mc.J_A = m->J_A;
+      mc.J_B = m->J_B;
+      mc.target = m->target_velocity;
+      mc.max_impulse = m->max_impulse;
+      mc.owner = j;
+      rows_.motors.push_back(mc);
+    }
+  }
+
+  // 3. per island: the mixed LCP for v⁺
+  std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);
+  std::fill(motor_impulse_.begin(), motor_impulse_.end(), 0.0);
+  for (auto& imp : joint_impulse_) imp.setZero();
+  auto islands = split_islands(set_, rows_, couplings);
+  Eigen::VectorXd v_new = set_.velocities();
+  for (IslandInput& island : islands) {
+    island.M_tilde = island_mass(set_, island.bodies,
+                                 settings_.implicit_forces ? &gradient : nullptr);
+    const auto nb = static_cast<int>(island.bodies.size());
+    // r = M v + h f̃   (the plain M multiplies v_t, Cline eq. 2.55)
+    island.momentum.resize(6 * nb);
+    for (int i = 0; i < nb; ++i) {
+      const int b = island.bodies[i];
+      island.momentum.segment<6>(6 * i) =
+          set_.mass_matrix(b) * set_.twist(b) + h * f.segment<6>(6 * b);
+    }
+    const auto t0 = Clock::now();
+    const IslandOutput out = solve_island(rows_, island, settings_.lemke);
+    report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    const bool has_lcp = out.lcp_size > 0 || !island.equalities.empty();
+    report_.islands += has_lcp ? 1 : 0;
+    report_.lcp_size += out.lcp_size;
+    report_.pivots += out.pivots;
+    totals_.lcp_solves += has_lcp ? 1 : 0;
+    for (int e : out.singular_equalities) {
+      const std::string name = joints_[rows_.equalities[island.equalities[e]].owner]->name();
+      report_.warnings.push_back(fmt::format(
+          "joint \"{}\": its rows are redundant or conflicting; joints made slightly compliant",
+          name));
+    }
+    if (out.fallback) ++report_.fallbacks;
+    if (out.velocity.size() == 0) {
+      // even the fallback failed: this island keeps its velocities (documented in docs/step.md)
+      ++report_.failures;
+      if (report_.status == lcp::LcpStatus::solved) report_.status = out.status;
+      report_.warnings.push_back("an island's LCP failed: " + out.message);
+      continue;
+    }
+    for (int i = 0; i < nb; ++i) v_new.segment<6>(6 * island.bodies[i]) = out.velocity.segment<6>(6 * i);
+    for (std::size_t e = 0; e < island.equalities.size(); ++e) {
+      const EqualityRow& row = rows_.equalities[island.equalities[e]];
+      joint_impulse_[row.owner](row.owner_row) = out.lambda_eq(static_cast<Eigen::Index>(e));
+    }
+    for (std::size_t u = 0; u < island.unilaterals.size(); ++u) {
+      const UnilateralRow& row = rows_.unilaterals[island.unilaterals[u]];
+      limit_impulse_[row.owner] += out.lambda_uni(static_cast<Eigen::Index>(u));
+    }
+    for (std::size_t m = 0; m < island.motors.size(); ++m)
+      motor_impulse_[rows_.motors[island.motors[m]].owner] =
+          out.lambda_motor(static_cast<Eigen::Index>(m));
+  }
+
+  // 4. positions from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q)
+  for (int i = 0; i < n; ++i) {
+    if (set_.body(i).fixed) continue;
+    set_.twist(i) = v_new.segment<6>(6 * i);
+    set_.set_pose(i, integrate(set_.pose(i), h * v_new.segment<6>(6 * i)));
+  }
+
+  // 5. stabilization at p(t+h)
+  report_.joint_error_before = max_joint_error();
+  if (settings_.stabilization == Stabilization::post) post_stabilize();
+  report_.joint_error_after = max_joint_error();
+
+  time_ += h;
+  ++steps_;
+  report_.time = time_;
+  totals_.steps = steps_;
+  totals_.pivots += report_.pivots;
+  totals_.failures += report_.failures;
+  totals_.fallbacks += report_.fallbacks;
+  totals_.solve_seconds += report_.solve_seconds;
+  return report_;
+}
+
+// Post-stabilization (Cline 2002 §3.4, eq. 3.7): at p(t+h), find a twist displacement dp per body
+//   M dp − J_eᵀλ_e − J_uᵀλ_u = 0,   J_e dp + g_e = 0,   J_u dp + g_u ≥ 0 ⊥ λ_u ≥ 0
+// (mass-weighted least correction; unilateral rows: joint limits, contacts) and apply it through
+// the exponential map. Positions only: velocities are not touched.
+void World::post_stabilize() {
+  const int n = set_.size();
+  for (int pass = 0; pass < settings_.max_post_steps; ++pass) {
+    rows_.clear();
+    ConstraintRows jr;
+    for (int j = 0; j < joint_count(); ++j) {
+      const Joint& joint = *joints_[j];
+      const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
+      joint.equality(A, B, jr);
+      append_rows(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.equalities);
+      joint.limits(A, B, 0.0, jr);
+      append_unilateral(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.unilaterals);
+    }
+    if (rows_.equalities.empty() && rows_.unilaterals.empty()) return;
+    auto islands = split_islands(set_, rows_, {});
+    Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);
+    for (IslandInput& island : islands) {
+      if (island.equalities.empty() && island.unilaterals.empty()) continue;
+      island.M_tilde = island_mass(set_, island.bodies, nullptr);
+      island.momentum = Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));
+      const auto t0 = Clock::now();
+      const IslandOutput out = solve_island(rows_, island, settings_.lemke);
+      report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      report_.pivots += out.pivots;
+      ++totals_.lcp_solves;
+      if (out.velocity.size() == 0) {
+        ++report_.failures;
+        report_.warnings.push_back("a post-stabilization LCP failed: " + out.message);
+        continue;
+      }
+      for (std::size_t i = 0; i < island.bodies.size(); ++i)
+        dp.segment<6>(6 * island.bodies[i]) = out.velocity.segment<6>(6 * static_cast<Eigen::Index>(i));
+    }
+    ++report_.post_steps;
+    // the cap: a large correction is applied in pieces, re-linearized in between (Cline §5.2.3)
+    const double size = dp.lpNorm<Eigen::Infinity>();
+    const double cap = settings_.post_step_cap;
+    const bool capped = cap > 0.0 && size > cap;
+    if (capped) dp *= cap / size;
+    for (int i = 0; i < n; ++i)
+      if (!set_.body(i).fixed) set_.set_pose(i, integrate(set_.pose(i), dp.segment<6>(6 * i)));
+    if (!capped) return;
+  }
+}
+
+}  // namespace pivot
