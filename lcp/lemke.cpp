@@ -391,37 +391,79 @@ class LemkeSolver {
   int refactorizations_ = 0;
 };
 
-// the warm start: z_S = −M(S,S)⁻¹ q_S from one factorization, accepted only when verified
-bool try_warm_start(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
-                    double tolerance, LcpResult& result) {
+// z_S = −M(S,S)⁻¹ q_S, z = 0 elsewhere, from one factorization; false for a bad set
+bool solve_active_set(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
+                      Vector& z) {
   const Eigen::Index n = q.size();
   const auto k = static_cast<Eigen::Index>(active.size());
   for (std::size_t a = 0; a < active.size(); ++a)
     if (active[a] < 0 || active[a] >= n || (a > 0 && active[a] <= active[a - 1])) return false;
-  Vector z = Vector::Zero(n);
-  if (k > 0) {
-    DenseMatrix A(k, k);
-    Vector rhs(k);
-    for (Eigen::Index a = 0; a < k; ++a) {
-      rhs(a) = -q(active[a]);
-      for (Eigen::Index b = 0; b < k; ++b) A(a, b) = M(active[a], active[b]);
-    }
-    Eigen::PartialPivLU<DenseMatrix> lu(A);
-    const Vector zz = lu.solve(rhs);
-    if (!zz.allFinite()) return false;
-    for (Eigen::Index a = 0; a < k; ++a) z(active[a]) = zz(a);
+  z = Vector::Zero(n);
+  if (k == 0) return true;
+  DenseMatrix A(k, k);
+  Vector rhs(k);
+  for (Eigen::Index a = 0; a < k; ++a) {
+    rhs(a) = -q(active[a]);
+    for (Eigen::Index b = 0; b < k; ++b) A(a, b) = M(active[a], active[b]);
   }
-  Vector w;
+  Eigen::PartialPivLU<DenseMatrix> lu(A);
+  Vector zz = lu.solve(rhs);
+  zz += lu.solve(rhs - A * zz);  // one step of iterative refinement
+  if (!zz.allFinite()) return false;
+  for (Eigen::Index a = 0; a < k; ++a) z(active[a]) = zz(a);
+  return true;
+}
+
+// accepts z for the given active set when the residual check passes
+bool accept_active_set(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
+                       double tolerance, Vector& z, Vector& w, LcpResult& result) {
+  if (!solve_active_set(M, q, active, z)) return false;
   const LcpResiduals res = measure_residuals(M, q, z, &w);
   if (!(res.worst() <= tolerance)) return false;
-  result.z = std::move(z);
-  result.w = std::move(w);
+  result.z = z;
+  result.w = w;
   result.residuals = res;
   result.active_set = active;
+  result.status = LcpStatus::solved;
+  result.message.clear();
+  return true;
+}
+
+// the warm start: the guessed active set, accepted only when verified
+bool try_warm_start(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
+                    double tolerance, LcpResult& result) {
+  Vector z, w;
+  if (!accept_active_set(M, q, active, tolerance, z, w, result)) return false;
   result.path = StartPath::warm_start;
   result.pivots = 0;
-  result.status = LcpStatus::solved;
   return true;
+}
+
+// On an ill-conditioned problem the basis Lemke ends on can miss by rounding: a z_i slightly
+// negative, or a w_i. Correct the active set from the signs (drop z_i < 0, add w_i < 0: a block
+// principal pivot) and re-solve, a few times; only a verified answer is accepted.
+bool polish(const DenseMatrix& M, const Vector& q, double tolerance, LcpResult& result) {
+  std::vector<int> active = result.active_set;
+  Vector z = result.z, w = result.w;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<bool> in(q.size(), false);
+    for (int i : active) in[i] = true;
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      if (in[i] && z(i) < 0.0)
+        in[i] = false;
+      else if (!in[i] && w(i) < 0.0)
+        in[i] = true;
+    }
+    std::vector<int> next;
+    for (Eigen::Index i = 0; i < q.size(); ++i)
+      if (in[i]) next.push_back(static_cast<int>(i));
+    if (next == active) return false;
+    active = std::move(next);
+    if (accept_active_set(M, q, active, tolerance, z, w, result)) return true;
+    if (z.size() != q.size()) return false;
+    w = M * z + q;
+  }
+  return false;
 }
 
 LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions& options) {
@@ -493,6 +535,7 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
       result.status = LcpStatus::solved;
       return result;
     }
+    if (polish(M, q, options.residual_tolerance, result)) return result;
     residual_failed = true;
   }
   if (residual_failed) {

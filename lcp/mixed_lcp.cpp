@@ -12,6 +12,7 @@
 #include <Eigen/QR>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <cmath>
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 #include <limits>
@@ -23,11 +24,32 @@ namespace {
 
 constexpr double kTiny = std::numeric_limits<double>::min();
 
-// rows of P that depend linearly on the others: column-pivoted QR of Pᵀ puts an independent set
-// of P's rows first; the rest are dependent
+// P = R⁻¹ P̂ C⁻¹ with diagonal power-of-two scalings R, C that bring every row and column of P̂
+// to a largest entry near 1 (equilibration): rank decisions and solves are then insensitive to
+// the units of the rows (circuit problems mix 1e-6 and 1e6)
+struct Equilibrated {
+  DenseMatrix P_hat;
+  Vector row_scale, col_scale;  // R, C diagonals
+};
+
+Equilibrated equilibrate(const DenseMatrix& P) {
+  Equilibrated e;
+  e.row_scale = Vector::Ones(P.rows());
+  e.col_scale = Vector::Ones(P.cols());
+  auto pow2 = [](double x) { return x > 0.0 ? std::exp2(-std::round(std::log2(x))) : 1.0; };
+  for (Eigen::Index i = 0; i < P.rows(); ++i) e.row_scale(i) = pow2(P.row(i).cwiseAbs().maxCoeff());
+  e.P_hat = e.row_scale.asDiagonal() * P;
+  for (Eigen::Index j = 0; j < P.cols(); ++j)
+    e.col_scale(j) = pow2(e.P_hat.col(j).cwiseAbs().maxCoeff());
+  e.P_hat = e.P_hat * e.col_scale.asDiagonal();
+  return e;
+}
+
+// rows of P that depend linearly on the others: column-pivoted QR of P̂ᵀ puts an independent
+// set of rows first; the rest are dependent (a tolerance of 0 means Eigen's default, n·ε)
 std::vector<int> dependent_rows(const DenseMatrix& P, double tolerance) {
-  Eigen::ColPivHouseholderQR<DenseMatrix> qr(P.transpose());
-  qr.setThreshold(tolerance);
+  Eigen::ColPivHouseholderQR<DenseMatrix> qr(equilibrate(P).P_hat.transpose());
+  if (tolerance > 0.0) qr.setThreshold(tolerance);
   std::vector<int> rows;
   for (Eigen::Index i = qr.rank(); i < P.rows(); ++i)
     rows.push_back(static_cast<int>(qr.colsPermutation().indices()(i)));
@@ -108,9 +130,10 @@ MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem, const MixedLcpOpt
   }
   const Eigen::Index n = problem.u.size();
   DenseMatrix P = problem.P;
+  Equilibrated eq = equilibrate(P);
   Eigen::FullPivLU<DenseMatrix> lu;
-  lu.setThreshold(options.singular_tolerance);
-  lu.compute(P);
+  if (options.singular_tolerance > 0.0) lu.setThreshold(options.singular_tolerance);
+  lu.compute(eq.P_hat);
   if (lu.rank() < n) {
     out.singular_rows = dependent_rows(problem.P, options.singular_tolerance);
     if (!regularization_ok(options, n, out)) {
@@ -118,15 +141,20 @@ MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem, const MixedLcpOpt
       return out;
     }
     P.diagonal() += options.regularization;
-    lu.compute(P);
+    eq = equilibrate(P);
+    lu.compute(eq.P_hat);
     out.regularized = true;
     if (lu.rank() < n) {
       out.lcp.message = singular_message(out.singular_rows) + ", even regularized";
       return out;
     }
   }
-  const DenseMatrix PinvQ = lu.solve(problem.Q);
-  const Vector Pinvu = lu.solve(problem.u);
+  // P⁻¹ b = C P̂⁻¹ R b
+  auto solve = [&](const auto& b) -> DenseMatrix {
+    return eq.col_scale.asDiagonal() * lu.solve(eq.row_scale.asDiagonal() * b);
+  };
+  const DenseMatrix PinvQ = solve(problem.Q);
+  const Vector Pinvu = solve(problem.u);
   solve_reduced(problem, PinvQ, Pinvu, options, out);
   return out;
 }
@@ -142,30 +170,25 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
   SparseMatrix P = problem.P;
   P.makeCompressed();
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu;
-  auto factor_ok = [&](const SparseMatrix& A) {
-    lu.compute(A);
-    if (lu.info() != Eigen::Success) return false;
-    // SparseLU can miss near-singularity: require a tiny residual on a test solve
-    const Vector probe = Vector::Ones(n);
-    const Vector b = A * probe;
-    const Vector x = lu.solve(b);
-    return x.allFinite() &&
-           (A * x - b).lpNorm<Eigen::Infinity>() <=
-               1e-8 * std::max(b.lpNorm<Eigen::Infinity>(), kTiny);
-  };
-  if (n > 0 && !factor_ok(P)) {
-    out.singular_rows = dependent_rows(DenseMatrix(problem.P), options.singular_tolerance);
-    if (!regularization_ok(options, n, out)) {
-      if (out.lcp.message.empty()) out.lcp.message = singular_message(out.singular_rows);
-      return out;
+  bool factored = true;
+  if (n > 0) {
+    lu.compute(P);
+    factored = lu.info() == Eigen::Success;
+    if (factored) {
+      // SparseLU can miss near-singularity: require a tiny residual on a test solve
+      const Vector probe = Vector::Ones(n);
+      const Vector b = P * probe;
+      const Vector x = lu.solve(b);
+      factored = x.allFinite() && (P * x - b).lpNorm<Eigen::Infinity>() <=
+                                      1e-8 * std::max(b.lpNorm<Eigen::Infinity>(), kTiny);
     }
-    for (Eigen::Index i = 0; i < n; ++i) P.coeffRef(i, i) += options.regularization(i);
-    P.makeCompressed();
-    out.regularized = true;
-    if (!factor_ok(P)) {
-      out.lcp.message = singular_message(out.singular_rows) + ", even regularized";
-      return out;
-    }
+  }
+  if (!factored) {
+    // singular or nearly so: the dense path detects the dependent rows and regularizes
+    const MixedLcpProblem dense{DenseMatrix(problem.P), DenseMatrix(problem.Q),
+                                DenseMatrix(problem.K), DenseMatrix(problem.S),
+                                problem.u, problem.v, problem.name};
+    return solve_mixed_lcp(dense, options);
   }
   DenseMatrix PinvQ(n, problem.Q.cols());
   Vector Pinvu(n);
@@ -179,12 +202,16 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
 
 LcpProblem reduce_mixed_lcp(const MixedLcpProblem& problem) {
   if (std::string why = validate_mixed(problem); !why.empty()) throw LcpError(why);
-  Eigen::FullPivLU<DenseMatrix> lu(problem.P);
+  const Equilibrated eq = equilibrate(problem.P);
+  Eigen::FullPivLU<DenseMatrix> lu(eq.P_hat);
   if (lu.rank() < problem.P.rows())
-    throw LcpError(singular_message(dependent_rows(problem.P, 1e-12)));
+    throw LcpError(singular_message(dependent_rows(problem.P, 0.0)));
+  auto solve = [&](const auto& b) -> DenseMatrix {
+    return eq.col_scale.asDiagonal() * lu.solve(eq.row_scale.asDiagonal() * b);
+  };
   LcpProblem reduced;
-  reduced.M = DenseMatrix(problem.S) - problem.K * lu.solve(problem.Q);
-  reduced.q = problem.v - problem.K * lu.solve(problem.u);
+  reduced.M = DenseMatrix(problem.S) - problem.K * solve(problem.Q);
+  reduced.q = problem.v - problem.K * Vector(solve(problem.u));
   reduced.name = problem.name;
   return reduced;
 }

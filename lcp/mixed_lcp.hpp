@@ -5,9 +5,10 @@
 //   x = −P⁻¹(u + Q z)                                          (2.41)
 //   w = (S − K P⁻¹ Q) z + (v − K P⁻¹ u)  =:  𝓜 z + q           (2.43)
 //
-// P is factorized once (sparse LU for sparse problems, full-pivot LU for dense ones) and
-// P⁻¹Q is formed by solves, column by column; no inverse is formed. A singular P is detected
-// and reported with the rows involved; an optional regularization lets the caller go on.
+// P is factorized once (sparse LU for sparse problems; full-pivot LU of the equilibrated P for
+// dense ones, and for sparse ones whose LU fails) and P⁻¹Q is formed by solves, column by
+// column; no inverse is formed. A singular P is detected and reported with the rows involved
+// (column-pivoted QR); an optional regularization lets the caller go on.
 
 #include <vector>
 
@@ -24,8 +25,9 @@ struct MixedLcpOptions {
   /// positive value on the constraint rows makes the joints slightly compliant:
   /// J v + δ λ = 0. Entries must be finite.
   Vector regularization;
-  /// relative pivot threshold under which P is judged singular
-  double singular_tolerance = 1e-12;
+  /// relative pivot threshold under which the equilibrated P is judged singular;
+  /// 0 means Eigen's default, n·ε (the LAPACK convention)
+  double singular_tolerance = 0.0;
 };
 
 struct MixedLcpResult {

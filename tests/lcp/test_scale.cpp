@@ -1,0 +1,100 @@
+// Scale invariance: (s M, s q) has the same solution z as (M, q) (only w scales), with the same
+// status; and (M, s q), s > 0, has the solution s z.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "lcp/lemke.hpp"
+#include "lcp/residual.hpp"
+#include "lcp_test_support.hpp"
+
+using namespace pivot::lcp;
+using namespace pivot::test;
+
+namespace {
+
+std::vector<LcpProblem> problems() {
+  std::vector<LcpProblem> out;
+  std::mt19937 rng(99);
+  for (int n : {1, 3, 8, 20, 60}) {
+    LcpProblem spd;
+    spd.M = random_spd(rng, n);
+    spd.q = random_vector(rng, n);
+    spd.name = "SPD n=" + std::to_string(n);
+    out.push_back(spd);
+    LcpProblem p;
+    p.M = random_pd_nonsymmetric(rng, n);
+    p.q = random_vector(rng, n);
+    p.name = "P n=" + std::to_string(n);
+    out.push_back(p);
+  }
+  // a planted one with a known answer
+  auto planted = plant_solution(rng, random_pd_nonsymmetric(rng, 30), 0.6, "planted n=30");
+  out.push_back(planted.problem);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("scale: multiplying M and q by 1e-6 or 1e6 leaves z and the status unchanged", "[lcp][scale]") {
+  for (const auto& problem : problems()) {
+    const LcpResult base = solve_lemke(problem);
+    INFO(problem.name << ": base status " << to_string(base.status) << ", " << base.message);
+    REQUIRE(base.status == LcpStatus::solved);
+    for (double s : {1e-6, 1e6}) {
+      LcpProblem scaled = problem;
+      scaled.M *= s;
+      scaled.q *= s;
+      const LcpResult result = solve_lemke(scaled);
+      INFO("scale " << s << ": status " << to_string(result.status) << ", pivots " << result.pivots << " (base "
+                    << base.pivots << "), " << result.message);
+      CHECK(result.status == base.status);
+      REQUIRE(result.z.size() == base.z.size());
+      CHECK(relative_difference(result.z, base.z) <= 1e-9);
+      CHECK(independent_worst(scaled.M, scaled.q, result.z) <= 1e-9);
+      // w scales with s
+      if (result.w.size() == base.w.size())
+        CHECK((result.w / s - base.w).cwiseAbs().maxCoeff() <= 1e-9 * std::max(1.0, base.w.cwiseAbs().maxCoeff()));
+    }
+  }
+}
+
+TEST_CASE("scale: scaling q alone by s scales z by s", "[lcp][scale]") {
+  for (const auto& problem : problems()) {
+    const LcpResult base = solve_lemke(problem);
+    REQUIRE(base.status == LcpStatus::solved);
+    for (double s : {1e-6, 0.37, 3.0, 1e6}) {
+      LcpProblem scaled = problem;
+      scaled.q *= s;
+      const LcpResult result = solve_lemke(scaled);
+      INFO(problem.name << ", q scaled by " << s << ": status " << to_string(result.status) << ", "
+                        << result.message);
+      CHECK(result.status == LcpStatus::solved);
+      REQUIRE(result.z.size() == base.z.size());
+      const VectorXd expected = s * base.z;
+      CHECK((result.z - expected).cwiseAbs().maxCoeff() <=
+            1e-9 * std::max(expected.cwiseAbs().maxCoeff(), 1e-300) + 1e-300);
+      CHECK(independent_worst(scaled.M, scaled.q, result.z) <= 1e-9);
+    }
+  }
+}
+
+TEST_CASE("scale: an infeasible problem stays a ray termination at every scale", "[lcp][scale]") {
+  // w₁ = −z₁ − 1 < 0 for every z ≥ 0: no solution exists
+  LcpProblem problem;
+  problem.M.resize(2, 2);
+  problem.M << -1, 0, 0, 1;
+  problem.q.resize(2);
+  problem.q << -1, -1;
+  problem.name = "infeasible";
+  for (double s : {1.0, 1e-6, 1e6}) {
+    LcpProblem scaled = problem;
+    scaled.M *= s;
+    scaled.q *= s;
+    const LcpResult result = solve_lemke(scaled);
+    INFO("scale " << s << ": status " << to_string(result.status) << ", " << result.message);
+    CHECK(result.status == LcpStatus::ray_termination);
+  }
+}

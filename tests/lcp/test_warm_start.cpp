@@ -1,0 +1,120 @@
+// Warm start: the previous answer's active set, on a slightly different problem, gives a
+// verified solution with one factorization and no pivots; a wrong guess falls back to Lemke.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "lcp/lemke.hpp"
+#include "lcp/residual.hpp"
+#include "lcp_test_support.hpp"
+
+using namespace pivot::lcp;
+using namespace pivot::test;
+
+namespace {
+
+/// an SPD problem of size 40 with a planted, strictly complementary solution (margins ≥ 0.5),
+/// so that a 1e-6 relative change of q cannot change the active set
+PlantedLcp warm_problem(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  return plant_solution(rng, random_spd(rng, 40), 0.5, "warm n=40");
+}
+
+LcpProblem perturbed(const LcpProblem& problem, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  LcpProblem out = problem;
+  out.q += 1e-6 * problem.q.cwiseAbs().maxCoeff() * random_vector(rng, problem.q.size());
+  return out;
+}
+
+/// is the candidate of this active set (z_α = −M_αα⁻¹ q_α, z_ᾱ = 0) a solution? computed here
+bool active_set_solves(const LcpProblem& problem, const std::vector<int>& active) {
+  const auto n = problem.q.size();
+  VectorXd z = VectorXd::Zero(n);
+  if (!active.empty()) {
+    const auto k = static_cast<Eigen::Index>(active.size());
+    MatrixXd A(k, k);
+    VectorXd b(k);
+    for (Eigen::Index r = 0; r < k; ++r) {
+      b(r) = -problem.q(active[r]);
+      for (Eigen::Index c = 0; c < k; ++c) A(r, c) = problem.M(active[r], active[c]);
+    }
+    const VectorXd za = A.fullPivLu().solve(b);
+    for (Eigen::Index r = 0; r < k; ++r) z(active[r]) = za(r);
+  }
+  return independent_worst(problem.M, problem.q, z) <= 1e-9;
+}
+
+}  // namespace
+
+TEST_CASE("warm start: the previous active set solves a perturbed problem without pivots", "[lcp][warm_start]") {
+  for (std::uint32_t seed : {1u, 2u, 3u}) {
+    const PlantedLcp planted = warm_problem(seed);
+    const LcpResult first = solve_lemke(planted.problem);
+    INFO("seed " << seed << ": first solve " << to_string(first.status) << ", pivots " << first.pivots << ", "
+                 << first.message);
+    REQUIRE(first.status == LcpStatus::solved);
+    CHECK(first.path == StartPath::lemke);
+    CHECK(first.active_set == planted.active);
+
+    const LcpProblem next = perturbed(planted.problem, seed + 100);
+    // ground truth: the same active set still solves the perturbed problem
+    REQUIRE(active_set_solves(next, first.active_set));
+    LemkeOptions options;
+    options.warm_start = first.active_set;
+    const LcpResult warm = solve_lemke(next, options);
+    INFO("warm solve: " << to_string(warm.status) << ", path " << to_string(warm.path) << ", pivots "
+                        << warm.pivots << ", " << warm.message);
+    CHECK(warm.status == LcpStatus::solved);
+    CHECK(warm.path == StartPath::warm_start);
+    CHECK(warm.pivots == 0);
+    CHECK(warm.active_set == first.active_set);
+    REQUIRE(warm.z.size() == 40);
+    CHECK(independent_worst(next.M, next.q, warm.z) <= 1e-9);
+    // the same answer as a cold solve
+    const LcpResult cold = solve_lemke(next);
+    REQUIRE(cold.status == LcpStatus::solved);
+    CHECK(relative_difference(warm.z, cold.z) <= 1e-9);
+  }
+}
+
+TEST_CASE("warm start: a wrong active set falls back to Lemke and still solves", "[lcp][warm_start]") {
+  const PlantedLcp planted = warm_problem(7);
+  const LcpProblem next = perturbed(planted.problem, 8);
+  const auto n = static_cast<int>(next.q.size());
+
+  std::vector<std::vector<int>> wrong_guesses;
+  // the complement of the right set
+  std::vector<int> complement;
+  for (int i = 0; i < n; ++i)
+    if (!std::binary_search(planted.active.begin(), planted.active.end(), i)) complement.push_back(i);
+  wrong_guesses.push_back(complement);
+  // every index
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  wrong_guesses.push_back(all);
+  // the right set with one index missing
+  std::vector<int> missing = planted.active;
+  REQUIRE(!missing.empty());
+  missing.erase(missing.begin());
+  wrong_guesses.push_back(missing);
+
+  for (const auto& guess : wrong_guesses) {
+    // ground truth: this guess really is wrong
+    REQUIRE_FALSE(active_set_solves(next, guess));
+    LemkeOptions options;
+    options.warm_start = guess;
+    const LcpResult result = solve_lemke(next, options);
+    INFO("guess of " << guess.size() << " indices: " << to_string(result.status) << ", path "
+                     << to_string(result.path) << ", pivots " << result.pivots << ", " << result.message);
+    CHECK(result.status == LcpStatus::solved);
+    CHECK(result.path == StartPath::lemke);
+    CHECK(result.pivots > 0);
+    REQUIRE(result.z.size() == n);
+    CHECK(independent_worst(next.M, next.q, result.z) <= 1e-9);
+    CHECK(relative_difference(result.z, planted.z) <= 1e-4);  // q moved by 1e-6 relative
+  }
+}
