@@ -9,12 +9,12 @@ namespace pivot {
 
 Mat3 RigidBody::inertia_W(const Quat& q_WB) const {
   const Mat3 R = q_WB.toRotationMatrix();
-  return R * inertia_diag_B.asDiagonal() * R.transpose();
+  return R * inertia_B * R.transpose();
 }
 
 Mat3 RigidBody::inverse_inertia_W(const Quat& q_WB) const {
   const Mat3 R = q_WB.toRotationMatrix();
-  return R * inverse_inertia_diag_B.asDiagonal() * R.transpose();
+  return R * inverse_inertia_B * R.transpose();
 }
 
 RigidBody make_rigid_body(const BodySettings& s) {
@@ -33,23 +33,51 @@ RigidBody make_rigid_body(const BodySettings& s) {
   b.fixed = s.fixed;
   b.friction = s.friction;
   b.restitution = s.restitution;
+  b.shape = s.shape;
+  b.collision_group = s.collision_group;
+  b.collision_mask = s.collision_mask;
   if (s.fixed) return b;
-  if (!(s.mass > 0.0) || !std::isfinite(s.mass))
-    fail(fmt::format("mass must be positive and finite (got {})", s.mass));
-  const Vec3& I = s.inertia_diag;
-  if (!I.allFinite() || !(I.minCoeff() > 0.0))
-    fail(fmt::format("inertia_diag must be positive and finite (got [{}, {}, {}])", I.x(), I.y(),
-                     I.z()));
-  // principal moments of a real body satisfy the triangle inequality (with a little slack)
-  const double slack = 1e-9 * I.sum();
-  if (I.x() > I.y() + I.z() + slack || I.y() > I.x() + I.z() + slack ||
-      I.z() > I.x() + I.y() + slack)
-    fail(fmt::format("inertia_diag [{}, {}, {}] violates the triangle inequality", I.x(), I.y(),
-                     I.z()));
-  b.mass = s.mass;
-  b.inverse_mass = 1.0 / s.mass;
-  b.inertia_diag_B = I;
-  b.inverse_inertia_diag_B = I.cwiseInverse();
+  if (s.shape && (s.shape->type == ShapeType::plane || s.shape->type == ShapeType::mesh))
+    fail(fmt::format("a {} shape needs a fixed body", to_string(s.shape->type)));
+  // mass properties: density, else mass with the shape's inertia, else the given inertia
+  Mat3 inertia = Mat3::Identity();
+  double mass = s.mass;
+  if (s.density != 0.0) {
+    if (!(s.density > 0.0) || !std::isfinite(s.density))
+      fail(fmt::format("density must be positive and finite (got {})", s.density));
+    if (!s.shape) fail("density needs a shape");
+    const MassProperties mp = mass_properties(*s.shape, s.density);
+    mass = mp.mass;
+    inertia = mp.inertia;
+    b.shape_offset = -mp.com_S;
+  } else {
+    if (!(mass > 0.0) || !std::isfinite(mass))
+      fail(fmt::format("mass must be positive and finite (got {})", mass));
+    if (s.shape) {
+      const MassProperties mp = mass_properties_for_mass(*s.shape, mass);
+      inertia = mp.inertia;
+      b.shape_offset = -mp.com_S;
+    }
+  }
+  if (s.inertia_diag) {
+    const Vec3& I = *s.inertia_diag;
+    if (!I.allFinite() || !(I.minCoeff() > 0.0))
+      fail(fmt::format("inertia_diag must be positive and finite (got [{}, {}, {}])", I.x(),
+                       I.y(), I.z()));
+    // principal moments of a real body satisfy the triangle inequality (with a little slack)
+    const double slack = 1e-9 * I.sum();
+    if (I.x() > I.y() + I.z() + slack || I.y() > I.x() + I.z() + slack ||
+        I.z() > I.x() + I.y() + slack)
+      fail(fmt::format("inertia_diag [{}, {}, {}] violates the triangle inequality", I.x(),
+                       I.y(), I.z()));
+    inertia = I.asDiagonal();
+  }
+  if (!inertia.allFinite() || inertia.determinant() <= 0.0)
+    fail("inertia is not positive definite");
+  b.mass = mass;
+  b.inverse_mass = 1.0 / mass;
+  b.inertia_B = 0.5 * (inertia + inertia.transpose());
+  b.inverse_inertia_B = b.inertia_B.inverse();
   return b;
 }
 

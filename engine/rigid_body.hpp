@@ -2,36 +2,51 @@
 // A rigid body's model: what the scene says about it (mass, inertia, material), apart from its
 // state (pose and twist, stored in the RigidBodySet) — the model/state split of MuJoCo.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
+#include "collision/shape.hpp"
 #include "engine/spatial.hpp"
 
 namespace pivot {
 
 /// Everything needed to create a body. Units SI; vectors in world coordinates.
+/// Mass properties: from `density` and the shape when density > 0; else `mass` with the
+/// shape's inertia for that mass; `inertia_diag` (principal moments, body frame) overrides the
+/// shape's inertia; with neither shape nor inertia_diag the inertia is the identity (kg·m²).
 struct BodySettings {
-  std::string name;                     ///< unique within a world; may be empty
+  std::string name{};                   ///< unique within a world; may be empty
   bool fixed = false;                   ///< fixed bodies have infinite mass and never move
-  double mass = 1.0;                    ///< kg, > 0 (ignored when fixed)
-  Vec3 inertia_diag = Vec3::Ones();     ///< principal inertia in the body frame, kg·m², > 0
-  Vec3 position = Vec3::Zero();         ///< centre of mass in world, m
+  double mass = 1.0;                    ///< kg, > 0 (ignored when fixed or density > 0)
+  double density = 0.0;                 ///< kg/m³; > 0 means mass from the shape's volume
+  std::optional<Vec3> inertia_diag{};   ///< principal inertia, body frame, kg·m², > 0
+  ShapePtr shape{};                     ///< collision shape (none: the body never collides)
+  /// origin of the body's shape frame in world (the COM for symmetric primitives), m
+  Vec3 position = Vec3::Zero();
   Quat orientation = Quat::Identity();  ///< body → world rotation (normalized on creation)
   Vec3 velocity = Vec3::Zero();         ///< of the centre of mass, world, m/s
   Vec3 angular_velocity = Vec3::Zero(); ///< world, rad/s
   double friction = 0.5;                ///< Coulomb coefficient μ ≥ 0; a pair uses √(μ_A μ_B)
   double restitution = 0.0;             ///< Newton coefficient e ∈ [0, 1]; a pair uses max
+  std::uint32_t collision_group = 1;    ///< group bits
+  std::uint32_t collision_mask = 0xffffffffu;  ///< groups it collides with
 };
 
 /// the model part of a body, fixed after creation
 struct RigidBody {
   std::string name;
   bool fixed = false;
-  double mass = 0.0;          ///< kg (0 for fixed bodies)
-  double inverse_mass = 0.0;  ///< 1/kg (0 for fixed bodies)
-  Vec3 inertia_diag_B = Vec3::Zero();          ///< principal inertia, body frame, kg·m²
-  Vec3 inverse_inertia_diag_B = Vec3::Zero();  ///< 0 for fixed bodies
+  double mass = 0.0;                   ///< kg (0 for fixed bodies)
+  double inverse_mass = 0.0;           ///< 1/kg (0 for fixed bodies)
+  Mat3 inertia_B = Mat3::Zero();       ///< about the COM, body axes, kg·m²
+  Mat3 inverse_inertia_B = Mat3::Zero();  ///< 0 for fixed bodies
   double friction = 0.5;
   double restitution = 0.0;
+  ShapePtr shape;                      ///< may be null
+  Vec3 shape_offset = Vec3::Zero();    ///< the shape frame's origin in the body (COM) frame, m
+  std::uint32_t collision_group = 1;
+  std::uint32_t collision_mask = 0xffffffffu;
 
   /// world inertia R I_B Rᵀ at orientation q_WB (Cline eq. 2.15)
   [[nodiscard]] Mat3 inertia_W(const Quat& q_WB) const;
@@ -40,7 +55,8 @@ struct RigidBody {
 };
 
 /// validates settings (positive finite mass and inertia, finite state, μ ≥ 0, e ∈ [0,1],
-/// triangle inequality of the principal moments) and builds the model; throws pivot::Error
+/// triangle inequality of the principal moments), computes the mass properties and builds the
+/// model; throws pivot::Error
 [[nodiscard]] RigidBody make_rigid_body(const BodySettings& settings);
 
 }  // namespace pivot

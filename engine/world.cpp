@@ -16,8 +16,18 @@ const char* to_string(Stabilization s) {
   return "unknown";
 }
 
-World::World(WorldSettings settings) : settings_(std::move(settings)) {
+World::World(WorldSettings settings)
+    : settings_(std::move(settings)), collision_(std::make_unique<CollisionWorld>()) {
   const WorldSettings& s = settings_;
+  const int k = s.friction_directions;
+  if (k < 2 || k % 2 != 0 || k > 64)
+    throw Error(fmt::format("friction_directions must be even, in [2, 64] (got {})", k));
+  if (!(s.contact_margin >= 0.0) || !std::isfinite(s.contact_margin))
+    throw Error("contact_margin must be finite and >= 0");
+  if (!(s.restitution_threshold >= 0.0) || !std::isfinite(s.restitution_threshold))
+    throw Error("restitution_threshold must be finite and >= 0");
+  if (!std::isfinite(s.friction_direction_offset))
+    throw Error("friction_direction_offset must be finite");
   if (!(s.time_step > 0.0) || !std::isfinite(s.time_step))
     throw Error(fmt::format("time_step must be positive and finite (got {})", s.time_step));
   if (!s.gravity.allFinite()) throw Error("gravity must be finite");
@@ -34,8 +44,22 @@ int World::add_body(const BodySettings& settings) {
   RigidBody model = make_rigid_body(settings);
   Vec6 twist;
   twist << settings.angular_velocity, settings.velocity;
-  const int index = set_.add(std::move(model), Pose{settings.position, settings.orientation},
-                             twist);
+  // the state holds the centre of mass: the shape frame's origin minus the shape offset
+  const Quat q = settings.orientation.normalized();
+  const Vec3 com = settings.position - q * model.shape_offset;
+  CollisionObjectSettings object;
+  if (model.shape) {
+    object.shape = model.shape;
+    object.shape_offset = model.shape_offset;
+    object.fixed = model.fixed;
+    object.group = model.collision_group;
+    object.mask = model.collision_mask;
+  }
+  const int index = set_.add(std::move(model), Pose{com, q}, twist);
+  if (object.shape) {
+    object.body = index;
+    collision_->add(object);
+  }
   return index;
 }
 
@@ -55,6 +79,10 @@ int World::add_joint_impl(std::unique_ptr<Joint> joint) {
   const bool b_fixed = b < 0 || set_.body(b).fixed;
   if (a_fixed && b_fixed)
     throw Error(fmt::format("joint \"{}\": both bodies are fixed", joint->name()));
+  if (!a_fixed || !b_fixed) {
+    // bodies joined by a joint do not collide unless asked (set_joint_collision)
+    if (a >= 0 && b >= 0) collision_->exclude_pair(a, b);
+  }
   joints_.push_back(std::move(joint));
   joint_impulse_.emplace_back(Eigen::VectorXd::Zero(joints_.back()->equality_rows()));
   limit_impulse_.push_back(0.0);
@@ -121,6 +149,12 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   if (!set_.body(body).fixed) set_.twist(body) = twist;
 }
 
+void World::set_joint_collision(int j, bool collide) {
+  const Joint& jt = joint(j);
+  if (jt.body_a() < 0 || jt.body_b() < 0) return;
+  collision_->set_pair_excluded(jt.body_a(), jt.body_b(), !collide);
+}
+
 const Joint& World::joint(int j) const {
   if (j < 0 || j >= joint_count()) throw Error(fmt::format("joint index {} does not exist", j));
   return *joints_[j];
@@ -149,6 +183,14 @@ double World::max_joint_error() const {
     if (rows.rows() > 0) err = std::max(err, rows.g.cwiseAbs().maxCoeff());
   }
   return err;
+}
+
+double World::max_penetration() {
+  std::vector<Contact> contacts;
+  detect_contacts(contacts);
+  double depth = 0.0;
+  for (const Contact& c : contacts) depth = std::max(depth, -c.gap);
+  return depth;
 }
 
 double World::kinetic_energy() const {

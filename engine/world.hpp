@@ -28,6 +28,8 @@
 #include "constraints/joint.hpp"
 #include "constraints/slider_joint.hpp"
 #include "constraints/universal_joint.hpp"
+#include "collision/collision_world.hpp"
+#include "collision/contact.hpp"
 #include "engine/constraint_set.hpp"
 #include "engine/error.hpp"
 #include "engine/forces.hpp"
@@ -59,7 +61,23 @@ struct WorldSettings {
   bool implicit_forces = true;
   /// joint limits enter the LCP when within this margin of their bound (rad or m)
   double limit_margin = 0.05;
+  /// friction directions per contact (k, even: 4, 8 or 16), each with its negative
+  int friction_directions = 4;
+  /// contacts are reported with gap ≤ this (speculative contacts), m
+  double contact_margin = 0.01;
+  /// Newton restitution applies to contacts approaching faster than this, m/s
+  double restitution_threshold = 0.1;
+  /// the friction directions are turned by this angle about the normal from their default
+  /// (the projection of world x, else world y, on the tangent plane), rad
+  double friction_direction_offset = 0.0;
   lcp::LemkeOptions lemke{};                ///< solver options
+};
+
+/// a contact of the last step with its impulses
+struct ContactInfo {
+  Contact contact;                        ///< geometry at the start of the step
+  double normal_impulse = 0.0;            ///< λ_n, N·s (on A along the normal; −λ_n on B)
+  Vec3 tangent_impulse = Vec3::Zero();    ///< friction impulse on A, world, N·s
 };
 
 class World {
@@ -111,8 +129,14 @@ class World {
   [[nodiscard]] double joint_limit_impulse(int j) const;
   /// the joint's motor impulse of the last step (0 without a motor)
   [[nodiscard]] double joint_motor_impulse(int j) const;
+  /// bodies joined by a joint do not collide; this lets the joint's bodies collide
+  void set_joint_collision(int joint, bool collide);
+  /// the contacts of the last step, with their impulses
+  [[nodiscard]] const std::vector<ContactInfo>& contacts() const { return contacts_; }
   /// the largest |g| over all joint equality rows at the current state (m or rad)
   [[nodiscard]] double max_joint_error() const;
+  /// the largest penetration depth (−gap) over all contacts at the current state, ≥ 0, m
+  [[nodiscard]] double max_penetration();
 
   /// kinetic energy Σ ½ vᵀ M v, J
   [[nodiscard]] double kinetic_energy() const;
@@ -125,6 +149,8 @@ class World {
 
  private:
   void post_stabilize();
+  void detect_contacts(std::vector<Contact>& out);
+  void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
   void check_body(int body, const char* what) const;
   int add_joint_impl(std::unique_ptr<Joint> joint);
 
@@ -136,6 +162,8 @@ class World {
   std::vector<Eigen::VectorXd> joint_impulse_;
   std::vector<double> limit_impulse_, motor_impulse_;
   ConstraintSet rows_;  // scratch, reused every step
+  std::vector<ContactInfo> contacts_;
+  std::unique_ptr<CollisionWorld> collision_;
   StepReport report_;
   RunTotals totals_;
   double time_ = 0.0;

@@ -1,6 +1,7 @@
 // World::step: one Anitescu–Potra time step (Cline 2002 §2.7.3, §4.1; ARCHITECTURE.md).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fmt/core.h>
 
 #include "engine/island_solver.hpp"
@@ -111,7 +112,93 @@ Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vect
   return M;
 }
 
+// the contact point's row for body `b` with direction d (Cline eq. 4.14, 4.17):
+// ( (r × d)ᵀ  dᵀ ) for A and its negative for B, r from the COM to the contact point
+Row6 contact_row(const Vec3& r, const Vec3& d, double sign) {
+  Row6 J;
+  J.head<3>() = sign * r.cross(d).transpose();
+  J.tail<3>() = sign * d.transpose();
+  return J;
+}
+
+// the k friction directions in the tangent plane of n: evenly spaced from t₁, the projection
+// of world x (else world y) on the plane, turned by `offset` about n; each has its negative
+std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset) {
+  Vec3 t1 = Vec3::UnitX() - n.x() * n;
+  if (t1.norm() < 1e-6) t1 = Vec3::UnitY() - n.y() * n;
+  t1.normalize();
+  const Vec3 t2 = n.cross(t1);
+  std::vector<Vec3> dirs(k);
+  for (int j = 0; j < k; ++j) {
+    const double angle = offset + 2.0 * EIGEN_PI * j / k;
+    dirs[j] = std::cos(angle) * t1 + std::sin(angle) * t2;
+  }
+  return dirs;
+}
+
 }  // namespace
+
+void World::detect_contacts(std::vector<Contact>& out) {
+  out = collision_->detect([this](int body) { return set_.pose(body); },
+                           settings_.contact_margin);
+}
+
+// Contact rows of the dynamics LCP (Cline eq. 2.49, 4.16) or of the post-step (eq. 3.7).
+// Dynamics: normal  J_n v⁺ + b ≥ 0 ⊥ λ_n ≥ 0  with
+//   b = e J_n v      when the contact approaches faster than the restitution threshold and
+//                    would close within the step (Newton's law, Cline eq. 4.16),
+//   b = max(g, 0)/h  otherwise: a separated contact may close its gap, never more (speculative
+//                    contacts); a penetration is left to the post-step (or to Baumgarte's α g);
+// and a polyhedral cone of k directions with μ = √(μ_A μ_B) (Cline eq. 2.48).
+// Post-step: normal rows only, b = g.
+void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics) {
+  const double h = settings_.time_step;
+  for (const Contact& c : contacts) {
+    const Pose A = set_.pose(c.body_a), B = set_.pose(c.body_b);
+    const Vec3 r_a = c.point_a - A.x_WB, r_b = c.point_b - B.x_WB;
+    UnilateralRow row;
+    row.body_a = c.body_a;
+    row.body_b = c.body_b;
+    row.J_A = contact_row(r_a, c.normal, 1.0);
+    row.J_B = contact_row(r_b, c.normal, -1.0);
+    row.owner = -1;
+    if (!dynamics) {
+      row.bias = c.gap;
+      rows_.unilaterals.push_back(row);
+      continue;
+    }
+    const RigidBody* ba = c.body_a >= 0 ? &set_.body(c.body_a) : nullptr;
+    const RigidBody* bb = c.body_b >= 0 ? &set_.body(c.body_b) : nullptr;
+    const double mu_a = ba ? ba->friction : 0.0, mu_b = bb ? bb->friction : 0.0;
+    const double e = std::max(ba ? ba->restitution : 0.0, bb ? bb->restitution : 0.0);
+    double vn = 0.0;
+    if (c.body_a >= 0) vn += row.J_A.dot(set_.twist(c.body_a));
+    if (c.body_b >= 0) vn += row.J_B.dot(set_.twist(c.body_b));
+    if (e > 0.0 && vn < -settings_.restitution_threshold && -vn * h >= c.gap)
+      row.bias = e * vn;
+    else if (settings_.stabilization == Stabilization::baumgarte && c.gap < 0.0)
+      row.bias = settings_.baumgarte_alpha * c.gap;
+    else
+      row.bias = std::max(c.gap, 0.0) / h;
+    rows_.unilaterals.push_back(row);
+    const double mu = std::sqrt(mu_a * mu_b);
+    if (mu > 0.0) {
+      FrictionCone cone;
+      cone.normal_row = static_cast<int>(rows_.unilaterals.size()) - 1;
+      cone.mu = mu;
+      for (const Vec3& d : friction_directions(c.normal, settings_.friction_directions,
+                                               settings_.friction_direction_offset)) {
+        RowRef f;
+        f.body_a = c.body_a;
+        f.body_b = c.body_b;
+        f.J_A = contact_row(r_a, d, 1.0);
+        f.J_B = contact_row(r_b, d, -1.0);
+        cone.directions.push_back(f);
+      }
+      rows_.cones.push_back(std::move(cone));
+    }
+  }
+}
 
 const StepReport& World::step() {
   const double h = settings_.time_step;
@@ -184,12 +271,22 @@ const StepReport& World::step() {
     }
   }
 
+  // contacts at p_t, and their rows
+  std::vector<Contact> contacts;
+  detect_contacts(contacts);
+  const int first_contact_row = static_cast<int>(rows_.unilaterals.size());
+  const int first_cone = static_cast<int>(rows_.cones.size());
+  add_contact_rows(contacts, true);
+  report_.contacts = static_cast<int>(contacts.size());
+
   // 3. per island: the mixed LCP for v⁺
   std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);
   std::fill(motor_impulse_.begin(), motor_impulse_.end(), 0.0);
   for (auto& imp : joint_impulse_) imp.setZero();
   auto islands = split_islands(set_, rows_, couplings);
   Eigen::VectorXd v_new = set_.velocities();
+  std::vector<double> contact_lambda(contacts.size(), 0.0);
+  std::vector<Vec3> contact_tangent(contacts.size(), Vec3::Zero());
   for (IslandInput& island : islands) {
     island.M_tilde = island_mass(set_, island.bodies,
                                  settings_.implicit_forces ? &gradient : nullptr);
@@ -229,13 +326,30 @@ const StepReport& World::step() {
       joint_impulse_[row.owner](row.owner_row) = out.lambda_eq(static_cast<Eigen::Index>(e));
     }
     for (std::size_t u = 0; u < island.unilaterals.size(); ++u) {
-      const UnilateralRow& row = rows_.unilaterals[island.unilaterals[u]];
-      limit_impulse_[row.owner] += out.lambda_uni(static_cast<Eigen::Index>(u));
+      const int global = island.unilaterals[u];
+      const double lambda = out.lambda_uni(static_cast<Eigen::Index>(u));
+      if (global >= first_contact_row)
+        contact_lambda[global - first_contact_row] = lambda;
+      else
+        limit_impulse_[rows_.unilaterals[global].owner] += lambda;
+    }
+    for (std::size_t c = 0; c < island.cones.size(); ++c) {
+      const FrictionCone& cone = rows_.cones[island.cones[c]];
+      if (island.cones[c] < first_cone) continue;
+      Vec3 t = Vec3::Zero();
+      for (std::size_t j = 0; j < cone.directions.size(); ++j)
+        t += out.lambda_cone[c](static_cast<Eigen::Index>(j)) *
+             cone.directions[j].J_A.tail<3>().transpose();
+      contact_tangent[cone.normal_row - first_contact_row] = t;
     }
     for (std::size_t m = 0; m < island.motors.size(); ++m)
       motor_impulse_[rows_.motors[island.motors[m]].owner] =
           out.lambda_motor(static_cast<Eigen::Index>(m));
   }
+
+  contacts_.resize(contacts.size());
+  for (std::size_t c = 0; c < contacts.size(); ++c)
+    contacts_[c] = ContactInfo{contacts[c], contact_lambda[c], contact_tangent[c]};
 
   // 4. positions from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q)
   for (int i = 0; i < n; ++i) {
@@ -244,10 +358,14 @@ const StepReport& World::step() {
     set_.set_pose(i, integrate(set_.pose(i), h * v_new.segment<6>(6 * i)));
   }
 
-  // 5. stabilization at p(t+h)
+  // 5. stabilization at p(t+h), with contacts detected anew so their gaps are current
   report_.joint_error_before = max_joint_error();
+  report_.penetration_before = max_penetration();
   if (settings_.stabilization == Stabilization::post) post_stabilize();
   report_.joint_error_after = max_joint_error();
+  report_.penetration_after =
+      settings_.stabilization == Stabilization::post ? max_penetration()
+                                                     : report_.penetration_before;
 
   time_ += h;
   ++steps_;
@@ -277,6 +395,9 @@ void World::post_stabilize() {
       joint.limits(A, B, 0.0, jr);
       append_unilateral(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.unilaterals);
     }
+    std::vector<Contact> contacts;
+    detect_contacts(contacts);
+    add_contact_rows(contacts, false);
     if (rows_.equalities.empty() && rows_.unilaterals.empty()) return;
     auto islands = split_islands(set_, rows_, {});
     Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);

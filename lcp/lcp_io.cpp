@@ -67,6 +67,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -453,12 +454,20 @@ LcpProblem read_lcp_file(const std::filesystem::path& path) {
                        "the number of columns of M");
   }
   // check the length before allocating n × n numbers
+  // n + 1 lines of n numbers need at least n (n + 1) characters: a file too short for that
+  // is read line by line into a scratch row, so that the first bad line is reported (and no
+  // n × n matrix is allocated for it)
   const std::size_t needed = 5 + static_cast<std::size_t>(n) + 1;
-  if (lines.size() < needed) {
-    // report the first bad line that is there, if any, before the missing ones
+  const bool enough_text = static_cast<double>(text.size()) >= static_cast<double>(n) * static_cast<double>(n + 1);
+  if (lines.size() < needed || !enough_text) {
     std::vector<double> scratch(static_cast<std::size_t>(n));
-    for (std::size_t l = 5; l < lines.size(); ++l)
-      numbers_line(path, lines, l, n, fmt::format("column {} of M, stored column-major", l - 5), scratch.data());
+    for (std::size_t l = 5; l < std::min(lines.size(), needed); ++l)
+      numbers_line(path, lines, l, n,
+                   l - 5 < static_cast<std::size_t>(n) ? fmt::format("column {} of M, stored column-major", l - 5)
+                                                        : std::string("q"),
+                   scratch.data());
+  }
+  if (lines.size() < needed) {
     const long long have = static_cast<long long>(lines.size()) - 5;
     const std::string what = have < n ? fmt::format("column {} of M ({} numbers; M is stored column-major, "
                                                     "one column per line)",

@@ -18,11 +18,14 @@ enum class LcpStatus {
 /// "solved", "ray_termination", ...
 [[nodiscard]] const char* to_string(LcpStatus status);
 
-/// How far (z, w) is from solving the LCP, each relative to the problem's scale:
-///   min_z               = min(0, min_i z_i) / max(‖z‖∞, tiny)
-///   min_w               = min(0, min_i w_i) / s_w,   s_w = max(‖q‖∞, ‖M‖∞‖z‖∞, tiny)
-///   max_complementarity = max_i |z_i w_i| / (max(‖z‖∞, tiny) · s_w)
-/// w is recomputed as M z + q from the problem, never taken from the solver's tableau.
+/// How far (z, w) is from solving the LCP, each relative to its own scale (componentwise, so a
+/// huge z cannot hide a violated row):
+///   s_i                 = |q_i| + Σ_j |M_ij z_j| + η    the scale of w_i (its rounding error ~ ε s_i),
+///                         η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞) so rows that cancel exactly are not judged on noise
+///   min_z               = min(0, min_i z_i) / ‖z‖∞
+///   min_w               = min(0, min_i w_i / s_i)
+///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w_i| / s_i)
+/// (0/0 counts as 0.) w is recomputed as M z + q from the problem, never taken from the solver.
 struct LcpResiduals {
   double min_z = 0.0;
   double min_w = 0.0;

@@ -17,6 +17,7 @@
 #include "lcp/lemke.hpp"
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <fmt/core.h>
@@ -84,9 +85,11 @@ class LemkeSolver {
       bool leaving_is_z = false;
       if (!ratio_test(leaving_pos, leaving_is_z)) {
         // no blocking row: confirm on a fresh factorization before calling it a ray
+        trouble_ = false;
         refactor();
         compute_direction(entering);
-        if (!ratio_test(leaving_pos, leaving_is_z)) return LcpStatus::ray_termination;
+        if (!ratio_test(leaving_pos, leaving_is_z))
+          return trouble_ ? LcpStatus::numerical_failure : LcpStatus::ray_termination;
       }
       const Var leaving = leaving_is_z ? Var{true, cols_[leaving_pos]}
                                        : Var{false, leaving_pos};  // for w, the row index
@@ -202,6 +205,10 @@ class LemkeSolver {
         dmax = std::max(dmax, std::abs(dw_(i)));
         ymax = std::max(ymax, std::abs(wval_(i)));
       }
+    if (!std::isfinite(dmax) || !std::isfinite(ymax)) {
+      trouble_ = true;  // the basis inverse has broken down: no row can be trusted
+      return false;
+    }
     if (!(dmax > 0.0)) return false;
     // a basic variable blocks when it decreases: rate D = −d(value) > tol ‖D‖∞ (Cline §4.8.3)
     const double dtol = opt_.pivot_tolerance * dmax;
@@ -217,6 +224,10 @@ class LemkeSolver {
     for (int i = 0; i < n_; ++i)
       if (pos_row_[i] < 0) consider(i, false, wval_(i), -dw_(i));
     if (candidates_.empty()) return false;
+    if (!std::isfinite(theta)) {
+      trouble_ = true;
+      return false;
+    }
 
     const double tie = 1e-12 * std::max(theta, std::max(ymax, kTiny) / dmax);
     ties_.clear();
@@ -387,34 +398,41 @@ class LemkeSolver {
   std::vector<Candidate> candidates_, ties_;
   std::vector<Vector> lex_rows_;
   int pivots_ = 0;
+  bool trouble_ = false;  // a non-finite value appeared (singular basis)
   int since_refactor_ = 0;
   int refactorizations_ = 0;
 };
 
-// z_S = −M(S,S)⁻¹ q_S, z = 0 elsewhere, from one factorization; false for a bad set
+// z on the active set S: solves M(S,S) z_S = −q_S (z = 0 off S) starting from the guess z (zero
+// when empty) by two rounds of z_S += M(S,S)⁺ (−q_S − M(S,S) z_S), the minimum-norm correction
+// of a rank-revealing (complete orthogonal) decomposition. For a nonsingular block this is the
+// unique solution; for the rank-deficient blocks of redundant contacts it stays next to the
+// guess (the regularized answer) instead of jumping to an arbitrary one. False for a bad set.
 bool solve_active_set(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
                       Vector& z) {
   const Eigen::Index n = q.size();
   const auto k = static_cast<Eigen::Index>(active.size());
   for (std::size_t a = 0; a < active.size(); ++a)
     if (active[a] < 0 || active[a] >= n || (a > 0 && active[a] <= active[a - 1])) return false;
+  const Vector guess = z.size() == n ? z : Vector::Zero(n);
   z = Vector::Zero(n);
   if (k == 0) return true;
   DenseMatrix A(k, k);
-  Vector rhs(k);
+  Vector rhs(k), zz(k);
   for (Eigen::Index a = 0; a < k; ++a) {
     rhs(a) = -q(active[a]);
+    zz(a) = guess(active[a]);
     for (Eigen::Index b = 0; b < k; ++b) A(a, b) = M(active[a], active[b]);
   }
-  Eigen::PartialPivLU<DenseMatrix> lu(A);
-  Vector zz = lu.solve(rhs);
-  zz += lu.solve(rhs - A * zz);  // one step of iterative refinement
+  const Eigen::CompleteOrthogonalDecomposition<DenseMatrix> cod(A);
+  for (int round = 0; round < 2; ++round) zz += cod.solve(Vector(rhs - A * zz));
   if (!zz.allFinite()) return false;
   for (Eigen::Index a = 0; a < k; ++a) z(active[a]) = zz(a);
   return true;
 }
 
-// accepts z for the given active set when the residual check passes
+// accepts z for the given active set when the residual check passes; z is the guess on entry
+// and the candidate on exit
 bool accept_active_set(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
                        double tolerance, Vector& z, Vector& w, LcpResult& result) {
   if (!solve_active_set(M, q, active, z)) return false;
@@ -445,6 +463,10 @@ bool try_warm_start(const DenseMatrix& M, const Vector& q, const std::vector<int
 bool polish(const DenseMatrix& M, const Vector& q, double tolerance, LcpResult& result) {
   std::vector<int> active = result.active_set;
   Vector z = result.z, w = result.w;
+  // first the same active set, refined on M from Lemke's z (which may come from M + δI)
+  if (accept_active_set(M, q, active, tolerance, z, w, result)) return true;
+  if (z.size() != q.size()) return false;
+  w = M * z + q;
   for (int round = 0; round < 3; ++round) {
     std::vector<bool> in(q.size(), false);
     for (int i : active) in[i] = true;
@@ -505,28 +527,41 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
   const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 100 * n + 1000;
   result.path = StartPath::lemke;
   // A ray or a failed residual check can come from a near-singular basis chosen through a tiny
-  // pivot (Cline §4.8.3). Each is re-checked from scratch before it is reported: once with
-  // frequent refactorization and a 100× larger pivot tolerance, once with a 100× smaller one.
-  // A genuine ray ends every attempt on a ray; a `solved` is only ever returned verified.
+  // pivot (Cline §4.8.3), typically on the rank-deficient, highly degenerate matrices of resting
+  // contacts. Each is re-checked from scratch before it is reported: with M + δI, δ = 1e-10 ‖M‖∞
+  // (strictly copositive, so Lemke's path cannot end on a ray; the answer is still judged on
+  // the original M), then with frequent refactorization and a 100× larger, then a 100× smaller
+  // pivot tolerance. A genuine ray ends every attempt on a ray; `solved` is only ever returned
+  // verified on the problem as given.
   struct Attempt {
     double pivot_tolerance;
     int refactor_interval;
+    double regularization;
   };
+  const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();
   const Attempt attempts[] = {
-      {options.pivot_tolerance, options.refactor_interval},
-      {std::min(options.pivot_tolerance * 100.0, 1e-6), 4},
-      {options.pivot_tolerance / 100.0, 4},
+      {options.pivot_tolerance, options.refactor_interval, 0.0},
+      {options.pivot_tolerance, options.refactor_interval, 1e-10 * m_norm},
+      {std::min(options.pivot_tolerance * 100.0, 1e-6), 4, 0.0},
+      {options.pivot_tolerance / 100.0, 4, 0.0},
   };
   bool residual_failed = false;
   LcpStatus last = LcpStatus::ray_termination;
+  DenseMatrix regularized;
   for (const Attempt& attempt : attempts) {
+    if (attempt.regularization > 0.0) {
+      regularized = M;
+      regularized.diagonal().array() += attempt.regularization;
+    }
+    const DenseMatrix& M_used = attempt.regularization > 0.0 ? regularized : M;
     LemkeOptions tuned = options;
     tuned.pivot_tolerance = attempt.pivot_tolerance;
-    LemkeSolver solver(M, q, d, tuned);
+    LemkeSolver solver(M_used, q, d, tuned);
     last = solver.run(max_pivots, attempt.refactor_interval);
     result.refactorizations += solver.refactorizations();
     result.pivots = solver.pivots();
     if (last == LcpStatus::pivot_limit) break;  // a retry would hit the same budget
+    if (last == LcpStatus::numerical_failure) residual_failed = true;
     if (last != LcpStatus::solved) continue;
     result.z = solver.solution();
     result.residuals = measure_residuals(M, q, result.z, &result.w);
@@ -536,12 +571,21 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
       return result;
     }
     if (polish(M, q, options.residual_tolerance, result)) return result;
-    residual_failed = true;
+    // an answer of M + δI that fits no solution of M is expected when M has none
+    if (attempt.regularization == 0.0) residual_failed = true;
   }
   if (residual_failed) {
     result.status = LcpStatus::numerical_failure;
-    result.message = fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
-                                 result.residuals.worst(), options.residual_tolerance);
+    result.message =
+        result.z.size() == n
+            ? fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
+                          result.residuals.worst(), options.residual_tolerance)
+            : std::string("the basis became singular along Lemke's path");
+    if (result.z.size() != n) {
+      result.z = Vector::Zero(n);
+      result.w = q;
+      result.residuals = measure_residuals(M, q, result.z);
+    }
     return result;
   }
   result.status = last;

@@ -12,10 +12,12 @@
 // nonbasic and the columns whose z is basic; its inverse is updated in O(k²) per pivot (k basic
 // z's: bordering, Sherman–Morrison row/column replacement, and block deletion) and refactorized
 // from an LU every `refactor_interval` pivots and whenever a check fails.
-// Every `solved` is verified by measure_residuals(). A failed check or a ray is re-checked from
-// scratch before it is reported: once refactorizing every 4 pivots with a 100× larger pivot
-// tolerance, once with a 100× smaller one (tiny pivots on rank-deficient contact matrices are
-// the usual cause). Only then is `numerical_failure` or `ray_termination` returned.
+// Every `solved` is verified by measure_residuals() on the problem as given. A failed check, a
+// ray or a basis that breaks down is re-checked from scratch before it is reported: with
+// M + δI (δ = 1e-10 ‖M‖∞: strictly copositive, so no ray; the answer is judged on M), then
+// refactorizing every 4 pivots with a 100× larger and a 100× smaller pivot tolerance. A basis
+// that misses by rounding is corrected by a block principal pivot on the signs (polish). Only
+// then is `numerical_failure` or `ray_termination` returned.
 
 #include <optional>
 #include <vector>

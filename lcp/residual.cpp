@@ -15,12 +15,18 @@ LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vect
   if (n > 0) {
     constexpr double tiny = std::numeric_limits<double>::min();
     const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), tiny);
-    const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();  // ‖M‖∞
-    const double w_scale =
-        std::max({q.lpNorm<Eigen::Infinity>(), m_norm * z.lpNorm<Eigen::Infinity>(), tiny});
+    // the scale of each w_i: |q_i| + Σ_j |M_ij z_j| (what its rounding error is relative to),
+    // plus η = n ε max(‖q‖∞, ‖M‖∞‖z‖∞) so rows that cancel to nothing are not judged on noise
+    const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();
+    const double eta = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
+                       std::max(q.lpNorm<Eigen::Infinity>(), m_norm * z.lpNorm<Eigen::Infinity>());
+    const Vector w_scale =
+        (q.cwiseAbs() + M.cwiseAbs() * z.cwiseAbs()).array() + std::max(eta, tiny);
     r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
-    r.min_w = std::min(0.0, w.minCoeff()) / w_scale;
-    r.max_complementarity = z.cwiseProduct(w).cwiseAbs().maxCoeff() / (z_scale * w_scale);
+    r.min_w = std::min(0.0, w.cwiseQuotient(w_scale).minCoeff());
+    for (Eigen::Index i = 0; i < n; ++i)
+      r.max_complementarity = std::max(
+          r.max_complementarity, std::min(std::abs(z(i)) / z_scale, std::abs(w(i)) / w_scale(i)));
   }
   if (w_out) *w_out = std::move(w);
   return r;

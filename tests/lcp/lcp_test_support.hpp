@@ -20,8 +20,9 @@ using Eigen::VectorXd;
 
 // ─── independent residual ───────────────────────────────────────────────────────────────────
 
-/// the worst relative violation of z ≥ 0, w = M z + q ≥ 0, zᵀw = 0, recomputed here from (M, q, z),
-/// with the scaling of LcpResiduals (lcp_result.hpp) but without any library code
+/// the worst relative violation of z ≥ 0, w = M z + q ≥ 0, zᵀw = 0, recomputed here from (M, q, z)
+/// without any library code, normwise (relative to ‖z‖∞ and s_w = max(‖q‖∞, ‖M‖∞ ‖z‖∞)): a second
+/// opinion next to measure_residuals(), whose measures are componentwise
 inline double independent_worst(const MatrixXd& M, const VectorXd& q, const VectorXd& z) {
   if (z.size() != q.size() || M.rows() != q.size() || M.cols() != z.size()) return INFINITY;
   if (!z.allFinite()) return INFINITY;

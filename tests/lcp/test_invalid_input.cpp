@@ -276,6 +276,8 @@ TEST_CASE("invalid files: truncated, garbage and malformed files", "[lcp][invali
       {"inf_in_q", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n0 1 2\n-1 inf -3\n", ":9:", "non-finite"},
       {"overflow", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n0 1 2\n-1 1e999 -3\n", ":9:", "non-finite"},
       {"zero_size", "0\n0\n0\n0\n0\t0\n\n", ":1:", "positive"},
+      {"huge_size_short_file", "100000\n0\n100000\n100000\n100000\t100000\n1 2 3\n", ":6:",
+       "expected 100000 numbers"},
       {"negative_size", "-3\n0\n3\n3\n3\t3\n", ":1:", "positive"},
       {"size_mismatch", "3\n0\n3\n4\n3\t4\n", ":4:", "columns"},
       {"bad_storage", "3\n7\n3\n3\n3\t3\n", ":2:", "storage"},

@@ -1,15 +1,379 @@
+// pivot run [SCENE.json] [--out DIR] [--duration T] [--dt H] [--quiet]
+//
+// Runs a scene (the built-in default scene without SCENE) and writes DIR/trajectory.csv,
+// DIR/metrics.csv and DIR/summary.json (docs/cli.md has their columns and units). DIR defaults
+// to ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
+// reported, not fatal), 1 the run failed (non-finite state, write error, interrupted),
+// 2 bad input (the scene or the options).
 #include <fmt/core.h>
+#include <fmt/format.h>
+#include <unistd.h>
 
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/scene.hpp"
+#include "engine/version.hpp"
 #include "tools/pivot/commands.hpp"
+#include "tools/pivot/run_output.hpp"
 
 namespace pivot::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kTrajectoryHeader = "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+constexpr const char* kMetricsHeader =
+    "t,kinetic_energy,potential_energy,total_energy,contacts,lcp_size,pivots,solve_time_s,"
+    "max_joint_error,max_penetration,reduced_pairs,status";
+constexpr int kMaxWarnings = 20;  // distinct step warnings shown before the rest are only counted
+constexpr std::size_t kMaxTrackedWarnings = 1000;  // distinct warnings remembered
+
+struct RunArgs {
+  std::string scene;
+  std::string out;
+  double duration = 0.0;
+  double dt = 0.0;
+  bool quiet = false;
+  CLI::Option* duration_option = nullptr;
+  CLI::Option* dt_option = nullptr;
+};
+
+// SIGINT/SIGTERM stop the loop between steps; the partial output is then removed
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void on_stop_signal(int signal) {
+  g_stop_signal = signal;
+}
+
+/// installs the stop handlers for the lifetime of a run
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    old_int_ = std::signal(SIGINT, on_stop_signal);
+    old_term_ = std::signal(SIGTERM, on_stop_signal);
+  }
+  ~StopSignals() {
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  void (*old_int_)(int) = SIG_DFL;
+  void (*old_term_)(int) = SIG_DFL;
+};
+
+/// the \r-updated progress line on stderr: only on a terminal, only after the first second
+class Progress {
+ public:
+  Progress(bool enabled, long total_steps)
+      : enabled_(enabled && ::isatty(STDERR_FILENO) == 1),
+        total_(total_steps),
+        start_(Clock::now()),
+        last_(start_) {}
+
+  void update(long step, double t) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(200))
+      return;
+    last_ = now;
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    fmt::print(stderr, "\r  {:5.1f}%  t = {:.4g} s  {:.0f} steps/s   ",
+               100.0 * static_cast<double>(step) / static_cast<double>(total_), t,
+               static_cast<double>(step) / wall);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  /// erases the line
+  void done() {
+    if (shown_) fmt::print(stderr, "\r{:60}\r", "");
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  long total_;
+  Clock::time_point start_, last_;
+  bool shown_ = false;
+};
+
+struct Energy {
+  double kinetic = 0.0, potential = 0.0;
+  [[nodiscard]] double total() const { return kinetic + potential; }
+};
+
+Energy energy(const World& world) {
+  return {world.kinetic_energy(), world.potential_energy()};
+}
+
+ojson energy_json(const Energy& e) {
+  return {{"kinetic", e.kinetic}, {"potential", e.potential}, {"total", e.total()}};
+}
+
+/// the 13 numbers of a body's state in the column order of trajectory.csv after "body"
+std::array<double, 13> body_state(const World& world, int i) {
+  const Pose p = world.pose(i);
+  const Vec6 v = world.twist(i);  // (ω; v)
+  return {p.x_WB.x(), p.x_WB.y(), p.x_WB.z(), p.q_WB.w(), p.q_WB.x(), p.q_WB.y(), p.q_WB.z(),
+          v[3],       v[4],       v[5],       v[0],       v[1],       v[2]};
+}
+
+void write_frame(std::FILE* out, const World& world) {
+  const double t = world.time();
+  for (int i = 0; i < world.body_count(); ++i) {
+    const RigidBody& body = world.bodies().body(i);
+    if (body.fixed) continue;
+    const auto s = body_state(world, i);
+    fmt::print(out, "{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
+  }
+}
+
+bool state_is_finite(const World& world) {
+  return world.bodies().positions().allFinite() && world.bodies().velocities().allFinite();
+}
+
+/// what the loop gathered, for summary.json and the summary on stdout
+struct RunStats {
+  long steps = 0;
+  double wall_seconds = 0.0;
+  long contacts = 0;
+  long failed_steps = 0;  // steps whose report had failures
+  long failures = 0;      // island failures summed over steps
+  double max_joint_error = 0.0;
+  double max_penetration = 0.0;
+  std::vector<std::string> warnings;  // distinct, in order of first occurrence
+  long more_warnings = 0;             // distinct warnings beyond kMaxWarnings
+};
+
+ojson summary_json(const Scene& scene, const World& world, const RunStats& stats,
+                   const Energy& initial, const Energy& final_energy, std::uint64_t hash) {
+  ojson j;
+  j["pivot_version"] = kVersion;
+  j["scene"] = scene.name;
+  j["scene_file"] = scene.source;
+  j["steps"] = stats.steps;
+  j["dt"] = world.settings().time_step;
+  j["simulated_time_s"] = world.time();
+  j["wall_time_s"] = stats.wall_seconds;
+  j["steps_per_second"] =
+      stats.wall_seconds > 0.0 ? static_cast<double>(stats.steps) / stats.wall_seconds : 0.0;
+  j["realtime_factor"] = stats.wall_seconds > 0.0 ? world.time() / stats.wall_seconds : 0.0;
+  j["final_state_hash"] = hash_to_hex(hash);
+  ojson bodies = ojson::array();
+  for (int i = 0; i < world.body_count(); ++i) {
+    const auto s = body_state(world, i);
+    static const char* keys[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
+                                   "vx", "vy", "vz", "wx", "wy", "wz"};
+    ojson b;
+    b["body"] = world.bodies().body(i).name;
+    for (int k = 0; k < 13; ++k) b[keys[k]] = s[k];
+    bodies.push_back(b);
+  }
+  j["final_state"] = bodies;
+  j["energy"] = {{"initial", energy_json(initial)}, {"final", energy_json(final_energy)}};
+  j["max_joint_error"] = stats.max_joint_error;
+  j["max_penetration"] = stats.max_penetration;
+  j["contacts_per_step"] =
+      stats.steps > 0 ? static_cast<double>(stats.contacts) / static_cast<double>(stats.steps)
+                      : 0.0;
+  const RunTotals& t = world.totals();
+  j["lcp"] = {{"solves", t.lcp_solves},
+              {"pivots", t.pivots},
+              {"failures", t.failures},
+              {"fallbacks", t.fallbacks},
+              {"failed_steps", stats.failed_steps},
+              {"solve_time_s", t.solve_seconds}};
+  j["warnings"] = stats.warnings;
+  j["more_warnings"] = stats.more_warnings;
+  return j;
+}
+
+void print_summary(const Scene& scene, const World& world, const RunStats& stats,
+                   std::uint64_t hash, const fs::path& out) {
+  const double wall = stats.wall_seconds;
+  const double steps = static_cast<double>(stats.steps);
+  const RunTotals& t = world.totals();
+  fmt::print("pivot run: {} ({})\n", scene.name, scene.source);
+  fmt::print("  steps        {} of h = {:g} s, t = {:.6g} s\n", stats.steps,
+             world.settings().time_step, world.time());
+  fmt::print("  wall time    {:.3f} s: {:.0f} steps/s, realtime factor {:.3g}\n", wall,
+             wall > 0 ? steps / wall : 0.0, wall > 0 ? world.time() / wall : 0.0);
+  fmt::print("  contacts     {:.2f} per step\n",
+             stats.steps > 0 ? static_cast<double>(stats.contacts) / steps : 0.0);
+  fmt::print("  LCP          {} solves, {} pivots, {} failures\n", t.lcp_solves, t.pivots,
+             t.failures);
+  if (stats.failed_steps > 0)
+    fmt::print("  failures     {} steps had LCP failures ({} islands fell back); see metrics.csv\n",
+               stats.failed_steps, stats.failures);
+  fmt::print("  joint error  max {:.3g} (m or rad)\n", stats.max_joint_error);
+  fmt::print("  final hash   {}\n", hash_to_hex(hash));
+  fmt::print("  output       {}\n", out.string());
+}
+
+/// steps to cover `duration` with steps of h: the first step count whose time reaches it
+long step_count(double duration, double h) {
+  const double n = duration / h;
+  const double rounded = std::round(n);
+  const double steps = std::abs(n - rounded) <= 1e-9 * std::max(1.0, n) ? rounded : std::ceil(n);
+  if (!(steps <= 1e12))
+    throw SceneError(fmt::format("duration {} s with dt {} s is too many steps", duration, h));
+  return std::max(1L, static_cast<long>(steps));
+}
+
+/// a CLI11 check: a positive, finite number of seconds
+CLI::Validator positive_seconds() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double x = 0.0;
+        std::size_t used = 0;
+        try {
+          x = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != text.size() || !(x > 0.0) || !std::isfinite(x))
+          return fmt::format("expected a positive number of seconds (got {})", text);
+        return {};
+      },
+      "SECONDS");
+}
+
+int run(const RunArgs& args) {
+  Scene scene = args.scene.empty() ? parse_scene(default_scene_json(), fs::current_path(),
+                                                 "<built-in default scene>")
+                                   : load_scene(args.scene);
+  if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
+  if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
+  if (scene.settings.hybrid)
+    fmt::print(stderr, "hybrid mode is not available yet; running full-coordinate LCP\n");
+  World world = build_world(scene);
+
+  const double h = scene.settings.world.time_step;
+  const long total_steps = step_count(scene.settings.duration, h);
+  const double rate = scene.settings.output_rate_hz;
+
+  const fs::path target =
+      args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
+  OutputDir dir(target);
+  OutputFile trajectory(dir.file("trajectory.csv"));
+  OutputFile metrics(dir.file("metrics.csv"));
+  fmt::print(trajectory.get(), "{}\n", kTrajectoryHeader);
+  fmt::print(metrics.get(), "{}\n", kMetricsHeader);
+
+  if (!state_is_finite(world)) throw std::runtime_error("the initial state is not finite");
+  const Energy initial = energy(world);
+  write_frame(trajectory.get(), world);
+  long next_frame = 1;  // index of the next output time next_frame / rate
+  bool last_written = true;
+
+  RunStats stats;
+  std::set<std::string> seen_warnings;
+  Progress progress(!args.quiet, total_steps);
+  StopSignals signals;
+  const auto start = Clock::now();
+  for (long k = 1; k <= total_steps; ++k) {
+    const StepReport& r = world.step();
+    const Energy e = energy(world);
+    const double values[] = {r.time,          e.kinetic,           e.potential,        e.total(),
+                             r.solve_seconds, r.joint_error_after, r.penetration_after};
+    bool finite = state_is_finite(world);
+    for (const double v : values) finite = finite && std::isfinite(v);
+    if (!finite) {
+      progress.done();
+      throw std::runtime_error(fmt::format(
+          "the state or its metrics became non-finite at step {} (t = {:.6g} s); no output "
+          "written",
+          k, world.time()));
+    }
+    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},0,{}\n", r.time, e.kinetic,
+               e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
+               r.joint_error_after, r.penetration_after, lcp::to_string(r.status));
+    ++stats.steps;
+    stats.contacts += r.contacts;
+    if (r.failures > 0) {
+      ++stats.failed_steps;
+      stats.failures += r.failures;
+    }
+    stats.max_joint_error = std::max(stats.max_joint_error, r.joint_error_after);
+    stats.max_penetration = std::max(stats.max_penetration, r.penetration_after);
+    for (const std::string& w : r.warnings) {
+      // distinct messages only, while the set stays small; beyond that every one is counted
+      if (seen_warnings.size() < kMaxTrackedWarnings && !seen_warnings.insert(w).second) continue;
+      if (static_cast<int>(stats.warnings.size()) < kMaxWarnings) {
+        stats.warnings.push_back(w);
+        progress.done();
+        fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", r.time, w);
+      } else {
+        ++stats.more_warnings;
+      }
+    }
+    // frames at the first step at or after each output time j / rate (decided on k h, not on
+    // the accumulated time, so a frame never slips by one step through rounding)
+    last_written = false;
+    if (rate > 0.0 && static_cast<double>(k) * h * rate >= static_cast<double>(next_frame) - 1e-9) {
+      write_frame(trajectory.get(), world);
+      last_written = true;
+      next_frame = static_cast<long>(std::floor(static_cast<double>(k) * h * rate + 1e-9)) + 1;
+    }
+    progress.update(k, world.time());
+    if (g_stop_signal != 0) {
+      progress.done();
+      throw std::runtime_error(
+          fmt::format("interrupted at t = {:.6g} s; no output written", world.time()));
+    }
+  }
+  stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  progress.done();
+  if (!last_written) write_frame(trajectory.get(), world);
+  if (stats.more_warnings > 0)
+    fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);
+
+  const std::uint64_t hash = state_hash(world);
+  {
+    OutputFile summary(dir.file("summary.json"));
+    const std::string text =
+        summary_json(scene, world, stats, initial, energy(world), hash).dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), summary.get());
+    summary.close();
+  }
+  trajectory.close();
+  metrics.close();
+  dir.commit({"trajectory.csv", "metrics.csv", "summary.json"});
+  if (!args.quiet) print_summary(scene, world, stats, hash, dir.target());
+  return 0;
+}
+
+}  // namespace
 
 void register_run(CLI::App& app, Registry& registry) {
-  auto* sub = app.add_subcommand("run", "run a scene (the built-in default scene when none is given)");
-  auto action = [] {
-    fmt::print("pivot run: not implemented yet\n");
-    return 0;
-  };
+  auto args = std::make_shared<RunArgs>();
+  auto* sub = app.add_subcommand(
+      "run",
+      "run a scene (the built-in default scene when none is given) and write its "
+      "trajectory, per-step metrics and a summary");
+  sub->add_option("scene", args->scene, "scene file (JSON, docs/scene-format.md)");
+  sub->add_option("--out", args->out, "output folder (default ./pivot-out/<scene name>)");
+  args->duration_option =
+      sub->add_option("--duration", args->duration, "simulated time in s (overrides the scene)")
+          ->check(positive_seconds());
+  args->dt_option = sub->add_option("--dt", args->dt, "time step in s (overrides the scene)")
+                        ->check(positive_seconds());
+  sub->add_flag("--quiet,-q", args->quiet, "no progress line and no summary on stdout");
+  auto action = [args] { return run(*args); };
   registry.actions.emplace_back(sub, action);
   registry.default_action = action;
 }

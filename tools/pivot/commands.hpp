@@ -1,7 +1,9 @@
 #pragma once
-// Subcommands of the pivot CLI. Each register_* adds its subcommand to the app and records
-// the action to run when it is parsed. Actions return the process exit code:
-// 0 success, 1 a run that failed, 2 bad input.
+// Subcommands of the pivot CLI (docs/cli.md). Each register_* adds its subcommand to the app
+// and records the action to run when it is parsed. Actions return the process exit code:
+// 0 success, 1 a run that failed, 2 bad input (the message is one line
+// "pivot: error: ..." on stderr). Actions may throw: main() turns pivot::SceneError into
+// exit 2 and any other exception into exit 1.
 
 #include <CLI/CLI.hpp>
 
@@ -13,10 +15,17 @@ namespace pivot::cli {
 
 struct Registry {
   std::vector<std::pair<CLI::App*, std::function<int()>>> actions;
+  /// what `pivot` does without a subcommand (`pivot run` on the built-in default scene)
   std::function<int()> default_action;
 };
 
+/// pivot run [SCENE.json] [--out DIR] [--duration T] [--dt H] [--quiet]
 void register_run(CLI::App& app, Registry& registry);
+/// pivot check SCENE.json
+void register_check(CLI::App& app, Registry& registry);
+/// pivot scenes
+void register_scenes(CLI::App& app, Registry& registry);
+/// pivot lcp FILE [--json] [--z] [--mixed] [--max-pivots N]
 void register_lcp(CLI::App& app, Registry& registry);
 
 }  // namespace pivot::cli

@@ -1,0 +1,72 @@
+#pragma once
+// The bridge to Bullet's collision detection (double precision, BulletCollision-float64).
+// Bullet is included in exactly one .cpp (collision_world.cpp); nothing of it leaks here.
+//
+// Each body with a shape is one collision object whose transform is the body's pose composed
+// with the shape's offset (the body frame sits at the shape's centre of mass). Every call to
+// detect() updates the objects from the given poses and returns the contacts with gap ≤ margin
+// (speculative contacts, so fast bodies do not tunnel), with shape margins accounted for: the
+// reported points lie on the true surfaces.
+//
+// How the contacts are made (details in collision_world.cpp):
+//  - any shape against a plane: analytic and exact (box and convex: every vertex within the
+//    margin, so a box resting face down gives its 4 corners; capsule: both end spheres;
+//    cylinder: 4 fixed rim points per cap plus the deepest rim point; sphere, ellipsoid: the
+//    support point);
+//  - box/convex against box/convex: separating axes + face clipping (collision/polytope.hpp),
+//    a full manifold (≤ 4 points) in one call, exact gaps; separated pairs are checked
+//    against GJK's distance;
+//  - sphere and capsule pairs: analytic (closest points of segments);
+//  - a capsule against a box/convex/mesh: GJK's point plus its end spheres;
+//  - against a triangle mesh: Bullet's convex–concave algorithm, with box/convex face
+//    contacts replaced by the clipped face and contacts on internal (flat) edges dropped;
+//  - all other pairs (cylinder, ellipsoid): one GJK/EPA closest-point pair.
+// A compound is tested child by child. For a pair with one fixed body, body_a is the dynamic
+// one; otherwise body_a has the lower index. Output order: (body_a, body_b, point_a).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "collision/contact.hpp"
+#include "collision/shape.hpp"
+
+namespace pivot {
+
+struct CollisionObjectSettings {
+  int body = -1;                       ///< the engine's body index (≥ 0)
+  ShapePtr shape;                      ///< not null
+  Vec3 shape_offset = Vec3::Zero();    ///< the shape frame's origin in the body (COM) frame, m
+  bool fixed = false;                  ///< fixed–fixed pairs are never tested
+  std::uint32_t group = 1;             ///< collision group bits
+  std::uint32_t mask = 0xffffffffu;    ///< groups this object collides with (both ways)
+};
+
+class CollisionWorld {
+ public:
+  CollisionWorld();
+  ~CollisionWorld();
+  CollisionWorld(const CollisionWorld&) = delete;
+  CollisionWorld& operator=(const CollisionWorld&) = delete;
+
+  /// adds a body's shape; one object per body. Throws pivot::Error for a null shape, a plane or
+  /// mesh on a non-fixed body, or a body that already has one.
+  void add(const CollisionObjectSettings& settings);
+  /// pairs that never collide (e.g. bodies joined by a joint)
+  void exclude_pair(int body_a, int body_b);
+  /// excludes (true) or re-includes (false) a pair
+  void set_pair_excluded(int body_a, int body_b, bool excluded);
+  /// contacts with gap ≤ margin at the given poses (pose(i) gives body i's COM pose);
+  /// deterministic: the same poses give the same contacts in the same order, whatever the
+  /// earlier calls (no contact cache is kept). Throws pivot::Error for a negative or
+  /// non-finite margin or a non-finite pose.
+  [[nodiscard]] std::vector<Contact> detect(const std::function<Pose(int)>& pose, double margin);
+  [[nodiscard]] int object_count() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pivot

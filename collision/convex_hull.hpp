@@ -1,0 +1,24 @@
+#pragma once
+// A small 3D convex hull (incremental, O(n²); meant for the few hundred points of a convex
+// shape). Used for the mass properties of convex shapes and for their vertex lists in the
+// collision bridge; independent of Bullet.
+
+#include <array>
+#include <vector>
+
+#include "engine/spatial.hpp"
+
+namespace pivot {
+
+struct ConvexHull {
+  std::vector<Vec3> vertices;                   ///< the hull's corner points (a subset of the input)
+  std::vector<std::array<int, 3>> triangles;    ///< indices into `vertices`, counter-clockwise
+                                                ///< seen from outside (outward normals)
+};
+
+/// the convex hull of `points`. Points within a relative tolerance (1e-10 of the bounding box
+/// diagonal) of a face count as on it and are dropped. Throws pivot::Error when there are fewer
+/// than 4 points, a point is not finite, or all points are (nearly) coplanar.
+[[nodiscard]] ConvexHull convex_hull(const std::vector<Vec3>& points);
+
+}  // namespace pivot

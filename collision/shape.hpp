@@ -1,0 +1,80 @@
+#pragma once
+// Collision shapes and their mass properties. A shape is described in its own frame S; the body
+// that carries it puts its centre of mass at the shape's centroid (com_S) with axes parallel to
+// S, so for the symmetric primitives the body frame and S coincide.
+//
+// Conventions: capsule and cylinder are along the shape's z axis; a plane is {x : n·x = offset}
+// with solid below (n points out of the solid); mesh and plane are for fixed bodies only.
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/spatial.hpp"
+
+namespace pivot {
+
+enum class ShapeType { sphere, box, capsule, cylinder, ellipsoid, convex, plane, mesh, compound };
+
+/// "sphere", "box", ... as written in scene files
+[[nodiscard]] const char* to_string(ShapeType type);
+
+struct Shape;
+using ShapePtr = std::shared_ptr<const Shape>;
+
+struct CompoundChild {
+  ShapePtr shape;
+  Vec3 position = Vec3::Zero();          ///< child frame origin in the compound's frame, m
+  Quat orientation = Quat::Identity();   ///< child → compound rotation
+};
+
+/// a shape: the fields its type uses are set, the others keep their defaults
+struct Shape {
+  ShapeType type = ShapeType::sphere;
+  double radius = 0.0;                   ///< sphere, capsule, cylinder, m
+  Vec3 half_extents = Vec3::Zero();      ///< box, m
+  double half_length = 0.0;              ///< capsule (cylinder part), cylinder, m
+  Vec3 radii = Vec3::Zero();             ///< ellipsoid semi-axes, m
+  std::vector<Vec3> points;              ///< convex: the hull's points; mesh: vertices, m
+  std::vector<std::array<int, 3>> triangles;  ///< mesh: vertex indices, counter-clockwise out
+  Vec3 normal = Vec3::UnitZ();           ///< plane: unit outward normal
+  double offset = 0.0;                   ///< plane: n·x = offset, m
+  std::vector<CompoundChild> children;   ///< compound
+  std::string source;                    ///< mesh: the file it was read from (for messages)
+};
+
+// Factories: validate (positive finite sizes, enough non-degenerate points, unit-able normal)
+// and throw pivot::Error naming the problem.
+[[nodiscard]] ShapePtr make_sphere(double radius);
+[[nodiscard]] ShapePtr make_box(const Vec3& half_extents);
+[[nodiscard]] ShapePtr make_capsule(double radius, double half_length);
+[[nodiscard]] ShapePtr make_cylinder(double radius, double half_length);
+[[nodiscard]] ShapePtr make_ellipsoid(const Vec3& radii);
+/// keeps the points as given (interior points allowed); the hull is computed from them
+/// (collision/convex_hull.hpp) for the mass properties and the collision shape
+[[nodiscard]] ShapePtr make_convex(std::vector<Vec3> points);
+/// the normal is normalized (it must not be zero); the offset is kept as given, i.e. it is the
+/// plane's signed distance from the origin along the unit normal
+[[nodiscard]] ShapePtr make_plane(const Vec3& normal, double offset);
+[[nodiscard]] ShapePtr make_mesh(std::vector<Vec3> vertices,
+                                 std::vector<std::array<int, 3>> triangles, std::string source);
+/// reads a Wavefront OBJ (v and f lines; faces with more than 3 vertices are fanned);
+/// throws pivot::Error naming the file and line
+[[nodiscard]] ShapePtr load_obj_mesh(const std::string& path);
+[[nodiscard]] ShapePtr make_compound(std::vector<CompoundChild> children);
+
+/// mass, centre of mass and inertia of a solid shape of uniform density
+struct MassProperties {
+  double mass = 0.0;             ///< kg
+  Vec3 com_S = Vec3::Zero();     ///< centre of mass in the shape frame, m
+  Mat3 inertia = Mat3::Zero();   ///< about the centre of mass, axes of the shape frame, kg·m²
+  double volume = 0.0;           ///< m³
+};
+
+/// for density ρ > 0 (kg/m³); throws pivot::Error for plane and mesh (no finite volume)
+[[nodiscard]] MassProperties mass_properties(const Shape& shape, double density);
+/// the same scaled to a given total mass (kg)
+[[nodiscard]] MassProperties mass_properties_for_mass(const Shape& shape, double mass);
+
+}  // namespace pivot

@@ -1,0 +1,163 @@
+#pragma once
+// Scenes: the JSON scene format, version 1 (docs/scene-format.md, the JSON Schema in
+// scenes/schema/pivot-scene-1.schema.json), read into plain settings structs and built into a
+// World.
+//
+//   pivot::Scene scene = pivot::load_scene("scenes/pendulum.json");
+//   pivot::World world = pivot::build_world(scene);
+//   while (world.time() < scene.settings.duration) world.step();
+//   std::uint64_t hash = pivot::state_hash(world);
+//
+// A Scene is the model as the file says it, with every default filled in and every name
+// resolved to an index; it owns no simulation state, so one Scene can build many Worlds.
+// Loading is strict: an unknown key, a wrong type or a bad value throws pivot::SceneError
+// whose message is one line naming the file, the JSON pointer and what was expected.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "collision/shape.hpp"
+#include "constraints/ball_joint.hpp"
+#include "constraints/fixed_joint.hpp"
+#include "constraints/hinge_joint.hpp"
+#include "constraints/slider_joint.hpp"
+#include "constraints/universal_joint.hpp"
+#include "engine/error.hpp"
+#include "engine/forces.hpp"
+#include "engine/rigid_body.hpp"
+#include "engine/world.hpp"
+
+namespace pivot {
+
+/// the scene format version this library reads and writes ("pivot_scene": 1)
+inline constexpr int kSceneFormatVersion = 1;
+
+/// A scene that cannot be read or built. The message is one line:
+///   `FILE: /bodies/2/mass: expected a positive number (got -1)`  (a value), or
+///   `FILE: line 3, column 7: syntax error: ...`                  (malformed JSON).
+class SceneError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// run settings of a scene ("settings" in the file) together with the World's settings
+struct SceneSettings {
+  double duration = 1.0;  ///< simulated time, s, > 0
+  double output_rate_hz =
+      100.0;  ///< trajectory frames per simulated second, ≥ 0 (0: first and last only)
+  /// the hybrid (reduced contact-coordinate) mode: stored, not implemented yet (a runner warns)
+  bool hybrid = false;
+  /// time_step (dt), gravity, stabilization, ... (WorldSettings's defaults are the file's)
+  WorldSettings world{};
+};
+
+struct SceneShape;
+
+/// one child of a compound shape, placed in the compound's frame
+struct SceneCompoundChild {
+  std::vector<SceneShape> shape;        ///< exactly one element (a vector only to allow recursion)
+  Vec3 position = Vec3::Zero();         ///< m, in the compound's frame
+  Quat orientation = Quat::Identity();  ///< child → compound, normalized
+};
+
+/// a shape as the file describes it (only the fields of its type are meaningful), together
+/// with the collision shape built from it by the factories of collision/shape.hpp
+struct SceneShape {
+  ShapeType type = ShapeType::sphere;
+  double radius = 0.0;                       ///< sphere, capsule, cylinder, m
+  Vec3 half_extents = Vec3::Zero();          ///< box, m
+  double half_length = 0.0;                  ///< capsule, cylinder, m
+  Vec3 radii = Vec3::Zero();                 ///< ellipsoid, m
+  std::vector<Vec3> points;                  ///< convex, m
+  Vec3 normal = Vec3::UnitZ();               ///< plane, unit
+  double offset = 0.0;                       ///< plane, m
+  std::string obj;                           ///< mesh: the path as written in the file
+  std::filesystem::path obj_path;            ///< mesh: the path resolved against the scene's folder
+  std::vector<SceneCompoundChild> children;  ///< compound
+  ShapePtr built;                            ///< the collision shape
+};
+
+/// a body: its settings for World::add_body and the shape as described
+struct SceneBody {
+  BodySettings settings;            ///< settings.shape is shape->built
+  std::optional<SceneShape> shape;  ///< none: the body never collides
+  bool has_density = false;         ///< mass properties from "density" (else from "mass")
+};
+
+/// the settings of any joint type
+using JointSettingsVariant =
+    std::variant<BallJointSettings, HingeJointSettings, UniversalJointSettings, SliderJointSettings,
+                 FixedJointSettings>;
+
+/// a joint between two bodies of the scene (body_b may be the world)
+struct SceneJoint {
+  JointSettingsVariant settings;
+  std::string body_a;             ///< body name
+  std::string body_b;             ///< body name or "world"
+  int body_a_index = 0;           ///< index in Scene::bodies
+  int body_b_index = kWorldBody;  ///< index in Scene::bodies, or kWorldBody
+  bool collide = false;           ///< let the joined bodies collide (World::set_joint_collision)
+
+  [[nodiscard]] JointType type() const;
+  [[nodiscard]] const std::string& name() const;
+};
+
+/// a spring-damper ("springs" in the file)
+struct SceneSpring {
+  SpringSettings settings;  ///< body indices resolved (kWorldBody for the world)
+  std::string body_a;       ///< body name
+  std::string body_b;       ///< body name or "world"
+};
+
+struct Scene {
+  std::string name;         ///< "name" (default: the file's stem, or "unnamed")
+  std::string description;  ///< free text ("description"), default empty
+  /// the file it was read from, or parse_scene's `source`; names the scene in messages
+  std::string source;
+  SceneSettings settings;
+  std::vector<SceneBody> bodies;   ///< in file order: World body index i is bodies[i]
+  std::vector<SceneJoint> joints;  ///< in file order: World joint index j is joints[j]
+  std::vector<SceneSpring> springs;
+
+  /// index of the body with this name, or −1
+  [[nodiscard]] int find_body(std::string_view name) const;
+};
+
+/// Reads and validates a scene file. Relative mesh paths are resolved against the file's
+/// folder; mesh files are read now. Throws SceneError (also for an unreadable file).
+[[nodiscard]] Scene load_scene(const std::filesystem::path& file);
+
+/// Parses a scene from JSON text. `base_dir` resolves relative mesh paths; `source` names the
+/// text in error messages (a file name, or e.g. "<built-in default scene>"). Throws SceneError.
+[[nodiscard]] Scene parse_scene(std::string_view json_text, const std::filesystem::path& base_dir,
+                                std::string_view source = "<scene>");
+
+/// Builds the World: settings, then bodies, joints (with their collision switch) and springs in
+/// file order. Errors of the engine are rethrown as SceneError with the JSON pointer of the
+/// offending entry (`/bodies/2: body "link3": ...`).
+[[nodiscard]] World build_world(const Scene& scene);
+
+/// The scene as pretty-printed JSON (2-space indent), every default filled in, canonical keys
+/// only (radians, no *_deg keys), quaternions normalized; it loads back to the same scene.
+[[nodiscard]] std::string resolved_scene_json(const Scene& scene);
+
+/// The built-in default scene's JSON text (scenes/default.json has the same content): a
+/// chain of six boxes hanging from a ball joint, swinging in 3-D, 2 s; needs no contacts.
+[[nodiscard]] std::string_view default_scene_json();
+
+/// FNV-1a 64 over the state of every body in body order: for body i, the 7 doubles of its
+/// position (x, y, z, then the quaternion in Eigen's storage order qx, qy, qz, qw) followed by
+/// the 6 doubles of its twist (ωx, ωy, ωz, vx, vy, vz), each double as its IEEE-754 binary64
+/// bit pattern in little-endian byte order (so the hash is the same on every platform; note
+/// that 0.0 and −0.0 differ). Offset basis 0xcbf29ce484222325, prime 0x100000001b3.
+[[nodiscard]] std::uint64_t state_hash(const World& world);
+
+/// the hash as 16 lower-case hexadecimal digits
+[[nodiscard]] std::string hash_to_hex(std::uint64_t hash);
+
+}  // namespace pivot

@@ -1,0 +1,77 @@
+// Scene → World, and the final-state hash of a world.
+#include <fmt/core.h>
+#include <bit>
+
+#include "engine/scene.hpp"
+
+namespace pivot {
+namespace {
+
+[[noreturn]] void fail(const Scene& scene, const std::string& pointer, const std::exception& e) {
+  throw SceneError(fmt::format("{}: {}: {}", scene.source, pointer, e.what()));
+}
+
+}  // namespace
+
+World build_world(const Scene& scene) {
+  // the engine's errors (pivot::Error, or std::exceptions of lower layers) get the pointer of
+  // the entry that caused them
+  World world = [&scene] {
+    try {
+      return World(scene.settings.world);
+    } catch (const std::exception& e) {
+      fail(scene, "/settings", e);
+    }
+  }();
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    try {
+      world.add_body(scene.bodies[i].settings);
+    } catch (const std::exception& e) {
+      fail(scene, "/bodies/" + std::to_string(i), e);
+    }
+  }
+  for (std::size_t i = 0; i < scene.joints.size(); ++i) {
+    const SceneJoint& jt = scene.joints[i];
+    try {
+      const int index = std::visit(
+          [&](const auto& s) { return world.add_joint(s, jt.body_a_index, jt.body_b_index); },
+          jt.settings);
+      if (jt.collide) world.set_joint_collision(index, true);
+    } catch (const std::exception& e) {
+      fail(scene, "/joints/" + std::to_string(i), e);
+    }
+  }
+  for (std::size_t i = 0; i < scene.springs.size(); ++i) {
+    try {
+      world.add_spring(scene.springs[i].settings);
+    } catch (const std::exception& e) {
+      fail(scene, "/springs/" + std::to_string(i), e);
+    }
+  }
+  return world;
+}
+
+std::uint64_t state_hash(const World& world) {
+  // FNV-1a 64 over little-endian IEEE-754 bytes (see scene.hpp)
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  auto add = [&h](double x) {
+    const auto bits = std::bit_cast<std::uint64_t>(x);
+    for (int byte = 0; byte < 8; ++byte) {
+      h ^= (bits >> (8 * byte)) & 0xffU;
+      h *= 0x100000001b3ULL;
+    }
+  };
+  const Eigen::VectorXd& p = world.bodies().positions();
+  const Eigen::VectorXd& v = world.bodies().velocities();
+  for (int i = 0; i < world.body_count(); ++i) {
+    for (int k = 0; k < 7; ++k) add(p[7 * i + k]);
+    for (int k = 0; k < 6; ++k) add(v[6 * i + k]);
+  }
+  return h;
+}
+
+std::string hash_to_hex(std::uint64_t hash) {
+  return fmt::format("{:016x}", hash);
+}
+
+}  // namespace pivot

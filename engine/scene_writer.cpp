@@ -1,0 +1,202 @@
+// Scene → JSON, fully resolved: every default written out, canonical keys only (radians,
+// normalized quaternions and axes, absolute mesh paths). Used by `pivot check`; the output
+// loads back to the same scene.
+#include <nlohmann/json.hpp>
+
+#include "engine/scene.hpp"
+
+namespace pivot {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson vec(const Vec3& v) {
+  return ojson::array({v.x(), v.y(), v.z()});
+}
+
+/// [w, x, y, z]: named accessors, never coeffs() (which is x, y, z, w)
+ojson wxyz(const Quat& q) {
+  return ojson::array({q.w(), q.x(), q.y(), q.z()});
+}
+
+ojson shape_json(const SceneShape& s) {
+  ojson j;
+  j["type"] = to_string(s.type);
+  switch (s.type) {
+    case ShapeType::sphere:
+      j["radius"] = s.radius;
+      break;
+    case ShapeType::box:
+      j["half_extents"] = vec(s.half_extents);
+      break;
+    case ShapeType::capsule:
+    case ShapeType::cylinder:
+      j["radius"] = s.radius;
+      j["half_length"] = s.half_length;
+      break;
+    case ShapeType::ellipsoid:
+      j["radii"] = vec(s.radii);
+      break;
+    case ShapeType::convex: {
+      ojson points = ojson::array();
+      for (const Vec3& p : s.points) points.push_back(vec(p));
+      j["points"] = points;
+      break;
+    }
+    case ShapeType::plane:
+      j["normal"] = vec(s.normal);
+      j["offset"] = s.offset;
+      break;
+    case ShapeType::mesh:
+      j["obj"] = s.obj_path.string();
+      break;
+    case ShapeType::compound: {
+      ojson children = ojson::array();
+      for (const SceneCompoundChild& c : s.children)
+        children.push_back({{"shape", shape_json(c.shape.front())},
+                            {"position", vec(c.position)},
+                            {"quat_wxyz", wxyz(c.orientation)}});
+      j["children"] = children;
+      break;
+    }
+  }
+  return j;
+}
+
+ojson settings_json(const SceneSettings& s) {
+  const WorldSettings& w = s.world;
+  return {{"dt", w.time_step},
+          {"duration", s.duration},
+          {"gravity", vec(w.gravity)},
+          {"friction_directions", w.friction_directions},
+          {"stabilization", to_string(w.stabilization)},
+          {"hybrid", s.hybrid},
+          {"output_rate_hz", s.output_rate_hz},
+          {"baumgarte_alpha", w.baumgarte_alpha},
+          {"implicit_forces", w.implicit_forces},
+          {"contact_margin", w.contact_margin},
+          {"restitution_threshold", w.restitution_threshold},
+          {"post_step_cap", w.post_step_cap},
+          {"max_post_steps", w.max_post_steps},
+          {"limit_margin", w.limit_margin}};
+}
+
+ojson body_json(const SceneBody& b) {
+  const BodySettings& s = b.settings;
+  ojson j;
+  j["name"] = s.name;
+  j["fixed"] = s.fixed;
+  if (b.shape) j["shape"] = shape_json(*b.shape);
+  if (!s.fixed) {
+    if (b.has_density)
+      j["density"] = s.density;
+    else
+      j["mass"] = s.mass;
+    if (s.inertia_diag) j["inertia_diag"] = vec(*s.inertia_diag);
+  }
+  j["position"] = vec(s.position);
+  j["quat_wxyz"] = wxyz(s.orientation);
+  if (!s.fixed) {
+    j["velocity"] = vec(s.velocity);
+    j["angular_velocity"] = vec(s.angular_velocity);
+  }
+  j["friction"] = s.friction;
+  j["restitution"] = s.restitution;
+  return j;
+}
+
+void limits_motor(ojson& j, const std::optional<JointLimits>& limits,
+                  const std::optional<JointMotor>& motor) {
+  if (limits) j["limits"] = ojson::array({limits->lower, limits->upper});
+  if (motor)
+    j["motor"] = {{"target_velocity", motor->target_velocity}, {"max_impulse", motor->max_impulse}};
+}
+
+ojson joint_json(const SceneJoint& jt) {
+  ojson j;
+  j["type"] = to_string(jt.type());
+  j["name"] = jt.name();
+  j["body_a"] = jt.body_a;
+  j["body_b"] = jt.body_b;
+  std::visit(
+      [&j](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        j["anchor"] = vec(s.anchor_W);
+        if constexpr (std::is_same_v<T, HingeJointSettings> ||
+                      std::is_same_v<T, SliderJointSettings>) {
+          j["axis"] = vec(s.axis_W);
+          limits_motor(j, s.limits, s.motor);
+        } else if constexpr (std::is_same_v<T, UniversalJointSettings>) {
+          j["axis_a"] = vec(s.axis_a_W);
+          j["axis_b"] = vec(s.axis_b_W);
+        }
+      },
+      jt.settings);
+  j["collide"] = jt.collide;
+  return j;
+}
+
+ojson spring_json(const SceneSpring& sp) {
+  const SpringSettings& s = sp.settings;
+  return {{"body_a", sp.body_a},         {"point_a", vec(s.point_a)}, {"body_b", sp.body_b},
+          {"point_b", vec(s.point_b)},   {"stiffness", s.stiffness},  {"damping", s.damping},
+          {"rest_length", s.rest_length}};
+}
+
+bool is_scalar_array(const ojson& j) {
+  if (!j.is_array()) return false;
+  for (const ojson& e : j)
+    if (e.is_structured()) return false;
+  return true;
+}
+
+/// pretty JSON with 2-space indent, but arrays of scalars ([x, y, z], quaternions) on one line
+void dump_compact(const ojson& j, int indent, std::string& out) {
+  const std::string pad(static_cast<std::size_t>(indent), ' ');
+  if (j.is_object() && !j.empty()) {
+    out += "{\n";
+    bool first = true;
+    for (const auto& item : j.items()) {
+      if (!first) out += ",\n";
+      first = false;
+      out += pad + "  " + ojson(item.key()).dump() + ": ";
+      dump_compact(item.value(), indent + 2, out);
+    }
+    out += "\n" + pad + "}";
+  } else if (j.is_array() && !j.empty() && !is_scalar_array(j)) {
+    out += "[\n";
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      out += pad + "  ";
+      dump_compact(j[i], indent + 2, out);
+      out += i + 1 < j.size() ? ",\n" : "\n";
+    }
+    out += pad + "]";
+  } else if (j.is_array()) {
+    out += "[";
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + j[i].dump();
+    out += "]";
+  } else {
+    out += j.dump();
+  }
+}
+
+}  // namespace
+
+std::string resolved_scene_json(const Scene& scene) {
+  ojson j;
+  j["pivot_scene"] = kSceneFormatVersion;
+  j["name"] = scene.name;
+  j["description"] = scene.description;
+  j["settings"] = settings_json(scene.settings);
+  j["bodies"] = ojson::array();
+  for (const SceneBody& b : scene.bodies) j["bodies"].push_back(body_json(b));
+  j["joints"] = ojson::array();
+  for (const SceneJoint& jt : scene.joints) j["joints"].push_back(joint_json(jt));
+  j["springs"] = ojson::array();
+  for (const SceneSpring& s : scene.springs) j["springs"].push_back(spring_json(s));
+  std::string out;
+  dump_compact(j, 0, out);
+  return out;
+}
+
+}  // namespace pivot

@@ -1,0 +1,122 @@
+// Joints in the world: pendulum period, limits, motors, redundant joints.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "engine/world.hpp"
+
+using namespace pivot;
+
+namespace {
+// a compact bob on a massless rod: hinge about world y at the origin, bob at distance l
+struct Pendulum {
+  World world;
+  int bob = 0;
+  int hinge = 0;
+};
+Pendulum make_pendulum(double l, double theta0, Stabilization stab,
+                       std::optional<JointLimits> limits = std::nullopt) {
+  Pendulum p{World({.time_step = 1e-3, .stabilization = stab}), 0, 0};
+  const Vec3 x0(l * std::sin(theta0), 0.0, -l * std::cos(theta0));
+  p.bob = p.world.add_body({.name = "bob", .mass = 1.0, .inertia_diag = Vec3(1e-4, 1e-4, 1e-4),
+                            .position = x0});
+  p.hinge = p.world.add_joint(
+      HingeJointSettings{.name = "pivot", .anchor_W = Vec3::Zero(), .axis_W = Vec3::UnitY(),
+                         .limits = limits},
+      p.bob, kWorldBody);
+  return p;
+}
+double swing_angle(const World& w, int bob) {
+  const Vec3 x = w.pose(bob).x_WB;
+  return std::atan2(x.x(), -x.z());
+}
+}  // namespace
+
+TEST_CASE("small-amplitude pendulum period matches the compound-pendulum formula", "[world]") {
+  // T = 2π √((I + m l²) / (m g l)); with I = 1e-4 and l = 1 this is 2π√(l/g) · (1 + 5e-5)
+  const double l = 1.0, g = 9.81, I = 1e-4;
+  const double T_expected = 2.0 * EIGEN_PI * std::sqrt((I + l * l) / (g * l));
+  for (Stabilization stab : {Stabilization::post, Stabilization::baumgarte}) {
+    Pendulum p = make_pendulum(l, 0.05, stab);
+    std::vector<double> crossings;  // upward zero crossings of the angle, interpolated
+    double prev = swing_angle(p.world, p.bob), prev_t = 0.0;
+    while (p.world.time() < 10.0) {
+      p.world.step();
+      const double a = swing_angle(p.world, p.bob), t = p.world.time();
+      if (prev < 0.0 && a >= 0.0) crossings.push_back(prev_t + (t - prev_t) * (-prev) / (a - prev));
+      prev = a;
+      prev_t = t;
+    }
+    REQUIRE(crossings.size() >= 4);
+    const double T = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+    INFO("stabilization " << to_string(stab) << ": T = " << T << " s, expected " << T_expected);
+    CHECK(std::abs(T - T_expected) / T_expected < 0.005);
+    CHECK(p.world.max_joint_error() < 1e-6);
+  }
+}
+
+TEST_CASE("a hinge limit stops the swing at the limit", "[world]") {
+  // released at 0.5 rad, the bob swings towards −0.5; the limit at θ ≥ −0.2 rad (hinge angle
+  // about +y; the swing angle above is measured the same way) stops it there
+  Pendulum p = make_pendulum(1.0, 0.5, Stabilization::post, JointLimits{-0.2, 1.0});
+  double min_angle = 1.0;
+  for (int k = 0; k < 3000; ++k) {
+    p.world.step();
+    min_angle = std::min(min_angle, p.world.joint(p.hinge).coordinate(p.world.pose(p.bob),
+                                                                        Pose{}));
+  }
+  INFO("smallest hinge angle " << min_angle);
+  CHECK(min_angle > -0.2 - 1e-6);
+  CHECK(min_angle < -0.2 + 1e-3);  // it did reach the limit
+}
+
+TEST_CASE("a slider limit stops a falling body, a motor reaches its target speed", "[world]") {
+  SECTION("limit") {
+    World world({.time_step = 1e-3});
+    const int b = world.add_body({.name = "carriage", .mass = 2.0});
+    // vertical slider; displacement of B (world) relative to A along +z: the body falls, so the
+    // world rises relative to it: coordinate grows. Limit it to 0.1 m.
+    world.add_joint(SliderJointSettings{.name = "rail", .anchor_W = Vec3::Zero(),
+                                        .axis_W = Vec3::UnitZ(),
+                                        .limits = JointLimits{-1.0, 0.1}},
+                    b, kWorldBody);
+    for (int k = 0; k < 2000; ++k) world.step();
+    INFO("final height " << world.pose(b).x_WB.z());
+    CHECK(world.pose(b).x_WB.z() == Approx(-0.1).margin(1e-6));
+    CHECK(std::abs(world.twist(b)(5)) < 1e-6);
+    // the limit carries the weight: impulse per step m g h
+    CHECK(world.joint_limit_impulse(0) == Approx(2.0 * 9.81 * 1e-3).epsilon(1e-6));
+  }
+  SECTION("motor") {
+    World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
+    const int wheel = world.add_body({.name = "wheel", .mass = 1.0,
+                                      .inertia_diag = Vec3(0.5, 0.5, 0.2)});
+    // motor on θ̇ = a·(ω_B − ω_A) with B = world: drives ω_A,z towards −target
+    world.add_joint(HingeJointSettings{.name = "axle", .axis_W = Vec3::UnitZ(),
+                                       .motor = JointMotor{3.0, 0.01}},
+                    wheel, kWorldBody);
+    // with max impulse 0.01 N·m·s per step and I = 0.2, the speed grows 0.05 rad/s a step
+    world.step();
+    CHECK(std::abs(world.twist(wheel)(2)) == Approx(0.05).epsilon(1e-9));
+    for (int k = 0; k < 200; ++k) world.step();
+    CHECK(std::abs(world.twist(wheel)(2)) == Approx(3.0).epsilon(1e-9));
+    CHECK(std::abs(world.joint_motor_impulse(0)) < 1e-9);  // at speed, no torque needed
+  }
+}
+
+TEST_CASE("redundant joints are reported by name and the step stays finite", "[world]") {
+  World world({.time_step = 1e-3});
+  const int b = world.add_body({.name = "box", .mass = 1.0, .position = Vec3(0.5, 0, 0)});
+  world.add_joint(BallJointSettings{.name = "first", .anchor_W = Vec3::Zero()}, b, kWorldBody);
+  world.add_joint(BallJointSettings{.name = "second", .anchor_W = Vec3::Zero()}, b, kWorldBody);
+  const StepReport& r = world.step();
+  REQUIRE_FALSE(r.warnings.empty());
+  bool named = false;
+  for (const auto& w : r.warnings) named |= w.find("\"second\"") != std::string::npos ||
+                                            w.find("\"first\"") != std::string::npos;
+  CHECK(named);
+  for (int k = 0; k < 500; ++k) world.step();
+  CHECK(world.bodies().positions().allFinite());
+  CHECK(world.bodies().velocities().allFinite());
+  CHECK(world.max_joint_error() < 1e-6);
+}

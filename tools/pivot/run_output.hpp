@@ -1,0 +1,64 @@
+#pragma once
+// The output folder of `pivot run`: files are written into a hidden temporary sibling of the
+// target folder and moved into place only by commit(), so a failed or interrupted run never
+// leaves a folder that looks complete.
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pivot::cli {
+
+class OutputDir {
+ public:
+  /// creates `<parent>/.<name>.partial-<pid>` (and the parent folders); throws
+  /// std::runtime_error naming the folder when that fails
+  explicit OutputDir(std::filesystem::path target);
+  /// removes the temporary folder unless committed
+  ~OutputDir();
+  OutputDir(const OutputDir&) = delete;
+  OutputDir& operator=(const OutputDir&) = delete;
+
+  /// a path inside the temporary folder
+  [[nodiscard]] std::filesystem::path file(std::string_view name) const { return temp_ / name; }
+  /// the final folder
+  [[nodiscard]] const std::filesystem::path& target() const { return target_; }
+
+  /// moves the files into place: renames the temporary folder to the target when the target
+  /// does not exist, else renames each file over the target's file of the same name (each
+  /// rename is atomic) and removes the temporary folder. Throws std::runtime_error.
+  void commit(const std::vector<std::string>& files);
+
+ private:
+  std::filesystem::path target_;
+  std::filesystem::path temp_;
+  bool committed_ = false;
+};
+
+/// a FILE* opened for writing with a large buffer; close() reports write errors
+class OutputFile {
+ public:
+  /// throws std::runtime_error naming the file when it cannot be opened
+  explicit OutputFile(const std::filesystem::path& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  [[nodiscard]] std::FILE* get() const { return file_; }
+  /// flushes and closes; throws std::runtime_error on any write error
+  void close();
+
+ private:
+  std::filesystem::path path_;
+  std::FILE* file_ = nullptr;
+};
+
+/// a CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break
+[[nodiscard]] std::string csv_field(std::string_view text);
+
+/// lower-case letters and digits, other runs of characters as one '-'; "scene" if empty
+[[nodiscard]] std::string slugify(std::string_view name);
+
+}  // namespace pivot::cli
