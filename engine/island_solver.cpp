@@ -185,6 +185,8 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
     result = retry;
   }
   out.status = lcp::LcpStatus::solved;
+  out.warm_started = result.lcp.path == lcp::StartPath::warm_start;
+  out.active_set = result.lcp.active_set;
   out.velocity = result.x.head(nv);
   out.lambda_eq = result.x.tail(ne);
   const Eigen::VectorXd& z = result.lcp.z;

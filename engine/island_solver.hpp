@@ -43,6 +43,8 @@ struct IslandOutput {
   std::vector<int> singular_equalities;  ///< island-local equality rows found dependent
   bool regularized = false;        ///< the joint block needed regularization
   bool fallback = false;           ///< the LCP failed and the documented fallback was used
+  bool warm_started = false;       ///< the warm start (the previous active set) was accepted
+  std::vector<int> active_set;     ///< of the reduced LCP, for the next step's warm start
   std::string message;
 };
 

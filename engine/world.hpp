@@ -18,6 +18,7 @@
 // for solver trouble: it reports it in the StepReport and never writes a NaN into the state.
 
 #include <Eigen/Core>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -164,6 +165,8 @@ class World {
   ConstraintSet rows_;  // scratch, reused every step
   std::vector<ContactInfo> contacts_;
   std::unique_ptr<CollisionWorld> collision_;
+  // the previous step's active set per island (keyed by its bodies), for Lemke's warm start
+  std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;
   StepReport report_;
   RunTotals totals_;
   double time_ = 0.0;

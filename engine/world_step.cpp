@@ -136,6 +136,13 @@ std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset) {
   return dirs;
 }
 
+// the number of complementarity variables of an island's LCP (see island_solver.cpp)
+int island_lcp_size(const ConstraintSet& rows, const IslandInput& in) {
+  int m = static_cast<int>(in.unilaterals.size()) + 3 * static_cast<int>(in.motors.size());
+  for (int c : in.cones) m += static_cast<int>(rows.cones[c].directions.size()) + 1;
+  return m;
+}
+
 }  // namespace
 
 void World::detect_contacts(std::vector<Contact>& out) {
@@ -285,6 +292,7 @@ const StepReport& World::step() {
   for (auto& imp : joint_impulse_) imp.setZero();
   auto islands = split_islands(set_, rows_, couplings);
   Eigen::VectorXd v_new = set_.velocities();
+  decltype(warm_start_) next_warm_start;  // only this step's islands are kept
   std::vector<double> contact_lambda(contacts.size(), 0.0);
   std::vector<Vec3> contact_tangent(contacts.size(), Vec3::Zero());
   for (IslandInput& island : islands) {
@@ -298,9 +306,16 @@ const StepReport& World::step() {
       island.momentum.segment<6>(6 * i) =
           set_.mass_matrix(b) * set_.twist(b) + h * f.segment<6>(6 * b);
     }
+    // warm start from the previous step's active set when the island has the same bodies and
+    // the same number of complementarity variables (a resting contact set)
+    lcp::LemkeOptions lemke = settings_.lemke;
+    const int m = island_lcp_size(rows_, island);
+    if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
+      lemke.warm_start = it->second.second;
     const auto t0 = Clock::now();
-    const IslandOutput out = solve_island(rows_, island, settings_.lemke);
+    const IslandOutput out = solve_island(rows_, island, lemke);
     report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    if (out.status == lcp::LcpStatus::solved) next_warm_start[island.bodies] = {m, out.active_set};
     const bool has_lcp = out.lcp_size > 0 || !island.equalities.empty();
     report_.islands += has_lcp ? 1 : 0;
     report_.lcp_size += out.lcp_size;
@@ -347,6 +362,7 @@ const StepReport& World::step() {
           out.lambda_motor(static_cast<Eigen::Index>(m));
   }
 
+  warm_start_ = std::move(next_warm_start);
   contacts_.resize(contacts.size());
   for (std::size_t c = 0; c < contacts.size(); ++c)
     contacts_[c] = ContactInfo{contacts[c], contact_lambda[c], contact_tangent[c]};

@@ -193,7 +193,7 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
   DenseMatrix PinvQ(n, problem.Q.cols());
   Vector Pinvu(n);
   if (n > 0) {
-    PinvQ = lu.solve(DenseMatrix(problem.Q));
+    if (problem.Q.cols() > 0) PinvQ = lu.solve(DenseMatrix(problem.Q));
     Pinvu = lu.solve(problem.u);
   }
   solve_reduced(problem, PinvQ, Pinvu, options, out);
