@@ -62,13 +62,13 @@
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #pragma GCC diagnostic ignored "-Wdeprecated-copy"
 #pragma GCC diagnostic ignored "-Wclass-memaccess"
-#include <btBulletCollisionCommon.h>
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
 #include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
+#include <btBulletCollisionCommon.h>
 #pragma GCC diagnostic pop
 
 #include "collision/convex_hull.hpp"
@@ -79,11 +79,16 @@ namespace pivot {
 
 namespace {
 
-btVector3 to_bt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
-Vec3 to_eigen(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+btVector3 to_bt(const Vec3& v) {
+  return {v.x(), v.y(), v.z()};
+}
+Vec3 to_eigen(const btVector3& v) {
+  return {v.x(), v.y(), v.z()};
+}
 
 btTransform to_bt(const Mat3& R, const Vec3& p) {
-  btMatrix3x3 basis(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2));
+  btMatrix3x3 basis(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1),
+                    R(2, 2));
   return btTransform(basis, to_bt(p));
 }
 
@@ -119,7 +124,8 @@ class EllipsoidShape final : public btConvexInternalShape {
   }
   void calculateLocalInertia(btScalar mass, btVector3& inertia) const override {
     const Vec3& a = radii_;
-    inertia.setValue(mass * (a.y() * a.y() + a.z() * a.z()) / 5.0, mass * (a.x() * a.x() + a.z() * a.z()) / 5.0,
+    inertia.setValue(mass * (a.y() * a.y() + a.z() * a.z()) / 5.0,
+                     mass * (a.x() * a.x() + a.z() * a.z()) / 5.0,
                      mass * (a.x() * a.x() + a.y() * a.y()) / 5.0);
   }
   const char* getName() const override { return "PivotEllipsoid"; }
@@ -134,7 +140,8 @@ class MarginDispatcher final : public btCollisionDispatcher {
  public:
   using btCollisionDispatcher::btCollisionDispatcher;
   double margin = 0.0;
-  btPersistentManifold* getNewManifold(const btCollisionObject* b0, const btCollisionObject* b1) override {
+  btPersistentManifold* getNewManifold(const btCollisionObject* b0,
+                                       const btCollisionObject* b1) override {
     btPersistentManifold* m = btCollisionDispatcher::getNewManifold(b0, b1);
     m->setContactBreakingThreshold(margin);
     m->setContactProcessingThreshold(margin);
@@ -145,11 +152,11 @@ class MarginDispatcher final : public btCollisionDispatcher {
 /// a triangle mesh's neighbourhood, to drop Bullet's contacts on internal edges (a contact
 /// normal tilted at an edge between coplanar triangles is an artefact of the triangulation)
 struct MeshInfo {
-  std::vector<Vec3> v;                          // mesh frame
+  std::vector<Vec3> v;  // mesh frame
   std::vector<std::array<int, 3>> t;
-  std::vector<Vec3> n;                          // unit normals, mesh frame (zero if degenerate)
-  std::vector<std::array<bool, 3>> smooth_edge; // edge k = t[k]→t[k+1]: flat or concave
-  std::vector<bool> flat_vertex;                // all triangles around it coplanar
+  std::vector<Vec3> n;                           // unit normals, mesh frame (zero if degenerate)
+  std::vector<std::array<bool, 3>> smooth_edge;  // edge k = t[k]→t[k+1]: flat or concave
+  std::vector<bool> flat_vertex;                 // all triangles around it coplanar
 
   explicit MeshInfo(const Shape& mesh) : v(mesh.points), t(mesh.triangles) {
     for (const auto& tri : t) {
@@ -172,7 +179,8 @@ struct MeshInfo {
         const Vec3& a = v[static_cast<std::size_t>(e.first)];
         const double length = (v[static_cast<std::size_t>(e.second)] - a).norm();
         // the neighbour's far vertex not below this triangle's plane: flat or concave edge
-        smooth_edge[i][static_cast<std::size_t>(k)] = n[i].dot(v[static_cast<std::size_t>(opposite)] - a) >= -1e-9 * length;
+        smooth_edge[i][static_cast<std::size_t>(k)] =
+            n[i].dot(v[static_cast<std::size_t>(opposite)] - a) >= -1e-9 * length;
       }
     }
     flat_vertex.assign(v.size(), true);
@@ -180,8 +188,10 @@ struct MeshInfo {
     for (std::size_t i = 0; i < t.size(); ++i)
       for (const int k : t[i]) {
         auto& f = first[static_cast<std::size_t>(k)];
-        if (f.isZero()) f = n[i];
-        else if (f.dot(n[i]) < 1.0 - 1e-9) flat_vertex[static_cast<std::size_t>(k)] = false;
+        if (f.isZero())
+          f = n[i];
+        else if (f.dot(n[i]) < 1.0 - 1e-9)
+          flat_vertex[static_cast<std::size_t>(k)] = false;
       }
   }
 };
@@ -190,11 +200,11 @@ struct MeshInfo {
 struct Part {
   const Shape* shape = nullptr;
   btCollisionShape* bt = nullptr;
-  Mat3 R_SP = Mat3::Identity();   // part frame in the object's shape frame
+  Mat3 R_SP = Mat3::Identity();  // part frame in the object's shape frame
   Vec3 p_SP = Vec3::Zero();
   std::shared_ptr<const Polytope> polytope;  // box and convex
   std::shared_ptr<const MeshInfo> mesh;      // mesh
-  double scale = 1.0;             // a length (bounding radius) for tolerances
+  double scale = 1.0;                        // a length (bounding radius) for tolerances
   // set per detect() call
   Mat3 R = Mat3::Identity();
   Vec3 p = Vec3::Zero();
@@ -220,7 +230,9 @@ ContactPoint sphere_sphere(const Vec3& ca, double ra, const Vec3& cb, double rb)
   return c;
 }
 
-bool is_polytope(ShapeType t) { return t == ShapeType::box || t == ShapeType::convex; }
+bool is_polytope(ShapeType t) {
+  return t == ShapeType::box || t == ShapeType::convex;
+}
 
 }  // namespace
 
@@ -235,10 +247,10 @@ struct CollisionWorld::Impl {
   // the mesh arrays are declared first so that they outlive the shapes that point to them
   std::vector<std::unique_ptr<std::vector<btScalar>>> mesh_vertices;
   std::vector<std::unique_ptr<std::vector<int>>> mesh_indices;
-  std::vector<std::unique_ptr<btTriangleIndexVertexArray>> meshes; // kept alive for the BVHs
-  std::vector<std::unique_ptr<btCollisionShape>> shapes;          // owned Bullet shapes
-  std::map<const Shape*, Part> leaves;            // built leaf shapes, by Shape
-  std::vector<std::unique_ptr<Object>> objects;  // in order of addition
+  std::vector<std::unique_ptr<btTriangleIndexVertexArray>> meshes;  // kept alive for the BVHs
+  std::vector<std::unique_ptr<btCollisionShape>> shapes;            // owned Bullet shapes
+  std::map<const Shape*, Part> leaves;                              // built leaf shapes, by Shape
+  std::vector<std::unique_ptr<Object>> objects;                     // in order of addition
   std::map<int, std::size_t> by_body;
   std::set<std::pair<int, int>> excluded;
 
@@ -259,7 +271,8 @@ struct CollisionWorld::Impl {
 
   /// the Bullet shape of `shape`; leaves are appended to `parts` with their pose in the
   /// object's shape frame (R, p)
-  btCollisionShape* build(const Shape& shape, const Mat3& R, const Vec3& p, std::vector<Part>& parts) {
+  btCollisionShape* build(const Shape& shape, const Mat3& R, const Vec3& p,
+                          std::vector<Part>& parts) {
     // bodies sharing a shape share its Bullet shape, polytope and mesh data (Bullet allows
     // one shape on many objects; the Shape stays alive in the settings that hold it)
     if (const auto it = leaves.find(&shape); it != leaves.end()) {
@@ -327,8 +340,9 @@ struct CollisionWorld::Impl {
         for (const Vec3& v : shape.points) verts->insert(verts->end(), {v.x(), v.y(), v.z()});
         for (const auto& t : shape.triangles) idx->insert(idx->end(), {t[0], t[1], t[2]});
         auto array = std::make_unique<btTriangleIndexVertexArray>(
-            static_cast<int>(shape.triangles.size()), idx->data(), static_cast<int>(3 * sizeof(int)),
-            static_cast<int>(shape.points.size()), verts->data(), static_cast<int>(3 * sizeof(btScalar)));
+            static_cast<int>(shape.triangles.size()), idx->data(),
+            static_cast<int>(3 * sizeof(int)), static_cast<int>(shape.points.size()), verts->data(),
+            static_cast<int>(3 * sizeof(btScalar)));
         auto m = std::make_unique<btBvhTriangleMeshShape>(array.get(), true, true);
         m->setMargin(0.0);
         part.mesh = std::make_shared<MeshInfo>(shape);
@@ -360,8 +374,8 @@ struct CollisionWorld::Impl {
   std::optional<ContactPoint> gjk(const btCollisionShape* a, const btTransform& ta,
                                   const btCollisionShape* b, const btTransform& tb) {
     simplex.reset();
-    btGjkPairDetector detector(static_cast<const btConvexShape*>(a), static_cast<const btConvexShape*>(b),
-                               &simplex, &epa);
+    btGjkPairDetector detector(static_cast<const btConvexShape*>(a),
+                               static_cast<const btConvexShape*>(b), &simplex, &epa);
     btGjkPairDetector::ClosestPointInput input;
     input.m_transformA = ta;
     input.m_transformB = tb;
@@ -450,8 +464,9 @@ struct CollisionWorld::Impl {
   ///    incident face, as against a plane, so a box on a mesh floor gets its corners;
   ///  - a contact at an edge between coplanar (or concave) triangles, or at a vertex inside a
   ///    flat patch, is dropped: the neighbour's face contact holds the true normal.
-  std::vector<ContactPoint> against_mesh(const Part& A, const btCollisionObject* objA, const Part& B,
-                                         const btCollisionObject* objB, double margin) {
+  std::vector<ContactPoint> against_mesh(const Part& A, const btCollisionObject* objA,
+                                         const Part& B, const btCollisionObject* objB,
+                                         double margin) {
     struct Collector final : btManifoldResult {
       using btManifoldResult::btManifoldResult;
       std::vector<std::pair<int, ContactPoint>> points;  // (triangle, contact)
@@ -460,7 +475,8 @@ struct CollisionWorld::Impl {
       void setShapeIdentifiersA(int, int) override {}
       void setShapeIdentifiersB(int, int index) override { triangle = index; }
       // the algorithm is called as (convex A, triangle of B): the normal points from B to A
-      void addContactPoint(const btVector3& normal_on_b, const btVector3& point_on_b, btScalar depth) override {
+      void addContactPoint(const btVector3& normal_on_b, const btVector3& point_on_b,
+                           btScalar depth) override {
         if (depth > limit) return;
         ContactPoint c;
         c.normal = to_eigen(normal_on_b).normalized();
@@ -473,7 +489,8 @@ struct CollisionWorld::Impl {
     btCollisionObjectWrapper wa(nullptr, A.bt, objA, A.T, -1, -1);
     btCollisionObjectWrapper wb(nullptr, B.bt, objB, B.T, -1, -1);
     dispatcher.margin = margin;
-    btCollisionAlgorithm* algorithm = dispatcher.findAlgorithm(&wa, &wb, nullptr, BT_CLOSEST_POINT_ALGORITHMS);
+    btCollisionAlgorithm* algorithm =
+        dispatcher.findAlgorithm(&wa, &wb, nullptr, BT_CLOSEST_POINT_ALGORITHMS);
     if (!algorithm) return {};
     Collector result(&wa, &wb);
     result.limit = margin;
@@ -500,14 +517,17 @@ struct CollisionWorld::Impl {
       const std::size_t ti = static_cast<std::size_t>(tri);
       const Vec3 n_T = B.R * mesh.n[ti];
       if (c.normal.dot(n_T) >= 1.0 - 1e-9) {
-        if (A.polytope) clipped.insert(tri);
-        else add(c);
+        if (A.polytope)
+          clipped.insert(tri);
+        else
+          add(c);
         continue;
       }
       // the feature of the triangle that holds point_b, by barycentric coordinates
       const Vec3 x = B.R.transpose() * (c.point_b - B.p);
       const auto& tv = mesh.t[ti];
-      const Vec3 a = mesh.v[static_cast<std::size_t>(tv[0])], b = mesh.v[static_cast<std::size_t>(tv[1])],
+      const Vec3 a = mesh.v[static_cast<std::size_t>(tv[0])],
+                 b = mesh.v[static_cast<std::size_t>(tv[1])],
                  cc = mesh.v[static_cast<std::size_t>(tv[2])];
       const Vec3 nn = (b - a).cross(cc - a);
       const double area = nn.squaredNorm();
@@ -526,16 +546,20 @@ struct CollisionWorld::Impl {
         }
       }
       if (zeros == 1 && mesh.smooth_edge[ti][static_cast<std::size_t>(edge)]) continue;
-      if (zeros == 2 && mesh.flat_vertex[static_cast<std::size_t>(tv[static_cast<std::size_t>(vertex)])]) continue;
+      if (zeros == 2 &&
+          mesh.flat_vertex[static_cast<std::size_t>(tv[static_cast<std::size_t>(vertex)])])
+        continue;
       add(c);
     }
     for (const int tri : clipped) {
       const std::size_t ti = static_cast<std::size_t>(tri);
       const Vec3 n_T = B.R * mesh.n[ti];
       std::vector<Vec3> loop;
-      for (const int k : mesh.t[ti]) loop.push_back(B.R * mesh.v[static_cast<std::size_t>(k)] + B.p);
+      for (const int k : mesh.t[ti])
+        loop.push_back(B.R * mesh.v[static_cast<std::size_t>(k)] + B.p);
       const double d = n_T.dot(loop[0]);
-      for (const Vec3& p : clip_to_face(incident_face(*A.polytope, A.R, A.p, n_T), loop, n_T, tol)) {
+      for (const Vec3& p :
+           clip_to_face(incident_face(*A.polytope, A.R, A.p, n_T), loop, n_T, tol)) {
         ContactPoint c;
         c.normal = n_T;
         c.gap = n_T.dot(p) - d;
@@ -615,7 +639,8 @@ struct CollisionWorld::Impl {
       // a corner, an edge pair's closest points may lie beyond the edges' ends. If a reported
       // pair is as close as s, then s ≤ d ≤ |pa − pb| ≈ s and the manifold is exact.
       double closest_pair = std::numeric_limits<double>::infinity();
-      for (const ContactPoint& c : q.points) closest_pair = std::min(closest_pair, (c.point_a - c.point_b).norm());
+      for (const ContactPoint& c : q.points)
+        closest_pair = std::min(closest_pair, (c.point_a - c.point_b).norm());
       if (closest_pair <= q.separation + tol) return q.points;
       // Otherwise GJK's distance
       // (relative error ~1e-12 in double precision) is the referee: feature points closer than
@@ -642,7 +667,8 @@ struct CollisionWorld::Impl {
     if (ta == ShapeType::capsule && (tb == ShapeType::sphere || tb == ShapeType::capsule)) {
       // segment(s) with radii: sphere–sphere contacts between closest segment points; two
       // (nearly) parallel capsules also get the contacts at the ends of their overlap
-      const Vec3 a0 = A.p - A.shape->half_length * A.R.col(2), a1 = A.p + A.shape->half_length * A.R.col(2);
+      const Vec3 a0 = A.p - A.shape->half_length * A.R.col(2),
+                 a1 = A.p + A.shape->half_length * A.R.col(2);
       const double hb = tb == ShapeType::capsule ? B.shape->half_length : 0.0;
       const Vec3 b0 = B.p - hb * B.R.col(2), b1 = B.p + hb * B.R.col(2);
       std::vector<std::pair<Vec3, Vec3>> centres;
@@ -665,7 +691,8 @@ struct CollisionWorld::Impl {
         if (c.gap > margin) continue;
         bool duplicate = false;
         for (const ContactPoint& o : out)
-          if ((o.point_a - c.point_a).norm() < 1e-9 * A.scale && (o.point_b - c.point_b).norm() < 1e-9 * A.scale)
+          if ((o.point_a - c.point_a).norm() < 1e-9 * A.scale &&
+              (o.point_b - c.point_b).norm() < 1e-9 * A.scale)
             duplicate = true;
         if (!duplicate) out.push_back(c);
       }
@@ -682,7 +709,8 @@ CollisionWorld::CollisionWorld() : impl_(std::make_unique<Impl>()) {}
 CollisionWorld::~CollisionWorld() = default;
 
 void CollisionWorld::add(const CollisionObjectSettings& s) {
-  if (s.body < 0) throw Error(fmt::format("collision object: body index must be >= 0 (got {})", s.body));
+  if (s.body < 0)
+    throw Error(fmt::format("collision object: body index must be >= 0 (got {})", s.body));
   const std::string who = fmt::format("collision object of body {}", s.body);
   if (!s.shape) throw Error(who + ": shape is null");
   if (!s.shape_offset.allFinite()) throw Error(who + ": shape offset must be finite");
@@ -712,17 +740,21 @@ void CollisionWorld::set_pair_excluded(int body_a, int body_b, bool excluded) {
     impl_->excluded.erase({std::min(body_a, body_b), std::max(body_a, body_b)});
 }
 
-int CollisionWorld::object_count() const { return static_cast<int>(impl_->objects.size()); }
+int CollisionWorld::object_count() const {
+  return static_cast<int>(impl_->objects.size());
+}
 
 std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose, double margin) {
   if (!(margin >= 0.0) || !std::isfinite(margin))
-    throw Error(fmt::format("collision detection: margin must be finite and >= 0 (got {})", margin));
+    throw Error(
+        fmt::format("collision detection: margin must be finite and >= 0 (got {})", margin));
   Impl& im = *impl_;
   // 1. poses: the shape frame is the body pose composed with the shape offset
   for (auto& o : im.objects) {
     const Pose P = pose(o->settings.body);
     if (!P.x_WB.allFinite() || !P.q_WB.coeffs().allFinite())
-      throw Error(fmt::format("collision detection: body {} has a non-finite pose", o->settings.body));
+      throw Error(
+          fmt::format("collision detection: body {} has a non-finite pose", o->settings.body));
     const Mat3 R = P.q_WB.normalized().toRotationMatrix();
     const Vec3 p = P.x_WB + R * o->settings.shape_offset;
     const btTransform T = to_bt(R, p);
@@ -757,7 +789,8 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
     if (s0.fixed && s1.fixed) continue;
     if (!(s0.group & s1.mask) || !(s1.group & s0.mask)) continue;
     if (im.excluded.count({std::min(s0.body, s1.body), std::max(s0.body, s1.body)})) continue;
-    if (!TestAabbAgainstAabb2(o0->aabb_lo, o0->aabb_hi, o1->aabb_lo, o1->aabb_hi)) continue;  // stale pair
+    if (!TestAabbAgainstAabb2(o0->aabb_lo, o0->aabb_hi, o1->aabb_lo, o1->aabb_hi))
+      continue;  // stale pair
     // A: the dynamic body when the other is fixed, else the lower index
     const bool swap = s0.fixed || (!s1.fixed && s1.body < s0.body);
     pairs.emplace_back(swap ? o1 : o0, swap ? o0 : o1);

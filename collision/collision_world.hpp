@@ -35,12 +35,12 @@
 namespace pivot {
 
 struct CollisionObjectSettings {
-  int body = -1;                       ///< the engine's body index (≥ 0)
-  ShapePtr shape;                      ///< not null
-  Vec3 shape_offset = Vec3::Zero();    ///< the shape frame's origin in the body (COM) frame, m
-  bool fixed = false;                  ///< fixed–fixed pairs are never tested
-  std::uint32_t group = 1;             ///< collision group bits
-  std::uint32_t mask = 0xffffffffu;    ///< groups this object collides with (both ways)
+  int body = -1;                     ///< the engine's body index (≥ 0)
+  ShapePtr shape;                    ///< not null
+  Vec3 shape_offset = Vec3::Zero();  ///< the shape frame's origin in the body (COM) frame, m
+  bool fixed = false;                ///< fixed–fixed pairs are never tested
+  std::uint32_t group = 1;           ///< collision group bits
+  std::uint32_t mask = 0xffffffffu;  ///< groups this object collides with (both ways)
 };
 
 class CollisionWorld {

@@ -67,8 +67,7 @@ ConvexHull convex_hull(const std::vector<Vec3>& points) {
     const double d = (P(i) - P(i0)).squaredNorm();
     if (d > best) best = d, i1 = i;
   }
-  if (std::sqrt(best) <= degenerate)
-    throw Error("convex hull: all points coincide");
+  if (std::sqrt(best) <= degenerate) throw Error("convex hull: all points coincide");
   const Vec3 u = (P(i1) - P(i0)).normalized();
   int i2 = -1;
   best = -1.0;

@@ -11,9 +11,9 @@
 namespace pivot {
 
 struct ConvexHull {
-  std::vector<Vec3> vertices;                   ///< the hull's corner points (a subset of the input)
-  std::vector<std::array<int, 3>> triangles;    ///< indices into `vertices`, counter-clockwise
-                                                ///< seen from outside (outward normals)
+  std::vector<Vec3> vertices;                 ///< the hull's corner points (a subset of the input)
+  std::vector<std::array<int, 3>> triangles;  ///< indices into `vertices`, counter-clockwise
+                                              ///< seen from outside (outward normals)
 };
 
 /// the convex hull of `points`. Points within a relative tolerance (1e-10 of the bounding box

@@ -60,7 +60,8 @@ Polytope make_polytope(const ConvexHull& hull) {
     const Vec3 u = (std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY()).cross(n).normalized();
     const Vec3 w = n.cross(u);
     std::vector<std::pair<double, int>> by_angle;
-    for (const int i : ids) by_angle.emplace_back(std::atan2((V(i) - c).dot(w), (V(i) - c).dot(u)), i);
+    for (const int i : ids)
+      by_angle.emplace_back(std::atan2((V(i) - c).dot(w), (V(i) - c).dot(u)), i);
     std::sort(by_angle.begin(), by_angle.end());
     Polytope::Face face;
     for (const auto& [angle, i] : by_angle) face.loop.push_back(i);
@@ -80,7 +81,8 @@ Polytope make_polytope(const ConvexHull& hull) {
   for (std::size_t t = 0; t < hull.triangles.size(); ++t) {
     const auto& tri = hull.triangles[t];
     for (int k = 0; k < 3; ++k) {
-      const int a = tri[static_cast<std::size_t>(k)], b = tri[static_cast<std::size_t>((k + 1) % 3)];
+      const int a = tri[static_cast<std::size_t>(k)],
+                b = tri[static_cast<std::size_t>((k + 1) % 3)];
       edge_tris[{std::min(a, b), std::max(a, b)}].push_back(tri_face[t]);
     }
   }
@@ -93,7 +95,8 @@ Polytope make_polytope(const ConvexHull& hull) {
 Polytope make_box_polytope(const Vec3& h) {
   std::vector<Vec3> corners;
   for (int i = 0; i < 8; ++i)
-    corners.emplace_back((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(), (i & 4) ? h.z() : -h.z());
+    corners.emplace_back((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(),
+                         (i & 4) ? h.z() : -h.z());
   return make_polytope(convex_hull(corners));
 }
 
@@ -104,10 +107,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// a polytope placed in the world
 struct Placed {
   const Polytope* P = nullptr;
-  std::vector<Vec3> v;   // world vertices
-  std::vector<Vec3> n;   // world face normals
-  std::vector<double> d; // world face offsets
-  Vec3 c;                // world centroid
+  std::vector<Vec3> v;    // world vertices
+  std::vector<Vec3> n;    // world face normals
+  std::vector<double> d;  // world face offsets
+  Vec3 c;                 // world centroid
 
   Placed(const Polytope& poly, const Mat3& R, const Vec3& p) : P(&poly) {
     v.reserve(poly.vertices.size());
@@ -190,7 +193,8 @@ EdgeQuery query_edges(const Placed& A, const Placed& B) {
 }
 
 /// Sutherland–Hodgman: keeps the part of the polygon with side·x ≤ offset + tol
-std::vector<Vec3> clip(const std::vector<Vec3>& polygon, const Vec3& side, double offset, double tol) {
+std::vector<Vec3> clip(const std::vector<Vec3>& polygon, const Vec3& side, double offset,
+                       double tol) {
   std::vector<Vec3> out;
   const std::size_t n = polygon.size();
   for (std::size_t k = 0; k < n; ++k) {
@@ -205,8 +209,8 @@ std::vector<Vec3> clip(const std::vector<Vec3>& polygon, const Vec3& side, doubl
 
 /// the incident face for a reference normal n: among the faces around the deepest vertex
 /// (the support point in −n), the one most opposed to n, so the deepest vertex is on it
-int incident_face_index(const Polytope& P, const std::vector<Vec3>& v, const std::vector<Vec3>& normals,
-                        const Vec3& n) {
+int incident_face_index(const Polytope& P, const std::vector<Vec3>& v,
+                        const std::vector<Vec3>& normals, const Vec3& n) {
   int deepest = 0;
   for (std::size_t i = 1; i < v.size(); ++i)
     if (n.dot(v[i]) < n.dot(v[static_cast<std::size_t>(deepest)])) deepest = static_cast<int>(i);
@@ -226,12 +230,13 @@ int incident_face_index(const Polytope& P, const std::vector<Vec3>& v, const std
 
 /// face contact: the reference face `face` of R, the incident face of I most opposed to it;
 /// reference_is_a says which body R is
-std::vector<ContactPoint> face_contact(const Placed& R, int face, const Placed& I, bool reference_is_a,
-                                       double margin, double tol) {
+std::vector<ContactPoint> face_contact(const Placed& R, int face, const Placed& I,
+                                       bool reference_is_a, double margin, double tol) {
   const Vec3 n = R.n[static_cast<std::size_t>(face)];
   const double d = R.d[static_cast<std::size_t>(face)];
   std::vector<Vec3> polygon, reference;
-  for (const int i : I.P->faces[static_cast<std::size_t>(incident_face_index(*I.P, I.v, I.n, n))].loop)
+  for (const int i :
+       I.P->faces[static_cast<std::size_t>(incident_face_index(*I.P, I.v, I.n, n))].loop)
     polygon.push_back(I.v[static_cast<std::size_t>(i)]);
   for (const int i : R.P->faces[static_cast<std::size_t>(face)].loop)
     reference.push_back(R.v[static_cast<std::size_t>(i)]);
@@ -268,8 +273,8 @@ std::vector<Vec3> incident_face(const Polytope& P, const Mat3& R, const Vec3& p,
   return out;
 }
 
-std::vector<Vec3> clip_to_face(std::vector<Vec3> polygon, const std::vector<Vec3>& loop, const Vec3& n,
-                               double tol) {
+std::vector<Vec3> clip_to_face(std::vector<Vec3> polygon, const std::vector<Vec3>& loop,
+                               const Vec3& n, double tol) {
   for (std::size_t k = 0; k < loop.size() && !polygon.empty(); ++k) {
     const Vec3& a = loop[k];
     const Vec3& b = loop[(k + 1) % loop.size()];
@@ -320,7 +325,8 @@ void closest_points_segments(const Vec3& p1, const Vec3& q1, const Vec3& p2, con
 }
 
 PolytopeQuery polytope_contacts(const Polytope& A_, const Mat3& R_A, const Vec3& p_A,
-                                const Polytope& B_, const Mat3& R_B, const Vec3& p_B, double margin) {
+                                const Polytope& B_, const Mat3& R_B, const Vec3& p_B,
+                                double margin) {
   const Placed A(A_, R_A, p_A), B(B_, R_B, p_B);
   const double scale = std::max(A_.radius, B_.radius);
   const double tol = 1e-9 * scale;
@@ -354,8 +360,9 @@ PolytopeQuery polytope_contacts(const Polytope& A_, const Mat3& R_A, const Vec3&
     const Polytope::Edge& ea = A_.edges[static_cast<std::size_t>(ee.edge_a)];
     const Polytope::Edge& eb = B_.edges[static_cast<std::size_t>(ee.edge_b)];
     Vec3 ca, cb;
-    closest_points_segments(A.v[static_cast<std::size_t>(ea.v0)], A.v[static_cast<std::size_t>(ea.v1)],
-                            B.v[static_cast<std::size_t>(eb.v0)], B.v[static_cast<std::size_t>(eb.v1)], ca, cb);
+    closest_points_segments(
+        A.v[static_cast<std::size_t>(ea.v0)], A.v[static_cast<std::size_t>(ea.v1)],
+        B.v[static_cast<std::size_t>(eb.v0)], B.v[static_cast<std::size_t>(eb.v1)], ca, cb);
     ContactPoint c;
     c.normal = -ee.axis;  // the axis points from A to B
     c.point_a = ca;
@@ -376,7 +383,8 @@ PolytopeQuery polytope_contacts(const Polytope& A_, const Mat3& R_A, const Vec3&
   return result;
 }
 
-std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, std::size_t max_points) {
+std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points,
+                                          std::size_t max_points) {
   if (points.size() <= max_points || max_points < 4) return points;
   const Vec3 n = points.front().normal;
   auto at = [&](std::size_t i) { return Vec3(0.5 * (points[i].point_a + points[i].point_b)); };
@@ -392,7 +400,8 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points, std:
   std::size_t i1 = count;
   double best = -1.0;
   for (std::size_t i = 0; i < count; ++i)
-    if (!taken[i] && planar(at(i) - at(i0)).squaredNorm() > best) best = planar(at(i) - at(i0)).squaredNorm(), i1 = i;
+    if (!taken[i] && planar(at(i) - at(i0)).squaredNorm() > best)
+      best = planar(at(i) - at(i0)).squaredNorm(), i1 = i;
   taken[i1] = true;
   // 3: the largest triangle
   std::size_t i2 = count;

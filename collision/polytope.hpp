@@ -14,10 +14,10 @@ namespace pivot {
 
 /// a contact point pair between bodies A and B (all world)
 struct ContactPoint {
-  Vec3 point_a = Vec3::Zero();   ///< on A's surface
-  Vec3 point_b = Vec3::Zero();   ///< on B's surface
-  Vec3 normal = Vec3::UnitZ();   ///< unit, from B to A
-  double gap = 0.0;              ///< normal·(point_a − point_b)
+  Vec3 point_a = Vec3::Zero();  ///< on A's surface
+  Vec3 point_b = Vec3::Zero();  ///< on B's surface
+  Vec3 normal = Vec3::UnitZ();  ///< unit, from B to A
+  double gap = 0.0;             ///< normal·(point_a − point_b)
 };
 
 /// the same contact seen with A and B swapped
@@ -25,19 +25,19 @@ struct ContactPoint {
 
 struct Polytope {
   struct Face {
-    std::vector<int> loop;   ///< vertex indices, counter-clockwise seen from outside
-    Vec3 normal;             ///< unit, outward
-    double offset = 0.0;     ///< normal·x = offset on the face
+    std::vector<int> loop;  ///< vertex indices, counter-clockwise seen from outside
+    Vec3 normal;            ///< unit, outward
+    double offset = 0.0;    ///< normal·x = offset on the face
   };
   struct Edge {
-    int v0 = 0, v1 = 0;      ///< end vertices
-    int f0 = 0, f1 = 0;      ///< the two faces that meet there
+    int v0 = 0, v1 = 0;  ///< end vertices
+    int f0 = 0, f1 = 0;  ///< the two faces that meet there
   };
-  std::vector<Vec3> vertices;   ///< in the polytope's own frame
-  std::vector<Face> faces;      ///< coplanar hull triangles merged into one polygon
-  std::vector<Edge> edges;      ///< only edges between different faces
-  Vec3 centroid = Vec3::Zero(); ///< an interior point (vertex mean)
-  double radius = 0.0;          ///< max distance of a vertex from the centroid (a length scale)
+  std::vector<Vec3> vertices;    ///< in the polytope's own frame
+  std::vector<Face> faces;       ///< coplanar hull triangles merged into one polygon
+  std::vector<Edge> edges;       ///< only edges between different faces
+  Vec3 centroid = Vec3::Zero();  ///< an interior point (vertex mean)
+  double radius = 0.0;           ///< max distance of a vertex from the centroid (a length scale)
 };
 
 [[nodiscard]] Polytope make_polytope(const ConvexHull& hull);
@@ -45,13 +45,13 @@ struct Polytope {
 
 /// the result of polytope_contacts
 struct PolytopeQuery {
-  bool separated = false;             ///< some axis separates by more than the margin
-  double separation = 0.0;            ///< the SAT separation (≤ true distance when > 0)
-  double axis_separation = 0.0;       ///< the separation along the axis the points use; when
-                                      ///< the points' least gap exceeds it, the deepest
-                                      ///< feature was clipped away
-  std::vector<ContactPoint> points;   ///< gap ≤ margin; may be empty when !separated (the
-                                      ///< caller should then fall back to a closest-point query)
+  bool separated = false;            ///< some axis separates by more than the margin
+  double separation = 0.0;           ///< the SAT separation (≤ true distance when > 0)
+  double axis_separation = 0.0;      ///< the separation along the axis the points use; when
+                                     ///< the points' least gap exceeds it, the deepest
+                                     ///< feature was clipped away
+  std::vector<ContactPoint> points;  ///< gap ≤ margin; may be empty when !separated (the
+                                     ///< caller should then fall back to a closest-point query)
 };
 
 /// contacts between polytope A at (R_A, p_A) and B at (R_B, p_B), world = R x + p
@@ -66,8 +66,9 @@ struct PolytopeQuery {
 
 /// Sutherland–Hodgman: the part of `polygon` inside the side planes of the reference polygon
 /// `loop` (counter-clockwise around its outward normal n), with points up to tol outside kept
-[[nodiscard]] std::vector<Vec3> clip_to_face(std::vector<Vec3> polygon, const std::vector<Vec3>& loop,
-                                             const Vec3& n, double tol);
+[[nodiscard]] std::vector<Vec3> clip_to_face(std::vector<Vec3> polygon,
+                                             const std::vector<Vec3>& loop, const Vec3& n,
+                                             double tol);
 
 /// a manifold of more than `max_points` points (all about one normal) is cut to 4: the deepest
 /// point, the one farthest from it, then the two that span the largest area (the reduction of

@@ -14,15 +14,24 @@ namespace pivot {
 
 const char* to_string(ShapeType type) {
   switch (type) {
-    case ShapeType::sphere: return "sphere";
-    case ShapeType::box: return "box";
-    case ShapeType::capsule: return "capsule";
-    case ShapeType::cylinder: return "cylinder";
-    case ShapeType::ellipsoid: return "ellipsoid";
-    case ShapeType::convex: return "convex";
-    case ShapeType::plane: return "plane";
-    case ShapeType::mesh: return "mesh";
-    case ShapeType::compound: return "compound";
+    case ShapeType::sphere:
+      return "sphere";
+    case ShapeType::box:
+      return "box";
+    case ShapeType::capsule:
+      return "capsule";
+    case ShapeType::cylinder:
+      return "cylinder";
+    case ShapeType::ellipsoid:
+      return "ellipsoid";
+    case ShapeType::convex:
+      return "convex";
+    case ShapeType::plane:
+      return "plane";
+    case ShapeType::mesh:
+      return "mesh";
+    case ShapeType::compound:
+      return "compound";
   }
   return "unknown";
 }
@@ -125,8 +134,8 @@ ShapePtr make_mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> t
   for (std::size_t t = 0; t < triangles.size(); ++t)
     for (const int i : triangles[t])
       if (i < 0 || i >= nv)
-        throw Error(fmt::format("{}: triangle {} has vertex index {} out of range [0, {})", who, t,
-                                i, nv));
+        throw Error(
+            fmt::format("{}: triangle {} has vertex index {} out of range [0, {})", who, t, i, nv));
   auto s = std::make_shared<Shape>();
   s->type = ShapeType::mesh;
   s->points = std::move(vertices);
@@ -187,7 +196,8 @@ ShapePtr load_obj_mesh(const std::string& path) {
           fail(fmt::format("face vertex index {} out of range ({} vertices so far)", value, count));
         face.push_back(static_cast<int>(index));
       }
-      if (face.size() < 3) fail(fmt::format("a face needs at least 3 vertices (got {})", face.size()));
+      if (face.size() < 3)
+        fail(fmt::format("a face needs at least 3 vertices (got {})", face.size()));
       for (std::size_t k = 1; k + 1 < face.size(); ++k)  // fan from the first vertex
         triangles.push_back({face[0], face[k], face[k + 1]});
     }
@@ -209,7 +219,8 @@ ShapePtr make_compound(std::vector<CompoundChild> children) {
     if (!c.position.allFinite() || !c.orientation.coeffs().allFinite())
       throw Error(fmt::format("compound: child {} has a non-finite position or orientation", i));
     if (c.orientation.norm() < 1e-6)
-      throw Error(fmt::format("compound: child {} orientation quaternion has (nearly) zero length", i));
+      throw Error(
+          fmt::format("compound: child {} orientation quaternion has (nearly) zero length", i));
   }
   for (CompoundChild& c : children) c.orientation.normalize();
   auto s = std::make_shared<Shape>();
@@ -252,7 +263,8 @@ MassProperties polyhedron(const ConvexHull& hull, double density) {
     const Vec3 s = a + b + c;
     volume += v;
     first += v * s / 4.0;
-    second += v / 20.0 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
+    second +=
+        v / 20.0 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
   }
   if (!(volume > 0.0)) throw Error("convex shape: the hull has no volume");
   const Vec3 com_rel = first / volume;
@@ -305,8 +317,8 @@ MassProperties mass_properties(const Shape& shape, double density) {
       const double V_c = pi * r * r * 2.0 * h;
       const double V_s = 4.0 / 3.0 * pi * r * r * r;
       const double m_c = density * V_c, m_s = density * V_s;
-      const double ixx = m_c * (r * r / 4.0 + h * h / 3.0) +
-                         m_s * (0.4 * r * r + h * h + 0.75 * h * r);
+      const double ixx =
+          m_c * (r * r / 4.0 + h * h / 3.0) + m_s * (0.4 * r * r + h * h + 0.75 * h * r);
       const double izz = 0.5 * m_c * r * r + 0.4 * m_s * r * r;
       return diagonal(m_c + m_s, V_c + V_s, ixx, ixx, izz);
     }
@@ -339,16 +351,18 @@ MassProperties mass_properties(const Shape& shape, double density) {
       total.com_S = moment / total.mass;
       for (const MassProperties& mp : parts) {
         const Vec3 d = mp.com_S - total.com_S;
-        total.inertia += mp.inertia + mp.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+        total.inertia +=
+            mp.inertia + mp.mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
       }
       total.inertia = 0.5 * (total.inertia + total.inertia.transpose());
       return total;
     }
     case ShapeType::plane:
     case ShapeType::mesh:
-      throw Error(fmt::format("a {} shape has no finite volume: it has no mass properties (use it "
-                              "on a fixed body, or give the inertia explicitly)",
-                              to_string(shape.type)));
+      throw Error(
+          fmt::format("a {} shape has no finite volume: it has no mass properties (use it "
+                      "on a fixed body, or give the inertia explicitly)",
+                      to_string(shape.type)));
   }
   throw Error("mass properties: unknown shape type");
 }

@@ -25,23 +25,23 @@ using ShapePtr = std::shared_ptr<const Shape>;
 
 struct CompoundChild {
   ShapePtr shape;
-  Vec3 position = Vec3::Zero();          ///< child frame origin in the compound's frame, m
-  Quat orientation = Quat::Identity();   ///< child → compound rotation
+  Vec3 position = Vec3::Zero();         ///< child frame origin in the compound's frame, m
+  Quat orientation = Quat::Identity();  ///< child → compound rotation
 };
 
 /// a shape: the fields its type uses are set, the others keep their defaults
 struct Shape {
   ShapeType type = ShapeType::sphere;
-  double radius = 0.0;                   ///< sphere, capsule, cylinder, m
-  Vec3 half_extents = Vec3::Zero();      ///< box, m
-  double half_length = 0.0;              ///< capsule (cylinder part), cylinder, m
-  Vec3 radii = Vec3::Zero();             ///< ellipsoid semi-axes, m
-  std::vector<Vec3> points;              ///< convex: the hull's points; mesh: vertices, m
+  double radius = 0.0;                        ///< sphere, capsule, cylinder, m
+  Vec3 half_extents = Vec3::Zero();           ///< box, m
+  double half_length = 0.0;                   ///< capsule (cylinder part), cylinder, m
+  Vec3 radii = Vec3::Zero();                  ///< ellipsoid semi-axes, m
+  std::vector<Vec3> points;                   ///< convex: the hull's points; mesh: vertices, m
   std::vector<std::array<int, 3>> triangles;  ///< mesh: vertex indices, counter-clockwise out
-  Vec3 normal = Vec3::UnitZ();           ///< plane: unit outward normal
-  double offset = 0.0;                   ///< plane: n·x = offset, m
-  std::vector<CompoundChild> children;   ///< compound
-  std::string source;                    ///< mesh: the file it was read from (for messages)
+  Vec3 normal = Vec3::UnitZ();                ///< plane: unit outward normal
+  double offset = 0.0;                        ///< plane: n·x = offset, m
+  std::vector<CompoundChild> children;        ///< compound
+  std::string source;                         ///< mesh: the file it was read from (for messages)
 };
 
 // Factories: validate (positive finite sizes, enough non-degenerate points, unit-able normal)
@@ -66,10 +66,10 @@ struct Shape {
 
 /// mass, centre of mass and inertia of a solid shape of uniform density
 struct MassProperties {
-  double mass = 0.0;             ///< kg
-  Vec3 com_S = Vec3::Zero();     ///< centre of mass in the shape frame, m
-  Mat3 inertia = Mat3::Zero();   ///< about the centre of mass, axes of the shape frame, kg·m²
-  double volume = 0.0;           ///< m³
+  double mass = 0.0;            ///< kg
+  Vec3 com_S = Vec3::Zero();    ///< centre of mass in the shape frame, m
+  Mat3 inertia = Mat3::Zero();  ///< about the centre of mass, axes of the shape frame, kg·m²
+  double volume = 0.0;          ///< m³
 };
 
 /// for density ρ > 0 (kg/m³); throws pivot::Error for plane and mesh (no finite volume)

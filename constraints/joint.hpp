@@ -93,8 +93,7 @@ class Joint {
     out.resize(0);
   }
   /// the motor row, if this joint has a motor
-  [[nodiscard]] virtual std::optional<MotorRow> motor(const Pose& /*A*/,
-                                                      const Pose& /*B*/) const {
+  [[nodiscard]] virtual std::optional<MotorRow> motor(const Pose& /*A*/, const Pose& /*B*/) const {
     return std::nullopt;
   }
 

@@ -26,8 +26,8 @@ struct RowRef {
 
 struct EqualityRow : RowRef {
   double bias = 0.0;
-  int owner = -1;      ///< joint index
-  int owner_row = 0;   ///< which of the joint's rows
+  int owner = -1;     ///< joint index
+  int owner_row = 0;  ///< which of the joint's rows
 };
 
 struct UnilateralRow : RowRef {

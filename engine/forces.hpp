@@ -33,9 +33,9 @@ class ExternalForce {
 
 /// a constant force and torque on one body, world frame, applied at the COM
 struct ConstantForceSettings {
-  int body = 0;                 ///< body index
-  Vec3 force = Vec3::Zero();    ///< N
-  Vec3 torque = Vec3::Zero();   ///< N·m
+  int body = 0;                ///< body index
+  Vec3 force = Vec3::Zero();   ///< N
+  Vec3 torque = Vec3::Zero();  ///< N·m
 };
 
 /// a linear spring-damper between a point on A and a point on B (B may be the world, −1):

@@ -1,7 +1,7 @@
 #include "engine/island_solver.hpp"
 
-#include <algorithm>
 #include <fmt/core.h>
+#include <algorithm>
 #include <unordered_map>
 
 #include "lcp/mixed_lcp.hpp"

@@ -32,19 +32,19 @@ struct IslandInput {
 };
 
 struct IslandOutput {
-  Eigen::VectorXd velocity;        ///< v⁺ (or dp), 6nb, local order
-  Eigen::VectorXd lambda_eq;       ///< per island equality row
-  Eigen::VectorXd lambda_uni;      ///< per island unilateral row
+  Eigen::VectorXd velocity;                  ///< v⁺ (or dp), 6nb, local order
+  Eigen::VectorXd lambda_eq;                 ///< per island equality row
+  Eigen::VectorXd lambda_uni;                ///< per island unilateral row
   std::vector<Eigen::VectorXd> lambda_cone;  ///< per island cone: one impulse per direction
-  Eigen::VectorXd lambda_motor;    ///< net motor impulse λ⁺ − λ⁻ per island motor
+  Eigen::VectorXd lambda_motor;              ///< net motor impulse λ⁺ − λ⁻ per island motor
   lcp::LcpStatus status = lcp::LcpStatus::solved;
   int pivots = 0;
-  int lcp_size = 0;                ///< complementarity variables
+  int lcp_size = 0;                      ///< complementarity variables
   std::vector<int> singular_equalities;  ///< island-local equality rows found dependent
-  bool regularized = false;        ///< the joint block needed regularization
-  bool fallback = false;           ///< the LCP failed and the documented fallback was used
-  bool warm_started = false;       ///< the warm start (the previous active set) was accepted
-  std::vector<int> active_set;     ///< of the reduced LCP, for the next step's warm start
+  bool regularized = false;              ///< the joint block needed regularization
+  bool fallback = false;                 ///< the LCP failed and the documented fallback was used
+  bool warm_started = false;             ///< the warm start (the previous active set) was accepted
+  std::vector<int> active_set;           ///< of the reduced LCP, for the next step's warm start
   std::string message;
 };
 

@@ -1,7 +1,7 @@
 #include "engine/rigid_body.hpp"
 
-#include <cmath>
 #include <fmt/core.h>
+#include <cmath>
 
 #include "engine/error.hpp"
 
@@ -62,14 +62,14 @@ RigidBody make_rigid_body(const BodySettings& s) {
   if (s.inertia_diag) {
     const Vec3& I = *s.inertia_diag;
     if (!I.allFinite() || !(I.minCoeff() > 0.0))
-      fail(fmt::format("inertia_diag must be positive and finite (got [{}, {}, {}])", I.x(),
-                       I.y(), I.z()));
+      fail(fmt::format("inertia_diag must be positive and finite (got [{}, {}, {}])", I.x(), I.y(),
+                       I.z()));
     // principal moments of a real body satisfy the triangle inequality (with a little slack)
     const double slack = 1e-9 * I.sum();
     if (I.x() > I.y() + I.z() + slack || I.y() > I.x() + I.z() + slack ||
         I.z() > I.x() + I.y() + slack)
-      fail(fmt::format("inertia_diag [{}, {}, {}] violates the triangle inequality", I.x(),
-                       I.y(), I.z()));
+      fail(fmt::format("inertia_diag [{}, {}, {}] violates the triangle inequality", I.x(), I.y(),
+                       I.z()));
     inertia = I.asDiagonal();
   }
   if (!inertia.allFinite() || inertia.determinant() <= 0.0)

@@ -16,20 +16,20 @@ namespace pivot {
 /// shape's inertia for that mass; `inertia_diag` (principal moments, body frame) overrides the
 /// shape's inertia; with neither shape nor inertia_diag the inertia is the identity (kg·m²).
 struct BodySettings {
-  std::string name{};                   ///< unique within a world; may be empty
-  bool fixed = false;                   ///< fixed bodies have infinite mass and never move
-  double mass = 1.0;                    ///< kg, > 0 (ignored when fixed or density > 0)
-  double density = 0.0;                 ///< kg/m³; > 0 means mass from the shape's volume
-  std::optional<Vec3> inertia_diag{};   ///< principal inertia, body frame, kg·m², > 0
-  ShapePtr shape{};                     ///< collision shape (none: the body never collides)
+  std::string name{};                  ///< unique within a world; may be empty
+  bool fixed = false;                  ///< fixed bodies have infinite mass and never move
+  double mass = 1.0;                   ///< kg, > 0 (ignored when fixed or density > 0)
+  double density = 0.0;                ///< kg/m³; > 0 means mass from the shape's volume
+  std::optional<Vec3> inertia_diag{};  ///< principal inertia, body frame, kg·m², > 0
+  ShapePtr shape{};                    ///< collision shape (none: the body never collides)
   /// origin of the body's shape frame in world (the COM for symmetric primitives), m
   Vec3 position = Vec3::Zero();
-  Quat orientation = Quat::Identity();  ///< body → world rotation (normalized on creation)
-  Vec3 velocity = Vec3::Zero();         ///< of the centre of mass, world, m/s
-  Vec3 angular_velocity = Vec3::Zero(); ///< world, rad/s
-  double friction = 0.5;                ///< Coulomb coefficient μ ≥ 0; a pair uses √(μ_A μ_B)
-  double restitution = 0.0;             ///< Newton coefficient e ∈ [0, 1]; a pair uses max
-  std::uint32_t collision_group = 1;    ///< group bits
+  Quat orientation = Quat::Identity();   ///< body → world rotation (normalized on creation)
+  Vec3 velocity = Vec3::Zero();          ///< of the centre of mass, world, m/s
+  Vec3 angular_velocity = Vec3::Zero();  ///< world, rad/s
+  double friction = 0.5;              ///< Coulomb coefficient μ ≥ 0; a pair uses √(μ_A μ_B)
+  double restitution = 0.0;           ///< Newton coefficient e ∈ [0, 1]; a pair uses max
+  std::uint32_t collision_group = 1;  ///< group bits
   std::uint32_t collision_mask = 0xffffffffu;  ///< groups it collides with
 };
 
@@ -37,14 +37,14 @@ struct BodySettings {
 struct RigidBody {
   std::string name;
   bool fixed = false;
-  double mass = 0.0;                   ///< kg (0 for fixed bodies)
-  double inverse_mass = 0.0;           ///< 1/kg (0 for fixed bodies)
-  Mat3 inertia_B = Mat3::Zero();       ///< about the COM, body axes, kg·m²
+  double mass = 0.0;                      ///< kg (0 for fixed bodies)
+  double inverse_mass = 0.0;              ///< 1/kg (0 for fixed bodies)
+  Mat3 inertia_B = Mat3::Zero();          ///< about the COM, body axes, kg·m²
   Mat3 inverse_inertia_B = Mat3::Zero();  ///< 0 for fixed bodies
   double friction = 0.5;
   double restitution = 0.0;
-  ShapePtr shape;                      ///< may be null
-  Vec3 shape_offset = Vec3::Zero();    ///< the shape frame's origin in the body (COM) frame, m
+  ShapePtr shape;                    ///< may be null
+  Vec3 shape_offset = Vec3::Zero();  ///< the shape frame's origin in the body (COM) frame, m
   std::uint32_t collision_group = 1;
   std::uint32_t collision_mask = 0xffffffffu;
 

@@ -9,17 +9,17 @@
 namespace pivot {
 
 struct StepReport {
-  double time = 0.0;        ///< simulated time after the step, s
-  int islands = 0;          ///< islands solved with an LCP
-  int lcp_size = 0;         ///< complementarity variables, summed over islands
-  int pivots = 0;           ///< Lemke pivots, summed over islands (dynamics and post-steps)
+  double time = 0.0;           ///< simulated time after the step, s
+  int islands = 0;             ///< islands solved with an LCP
+  int lcp_size = 0;            ///< complementarity variables, summed over islands
+  int pivots = 0;              ///< Lemke pivots, summed over islands (dynamics and post-steps)
   double solve_seconds = 0.0;  ///< wall time in the LCP solves
   /// solved, or the first failure status of an island (its fallback is then in use)
   lcp::LcpStatus status = lcp::LcpStatus::solved;
-  int failures = 0;         ///< islands whose LCP failed this step
-  int fallbacks = 0;        ///< islands solved by the fallback (see docs/step.md)
-  int contacts = 0;         ///< contacts in the LCP
-  int post_steps = 0;       ///< post-stabilization LCPs solved
+  int failures = 0;                 ///< islands whose LCP failed this step
+  int fallbacks = 0;                ///< islands solved by the fallback (see docs/step.md)
+  int contacts = 0;                 ///< contacts in the LCP
+  int post_steps = 0;               ///< post-stabilization LCPs solved
   double joint_error_before = 0.0;  ///< max |g| of joint rows after integration, before post
   double joint_error_after = 0.0;   ///< max |g| of joint rows at the end of the step
   double penetration_before = 0.0;  ///< max penetration after integration, before post, m

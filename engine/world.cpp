@@ -1,17 +1,20 @@
 // World: bodies, joints, forces, and state access. The step itself is in world_step.cpp.
 #include "engine/world.hpp"
 
-#include <cmath>
 #include <fmt/core.h>
+#include <cmath>
 #include <stdexcept>
 
 namespace pivot {
 
 const char* to_string(Stabilization s) {
   switch (s) {
-    case Stabilization::post: return "post";
-    case Stabilization::baumgarte: return "baumgarte";
-    case Stabilization::none: return "none";
+    case Stabilization::post:
+      return "post";
+    case Stabilization::baumgarte:
+      return "baumgarte";
+    case Stabilization::none:
+      return "none";
   }
   return "unknown";
 }
@@ -66,8 +69,8 @@ int World::add_body(const BodySettings& settings) {
 void World::check_body(int body, const char* what) const {
   if (body == kWorldBody) return;
   if (body < 0 || body >= set_.size())
-    throw Error(fmt::format("{}: body index {} does not exist ({} bodies)", what, body,
-                            set_.size()));
+    throw Error(
+        fmt::format("{}: body index {} does not exist ({} bodies)", what, body, set_.size()));
 }
 
 int World::add_joint_impl(std::unique_ptr<Joint> joint) {
@@ -104,15 +107,17 @@ std::unique_ptr<Joint> make_joint(const SettingsT& s, int a, int b, const Pose& 
 }
 }  // namespace
 
-#define PIVOT_ADD_JOINT(Settings, JointT)                                                  \
-  int World::add_joint(const Settings& s, int body_a, int body_b) {                       \
-    check_body(body_a, "joint");                                                           \
-    check_body(body_b, "joint");                                                           \
-    if (body_a == kWorldBody)                                                              \
-      throw Error(fmt::format("joint \"{}\": body_a must be a body (use body_b for the "  \
-                              "world)", s.name));                                          \
-    return add_joint_impl(                                                                 \
-        make_joint<JointT>(s, body_a, body_b, set_.pose(body_a), set_.pose(body_b)));      \
+#define PIVOT_ADD_JOINT(Settings, JointT)                                             \
+  int World::add_joint(const Settings& s, int body_a, int body_b) {                   \
+    check_body(body_a, "joint");                                                      \
+    check_body(body_b, "joint");                                                      \
+    if (body_a == kWorldBody)                                                         \
+      throw Error(                                                                    \
+          fmt::format("joint \"{}\": body_a must be a body (use body_b for the "      \
+                      "world)",                                                       \
+                      s.name));                                                       \
+    return add_joint_impl(                                                            \
+        make_joint<JointT>(s, body_a, body_b, set_.pose(body_a), set_.pose(body_b))); \
   }
 PIVOT_ADD_JOINT(BallJointSettings, BallJoint)
 PIVOT_ADD_JOINT(HingeJointSettings, HingeJoint)
@@ -143,8 +148,8 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   if (body < 0) throw Error("set_state: the world has no state");
   if (!pose.x_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
       pose.q_WB.norm() < 1e-6)
-    throw Error(fmt::format("body \"{}\": set_state needs a finite pose and twist",
-                            set_.body(body).name));
+    throw Error(
+        fmt::format("body \"{}\": set_state needs a finite pose and twist", set_.body(body).name));
   set_.set_pose(body, pose);
   if (!set_.body(body).fixed) set_.twist(body) = twist;
 }

@@ -23,14 +23,14 @@
 #include <string>
 #include <vector>
 
+#include "collision/collision_world.hpp"
+#include "collision/contact.hpp"
 #include "constraints/ball_joint.hpp"
 #include "constraints/fixed_joint.hpp"
 #include "constraints/hinge_joint.hpp"
 #include "constraints/joint.hpp"
 #include "constraints/slider_joint.hpp"
 #include "constraints/universal_joint.hpp"
-#include "collision/collision_world.hpp"
-#include "collision/contact.hpp"
 #include "engine/constraint_set.hpp"
 #include "engine/error.hpp"
 #include "engine/forces.hpp"
@@ -50,14 +50,14 @@ enum class Stabilization {
 [[nodiscard]] const char* to_string(Stabilization s);
 
 struct WorldSettings {
-  double time_step = 1e-3;                  ///< h, s, > 0
-  Vec3 gravity = Vec3(0.0, 0.0, -9.81);     ///< m/s²
+  double time_step = 1e-3;               ///< h, s, > 0
+  Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< m/s²
   Stabilization stabilization = Stabilization::post;
-  double baumgarte_alpha = 200.0;           ///< α, 1/s, for Stabilization::baumgarte
+  double baumgarte_alpha = 200.0;  ///< α, 1/s, for Stabilization::baumgarte
   /// post-stabilization: the largest correction per post-step (m, and rad at unit lever);
   /// larger errors are corrected by repeated post-steps (Cline §5.2.3). 0 = no cap
   double post_step_cap = 0.0;
-  int max_post_steps = 4;                   ///< post-steps per step at most (with a cap)
+  int max_post_steps = 4;  ///< post-steps per step at most (with a cap)
   /// linearly implicit step for forces with gradients (springs, gyroscopic), Cline §2.7.4
   bool implicit_forces = true;
   /// joint limits enter the LCP when within this margin of their bound (rad or m)
@@ -71,14 +71,14 @@ struct WorldSettings {
   /// the friction directions are turned by this angle about the normal from their default
   /// (the projection of world x, else world y, on the tangent plane), rad
   double friction_direction_offset = 0.0;
-  lcp::LemkeOptions lemke{};                ///< solver options
+  lcp::LemkeOptions lemke{};  ///< solver options
 };
 
 /// a contact of the last step with its impulses
 struct ContactInfo {
-  Contact contact;                        ///< geometry at the start of the step
-  double normal_impulse = 0.0;            ///< λ_n, N·s (on A along the normal; −λ_n on B)
-  Vec3 tangent_impulse = Vec3::Zero();    ///< friction impulse on A, world, N·s
+  Contact contact;                      ///< geometry at the start of the step
+  double normal_impulse = 0.0;          ///< λ_n, N·s (on A along the normal; −λ_n on B)
+  Vec3 tangent_impulse = Vec3::Zero();  ///< friction impulse on A, world, N·s
 };
 
 class World {

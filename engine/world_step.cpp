@@ -1,8 +1,8 @@
 // World::step: one Anitescu–Potra time step (Cline 2002 §2.7.3, §4.1; ARCHITECTURE.md).
+#include <fmt/core.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fmt/core.h>
 
 #include "engine/island_solver.hpp"
 #include "engine/islands.hpp"
@@ -59,7 +59,8 @@ std::vector<IslandInput> split_islands(const RigidBodySet& set, const Constraint
   for (const auto& r : rows.equalities) link(r);
   for (const auto& r : rows.unilaterals) link(r);
   for (const auto& r : rows.motors) link(r);
-  for (const auto& [a, b] : couplings) builder.connect(dynamic_index(set, a), dynamic_index(set, b));
+  for (const auto& [a, b] : couplings)
+    builder.connect(dynamic_index(set, a), dynamic_index(set, b));
   std::vector<bool> excluded(n);
   for (int i = 0; i < n; ++i) excluded[i] = set.body(i).fixed;
   const auto groups = builder.islands(excluded);
@@ -146,8 +147,7 @@ int island_lcp_size(const ConstraintSet& rows, const IslandInput& in) {
 }  // namespace
 
 void World::detect_contacts(std::vector<Contact>& out) {
-  out = collision_->detect([this](int body) { return set_.pose(body); },
-                           settings_.contact_margin);
+  out = collision_->detect([this](int body) { return set_.pose(body); }, settings_.contact_margin);
 }
 
 // Contact rows of the dynamics LCP (Cline eq. 2.49, 4.16) or of the post-step (eq. 3.7).
@@ -296,8 +296,8 @@ const StepReport& World::step() {
   std::vector<double> contact_lambda(contacts.size(), 0.0);
   std::vector<Vec3> contact_tangent(contacts.size(), Vec3::Zero());
   for (IslandInput& island : islands) {
-    island.M_tilde = island_mass(set_, island.bodies,
-                                 settings_.implicit_forces ? &gradient : nullptr);
+    island.M_tilde =
+        island_mass(set_, island.bodies, settings_.implicit_forces ? &gradient : nullptr);
     const auto nb = static_cast<int>(island.bodies.size());
     // r = M v + h f̃   (the plain M multiplies v_t, Cline eq. 2.55)
     island.momentum.resize(6 * nb);
@@ -335,7 +335,8 @@ const StepReport& World::step() {
       report_.warnings.push_back("an island's LCP failed: " + out.message);
       continue;
     }
-    for (int i = 0; i < nb; ++i) v_new.segment<6>(6 * island.bodies[i]) = out.velocity.segment<6>(6 * i);
+    for (int i = 0; i < nb; ++i)
+      v_new.segment<6>(6 * island.bodies[i]) = out.velocity.segment<6>(6 * i);
     for (std::size_t e = 0; e < island.equalities.size(); ++e) {
       const EqualityRow& row = rows_.equalities[island.equalities[e]];
       joint_impulse_[row.owner](row.owner_row) = out.lambda_eq(static_cast<Eigen::Index>(e));
@@ -379,9 +380,9 @@ const StepReport& World::step() {
   report_.penetration_before = max_penetration();
   if (settings_.stabilization == Stabilization::post) post_stabilize();
   report_.joint_error_after = max_joint_error();
-  report_.penetration_after =
-      settings_.stabilization == Stabilization::post ? max_penetration()
-                                                     : report_.penetration_before;
+  report_.penetration_after = settings_.stabilization == Stabilization::post
+                                  ? max_penetration()
+                                  : report_.penetration_before;
 
   time_ += h;
   ++steps_;
@@ -432,7 +433,8 @@ void World::post_stabilize() {
         continue;
       }
       for (std::size_t i = 0; i < island.bodies.size(); ++i)
-        dp.segment<6>(6 * island.bodies[i]) = out.velocity.segment<6>(6 * static_cast<Eigen::Index>(i));
+        dp.segment<6>(6 * island.bodies[i]) =
+            out.velocity.segment<6>(6 * static_cast<Eigen::Index>(i));
     }
     ++report_.post_steps;
     // the cap: a large correction is applied in pieces, re-linearized in between (Cline §5.2.3)

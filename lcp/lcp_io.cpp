@@ -110,11 +110,14 @@ std::string quoted(std::string_view token) {
 
 std::string read_text(const fs::path& path) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) fail(path, 0, "cannot read: it is a directory, not a problem file");
+  if (fs::is_directory(path, ec))
+    fail(path, 0, "cannot read: it is a directory, not a problem file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const int err = errno;
-    fail(path, 0, fmt::format("cannot open the problem file: {}", err ? std::strerror(err) : "unknown error"));
+    fail(path, 0,
+         fmt::format("cannot open the problem file: {}",
+                     err ? std::strerror(err) : "unknown error"));
   }
   std::ostringstream buffer;
   buffer << in.rdbuf();
@@ -137,7 +140,9 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 std::vector<std::string_view> split_tokens(std::string_view line) {
   std::vector<std::string_view> tokens;
@@ -159,7 +164,8 @@ enum class NumberStatus { ok, not_a_number, not_finite };
 NumberStatus parse_double(std::string_view token, double& value) {
   if (!token.empty() && token.front() == '+') {
     token.remove_prefix(1);
-    if (!token.empty() && (token.front() == '+' || token.front() == '-')) return NumberStatus::not_a_number;
+    if (!token.empty() && (token.front() == '+' || token.front() == '-'))
+      return NumberStatus::not_a_number;
   }
   if (token.empty()) return NumberStatus::not_a_number;
   const char* first = token.data();
@@ -185,15 +191,17 @@ double to_double(const fs::path& path, int line, std::string_view token, const s
     case NumberStatus::ok:
       return value;
     case NumberStatus::not_finite:
-      fail(path, line, fmt::format("non-finite value {} ({}): NaN and infinite entries are not allowed",
-                                   quoted(token), what));
+      fail(path, line,
+           fmt::format("non-finite value {} ({}): NaN and infinite entries are not allowed",
+                       quoted(token), what));
     case NumberStatus::not_a_number:
       break;
   }
   fail(path, line, fmt::format("expected a number ({}), found {}", what, quoted(token)));
 }
 
-long long to_integer(const fs::path& path, int line, std::string_view token, const std::string& what) {
+long long to_integer(const fs::path& path, int line, std::string_view token,
+                     const std::string& what) {
   std::string_view digits = token;
   if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
   long long value = 0;
@@ -211,7 +219,8 @@ constexpr long long kMaxSize = 1'000'000;
 class TokenStream {
  public:
   /// the tokens of lines[first_line…] (0-based), each with its line number
-  TokenStream(const fs::path& path, const std::vector<std::string_view>& lines, std::size_t first_line)
+  TokenStream(const fs::path& path, const std::vector<std::string_view>& lines,
+              std::size_t first_line)
       : path_(path), end_line_(static_cast<int>(lines.size()) + 1) {
     for (std::size_t l = first_line; l < lines.size(); ++l)
       for (auto token : split_tokens(lines[l])) tokens_.push_back({token, static_cast<int>(l) + 1});
@@ -219,7 +228,8 @@ class TokenStream {
 
   /// the next token; fails with "unexpected end of file: expected <what>" at the end
   std::string_view next(const std::string& what) {
-    if (pos_ >= tokens_.size()) fail(path_, end_line_, fmt::format("unexpected end of file: expected {}", what));
+    if (pos_ >= tokens_.size())
+      fail(path_, end_line_, fmt::format("unexpected end of file: expected {}", what));
     current_ = tokens_[pos_].line;
     return tokens_[pos_++].text;
   }
@@ -234,8 +244,9 @@ class TokenStream {
   /// fails at the end of the file unless `count` more tokens are there (checked before allocating)
   void require(long long count, const std::string& what) const {
     if (count > static_cast<long long>(tokens_.size() - pos_))
-      fail(path_, end_line_, fmt::format("unexpected end of file: expected {} ({} numbers, {} left)", what, count,
-                                         tokens_.size() - pos_));
+      fail(path_, end_line_,
+           fmt::format("unexpected end of file: expected {} ({} numbers, {} left)", what, count,
+                       tokens_.size() - pos_));
   }
   /// the line of the last token read (1-based)
   int line() const { return current_; }
@@ -259,62 +270,70 @@ class TokenStream {
 // ─── NumericsMatrix storages ─────────────────────────────────────────────────────────────────
 
 /// the SparseBlockStructuredMatrix text (SBM_write_in_file) of a rows × cols matrix, to dense
-DenseMatrix read_sparse_block(TokenStream& in, long long rows, long long cols, const std::string& name) {
+DenseMatrix read_sparse_block(TokenStream& in, long long rows, long long cols,
+                              const std::string& name) {
   const auto nbblocks = in.integer(fmt::format("the number of blocks of {}", name));
-  if (nbblocks < 0) in.fail_here(fmt::format("the number of blocks of {} is negative ({})", name, nbblocks));
+  if (nbblocks < 0)
+    in.fail_here(fmt::format("the number of blocks of {} is negative ({})", name, nbblocks));
   DenseMatrix M = DenseMatrix::Zero(rows, cols);
   if (nbblocks == 0) return M;  // Siconos writes nothing more for an empty matrix
   const auto blocknumber0 = in.integer(fmt::format("the number of block rows of {}", name));
   if (blocknumber0 < 1 || blocknumber0 > rows)
-    in.fail_here(fmt::format("the number of block rows of {} must be in 1..{}, found {}", name, rows, blocknumber0));
+    in.fail_here(fmt::format("the number of block rows of {} must be in 1..{}, found {}", name,
+                             rows, blocknumber0));
   const auto blocknumber1 = in.integer(fmt::format("the number of block columns of {}", name));
   if (blocknumber1 < 1 || blocknumber1 > cols)
-    in.fail_here(fmt::format("the number of block columns of {} must be in 1..{}, found {}", name, cols,
-                             blocknumber1));
+    in.fail_here(fmt::format("the number of block columns of {} must be in 1..{}, found {}", name,
+                             cols, blocknumber1));
   auto read_sizes = [&](long long count, long long total, const char* kind) {
     std::vector<long long> sizes;
     long long previous = 0;
     for (long long i = 0; i < count; ++i) {
-      const auto s = in.integer(fmt::format("the cumulative size of block {} {} of {}", kind, i, name));
+      const auto s =
+          in.integer(fmt::format("the cumulative size of block {} {} of {}", kind, i, name));
       if (s <= previous || s > total)
-        in.fail_here(fmt::format("the cumulative block {} sizes of {} must increase up to {}, found {} after {}",
-                                 kind, name, total, s, previous));
+        in.fail_here(fmt::format(
+            "the cumulative block {} sizes of {} must increase up to {}, found {} after {}", kind,
+            name, total, s, previous));
       sizes.push_back(s);
       previous = s;
     }
     if (previous != total)
-      in.fail_here(fmt::format("the block {} sizes of {} add up to {}, expected {}", kind, name, previous, total));
+      in.fail_here(fmt::format("the block {} sizes of {} add up to {}, expected {}", kind, name,
+                               previous, total));
     return sizes;
   };
   const auto blocksize0 = read_sizes(blocknumber0, rows, "row");
   const auto blocksize1 = read_sizes(blocknumber1, cols, "column");
   const auto filled1 = in.integer(fmt::format("filled1 of {} (block rows + 1)", name));
   if (filled1 != blocknumber0 + 1)
-    in.fail_here(fmt::format("filled1 of {} must be the number of block rows + 1 = {}, found {}", name,
-                             blocknumber0 + 1, filled1));
+    in.fail_here(fmt::format("filled1 of {} must be the number of block rows + 1 = {}, found {}",
+                             name, blocknumber0 + 1, filled1));
   const auto filled2 = in.integer(fmt::format("filled2 of {} (the number of blocks)", name));
   if (filled2 != nbblocks)
-    in.fail_here(fmt::format("filled2 of {} must be the number of blocks {}, found {}", name, nbblocks, filled2));
+    in.fail_here(fmt::format("filled2 of {} must be the number of blocks {}, found {}", name,
+                             nbblocks, filled2));
   if (nbblocks > blocknumber0 * blocknumber1)
-    in.fail_here(fmt::format("{} has {} blocks but only {} × {} block positions", name, nbblocks, blocknumber0,
-                             blocknumber1));
+    in.fail_here(fmt::format("{} has {} blocks but only {} × {} block positions", name, nbblocks,
+                             blocknumber0, blocknumber1));
   std::vector<long long> index1(static_cast<std::size_t>(filled1));
   for (long long i = 0; i < filled1; ++i) {
     index1[i] = in.integer(fmt::format("row pointer {} of the blocks of {}", i, name));
     const long long lower = i == 0 ? 0 : index1[i - 1];
     if ((i == 0 && index1[i] != 0) || index1[i] < lower || index1[i] > nbblocks)
-      in.fail_here(fmt::format("row pointer {} of the blocks of {} must be in {}..{} (and 0 first), found {}", i,
-                               name, lower, nbblocks, index1[i]));
+      in.fail_here(fmt::format(
+          "row pointer {} of the blocks of {} must be in {}..{} (and 0 first), found {}", i, name,
+          lower, nbblocks, index1[i]));
   }
   if (index1.back() != nbblocks)
-    in.fail_here(fmt::format("the last row pointer of the blocks of {} must be {}, found {}", name, nbblocks,
-                             index1.back()));
+    in.fail_here(fmt::format("the last row pointer of the blocks of {} must be {}, found {}", name,
+                             nbblocks, index1.back()));
   std::vector<long long> index2(static_cast<std::size_t>(filled2));
   for (long long i = 0; i < filled2; ++i) {
     index2[i] = in.integer(fmt::format("the block column of block {} of {}", i, name));
     if (index2[i] < 0 || index2[i] >= blocknumber1)
-      in.fail_here(fmt::format("the block column of block {} of {} must be in 0..{}, found {}", i, name,
-                               blocknumber1 - 1, index2[i]));
+      in.fail_here(fmt::format("the block column of block {} of {} must be in 0..{}, found {}", i,
+                               name, blocknumber1 - 1, index2[i]));
   }
   std::vector<char> seen(static_cast<std::size_t>(blocknumber0 * blocknumber1), 0);
   for (long long br = 0; br < blocknumber0; ++br) {
@@ -333,8 +352,8 @@ DenseMatrix read_sparse_block(TokenStream& in, long long rows, long long cols, c
       in.require(nr * nc, fmt::format("the {} × {} values of block {} of {}", nr, nc, b, name));
       for (long long j = 0; j < nc; ++j)
         for (long long i = 0; i < nr; ++i)
-          M(r0 + i, c0 + j) =
-              in.number(fmt::format("entry ({}, {}) of block {} of {}, column-major", i, j, b, name));
+          M(r0 + i, c0 + j) = in.number(
+              fmt::format("entry ({}, {}) of block {} of {}, column-major", i, j, b, name));
     }
   }
   return M;
@@ -342,21 +361,25 @@ DenseMatrix read_sparse_block(TokenStream& in, long long rows, long long cols, c
 
 /// a NumericsMatrix (NM_write_in_file): storage, rows, columns, then the storage's data
 DenseMatrix read_numerics_matrix(TokenStream& in, const std::string& name) {
-  const auto storage = in.integer(fmt::format("the storage type of {} (0 dense, 1 sparse block)", name));
+  const auto storage =
+      in.integer(fmt::format("the storage type of {} (0 dense, 1 sparse block)", name));
   const int storage_line = in.line();
   const auto rows = in.integer(fmt::format("the number of rows of {}", name));
   if (rows < 1 || rows > kMaxSize)
-    in.fail_here(fmt::format("the number of rows of {} must be in 1..{}, found {}", name, kMaxSize, rows));
+    in.fail_here(
+        fmt::format("the number of rows of {} must be in 1..{}, found {}", name, kMaxSize, rows));
   const auto cols = in.integer(fmt::format("the number of columns of {}", name));
   if (cols < 1 || cols > kMaxSize)
-    in.fail_here(fmt::format("the number of columns of {} must be in 1..{}, found {}", name, kMaxSize, cols));
+    in.fail_here(fmt::format("the number of columns of {} must be in 1..{}, found {}", name,
+                             kMaxSize, cols));
   if (storage == 0) {
     const auto rows2 = in.integer(fmt::format("the number of rows of {} (repeated)", name));
     const auto cols2 = in.integer(fmt::format("the number of columns of {} (repeated)", name));
     if (rows2 != rows || cols2 != cols)
-      in.fail_here(fmt::format("the size of {} is given as {} × {} and then as {} × {}", name, rows, cols, rows2,
-                               cols2));
-    in.require(rows * cols, fmt::format("the {} × {} entries of {}, column-major", rows, cols, name));
+      in.fail_here(fmt::format("the size of {} is given as {} × {} and then as {} × {}", name, rows,
+                               cols, rows2, cols2));
+    in.require(rows * cols,
+               fmt::format("the {} × {} entries of {}, column-major", rows, cols, name));
     DenseMatrix M(rows, cols);
     for (long long j = 0; j < cols; ++j)
       for (long long i = 0; i < rows; ++i)
@@ -366,39 +389,44 @@ DenseMatrix read_numerics_matrix(TokenStream& in, const std::string& name) {
   if (storage == 1) return read_sparse_block(in, rows, cols, name);
   if (storage == 2)
     fail(in.path(), storage_line,
-         fmt::format("unsupported feature: storage type 2 (compressed sparse) for {}; only 0 (dense) and "
-                     "1 (sparse block) can be read",
-                     name));
+         fmt::format(
+             "unsupported feature: storage type 2 (compressed sparse) for {}; only 0 (dense) and "
+             "1 (sparse block) can be read",
+             name));
   fail(in.path(), storage_line,
-       fmt::format("expected the storage type of {} (0 dense, 1 sparse block), found {}", name, storage));
+       fmt::format("expected the storage type of {} (0 dense, 1 sparse block), found {}", name,
+                   storage));
 }
 
 // ─── line-oriented helpers (dense LCP files) ─────────────────────────────────────────────────
 
-std::string_view line_at(const fs::path& path, const std::vector<std::string_view>& lines, std::size_t index,
-                         const std::string& what) {
+std::string_view line_at(const fs::path& path, const std::vector<std::string_view>& lines,
+                         std::size_t index, const std::string& what) {
   if (index >= lines.size())
-    fail(path, static_cast<int>(lines.size()) + 1, fmt::format("unexpected end of file: expected {}", what));
+    fail(path, static_cast<int>(lines.size()) + 1,
+         fmt::format("unexpected end of file: expected {}", what));
   return lines[index];
 }
 
 /// a line holding exactly one integer
-long long integer_line(const fs::path& path, const std::vector<std::string_view>& lines, std::size_t index,
-                       const std::string& what) {
+long long integer_line(const fs::path& path, const std::vector<std::string_view>& lines,
+                       std::size_t index, const std::string& what) {
   const auto tokens = split_tokens(line_at(path, lines, index, what));
   const int line = static_cast<int>(index) + 1;
   if (tokens.empty()) fail(path, line, fmt::format("expected {}, found an empty line", what));
   const long long value = to_integer(path, line, tokens[0], what);
   if (tokens.size() > 1)
-    fail(path, line, fmt::format("expected {} alone on the line, found {} more items starting with {}", what,
-                                 tokens.size() - 1, quoted(tokens[1])));
+    fail(path, line,
+         fmt::format("expected {} alone on the line, found {} more items starting with {}", what,
+                     tokens.size() - 1, quoted(tokens[1])));
   return value;
 }
 
 /// a line holding exactly `count` numbers
-void numbers_line(const fs::path& path, const std::vector<std::string_view>& lines, std::size_t index,
-                  long long count, const std::string& what, double* out) {
-  const auto tokens = split_tokens(line_at(path, lines, index, fmt::format("{} ({} numbers)", what, count)));
+void numbers_line(const fs::path& path, const std::vector<std::string_view>& lines,
+                  std::size_t index, long long count, const std::string& what, double* out) {
+  const auto tokens =
+      split_tokens(line_at(path, lines, index, fmt::format("{} ({} numbers)", what, count)));
   const int line = static_cast<int>(index) + 1;
   if (static_cast<long long>(tokens.size()) != count)
     fail(path, line, fmt::format("expected {} numbers ({}), found {}", count, what, tokens.size()));
@@ -406,7 +434,8 @@ void numbers_line(const fs::path& path, const std::vector<std::string_view>& lin
     out[k] = to_double(path, line, tokens[k], fmt::format("entry {} of {}", k, what));
 }
 
-void check_size_against(const fs::path& path, int line, long long value, long long n, const char* what) {
+void check_size_against(const fs::path& path, int line, long long value, long long n,
+                        const char* what) {
   if (value != n) fail(path, line, fmt::format("expected {} = n = {}, found {}", what, n, value));
 }
 
@@ -420,14 +449,20 @@ LcpProblem read_lcp_file(const std::filesystem::path& path) {
 
   const long long n = integer_line(path, lines, 0, "the problem size n");
   if (n <= 0) fail(path, 1, fmt::format("the problem size n must be positive, found {}", n));
-  if (n > kMaxSize) fail(path, 1, fmt::format("the problem size n = {} is larger than the limit {}", n, kMaxSize));
-  const long long storage = integer_line(path, lines, 1, "the storage type (0 dense, 1 sparse block)");
+  if (n > kMaxSize)
+    fail(path, 1, fmt::format("the problem size n = {} is larger than the limit {}", n, kMaxSize));
+  const long long storage =
+      integer_line(path, lines, 1, "the storage type (0 dense, 1 sparse block)");
   if (storage == 2)
-    fail(path, 2, "unsupported feature: storage type 2 (compressed sparse); only 0 (dense) and 1 (sparse block) "
-                  "can be read");
+    fail(path, 2,
+         "unsupported feature: storage type 2 (compressed sparse); only 0 (dense) and 1 (sparse "
+         "block) "
+         "can be read");
   if (storage != 0 && storage != 1)
-    fail(path, 2, fmt::format("expected the storage type (0 dense, 1 sparse block), found {}", storage));
-  check_size_against(path, 3, integer_line(path, lines, 2, "the number of rows of M"), n, "the number of rows of M");
+    fail(path, 2,
+         fmt::format("expected the storage type (0 dense, 1 sparse block), found {}", storage));
+  check_size_against(path, 3, integer_line(path, lines, 2, "the number of rows of M"), n,
+                     "the number of rows of M");
   check_size_against(path, 4, integer_line(path, lines, 3, "the number of columns of M"), n,
                      "the number of columns of M");
 
@@ -446,8 +481,9 @@ LcpProblem read_lcp_file(const std::filesystem::path& path) {
   {
     const auto tokens = split_tokens(line_at(path, lines, 4, "the size of M as \"rows columns\""));
     if (tokens.size() != 2)
-      fail(path, 5, fmt::format("expected the size of M as two integers \"{} {}\", found {} items", n, n,
-                                tokens.size()));
+      fail(path, 5,
+           fmt::format("expected the size of M as two integers \"{} {}\", found {} items", n, n,
+                       tokens.size()));
     check_size_against(path, 5, to_integer(path, 5, tokens[0], "the number of rows of M"), n,
                        "the number of rows of M");
     check_size_against(path, 5, to_integer(path, 5, tokens[1], "the number of columns of M"), n,
@@ -458,22 +494,26 @@ LcpProblem read_lcp_file(const std::filesystem::path& path) {
   // is read line by line into a scratch row, so that the first bad line is reported (and no
   // n × n matrix is allocated for it)
   const std::size_t needed = 5 + static_cast<std::size_t>(n) + 1;
-  const bool enough_text = static_cast<double>(text.size()) >= static_cast<double>(n) * static_cast<double>(n + 1);
+  const bool enough_text =
+      static_cast<double>(text.size()) >= static_cast<double>(n) * static_cast<double>(n + 1);
   if (lines.size() < needed || !enough_text) {
     std::vector<double> scratch(static_cast<std::size_t>(n));
     for (std::size_t l = 5; l < std::min(lines.size(), needed); ++l)
       numbers_line(path, lines, l, n,
-                   l - 5 < static_cast<std::size_t>(n) ? fmt::format("column {} of M, stored column-major", l - 5)
-                                                        : std::string("q"),
+                   l - 5 < static_cast<std::size_t>(n)
+                       ? fmt::format("column {} of M, stored column-major", l - 5)
+                       : std::string("q"),
                    scratch.data());
   }
   if (lines.size() < needed) {
     const long long have = static_cast<long long>(lines.size()) - 5;
-    const std::string what = have < n ? fmt::format("column {} of M ({} numbers; M is stored column-major, "
-                                                    "one column per line)",
-                                                    have, n)
+    const std::string what = have < n ? fmt::format(
+                                            "column {} of M ({} numbers; M is stored column-major, "
+                                            "one column per line)",
+                                            have, n)
                                       : fmt::format("q ({} numbers)", n);
-    fail(path, static_cast<int>(lines.size()) + 1, fmt::format("unexpected end of file: expected {}", what));
+    fail(path, static_cast<int>(lines.size()) + 1,
+         fmt::format("unexpected end of file: expected {}", what));
   }
   problem.M.resize(n, n);
   for (long long j = 0; j < n; ++j)
@@ -483,15 +523,19 @@ LcpProblem read_lcp_file(const std::filesystem::path& path) {
   return problem;
 }
 
-void write_lcp_file(const std::filesystem::path& path, const LcpProblem& problem, const std::string& remark) {
+void write_lcp_file(const std::filesystem::path& path, const LcpProblem& problem,
+                    const std::string& remark) {
   const auto n = problem.M.rows();
   if (n <= 0 || problem.M.cols() != n)
-    fail(path, 0, fmt::format("cannot write: M must be square and non-empty, it is {} × {}", problem.M.rows(),
-                              problem.M.cols()));
+    fail(path, 0,
+         fmt::format("cannot write: M must be square and non-empty, it is {} × {}",
+                     problem.M.rows(), problem.M.cols()));
   if (problem.q.size() != n)
-    fail(path, 0, fmt::format("cannot write: q has {} entries, M is {} × {}", problem.q.size(), n, n));
+    fail(path, 0,
+         fmt::format("cannot write: q has {} entries, M is {} × {}", problem.q.size(), n, n));
   if (!problem.M.allFinite() || !problem.q.allFinite())
-    fail(path, 0, "cannot write: M or q has a NaN or infinite entry, which the format does not allow");
+    fail(path, 0,
+         "cannot write: M or q has a NaN or infinite entry, which the format does not allow");
 
   std::string out;
   auto it = std::back_inserter(out);
@@ -514,7 +558,8 @@ void write_lcp_file(const std::filesystem::path& path, const LcpProblem& problem
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file) {
     const int err = errno;
-    fail(path, 0, fmt::format("cannot open for writing: {}", err ? std::strerror(err) : "unknown error"));
+    fail(path, 0,
+         fmt::format("cannot open for writing: {}", err ? std::strerror(err) : "unknown error"));
   }
   file.write(out.data(), static_cast<std::streamsize>(out.size()));
   file.close();
@@ -529,10 +574,13 @@ MixedLcpProblem read_mixed_lcp_file(const std::filesystem::path& path) {
   TokenStream in(path, lines, 0);
 
   const auto st1 = in.integer("isStorageType1 (0 or 1)");
-  if (st1 != 0 && st1 != 1) in.fail_here(fmt::format("expected isStorageType1 = 0 or 1, found {}", st1));
+  if (st1 != 0 && st1 != 1)
+    in.fail_here(fmt::format("expected isStorageType1 = 0 or 1, found {}", st1));
   const auto st2 = in.integer("isStorageType2 (0 or 1)");
-  if (st2 != 0 && st2 != 1) in.fail_here(fmt::format("expected isStorageType2 = 0 or 1, found {}", st2));
-  if (st1 == 0 && st2 == 0) in.fail_here("neither storage type 1 (M, q) nor storage type 2 (A, B, C, D) is given");
+  if (st2 != 0 && st2 != 1)
+    in.fail_here(fmt::format("expected isStorageType2 = 0 or 1, found {}", st2));
+  if (st1 == 0 && st2 == 0)
+    in.fail_here("neither storage type 1 (M, q) nor storage type 2 (A, B, C, D) is given");
   const auto n = in.integer("n, the number of equality rows");
   if (n < 0 || n > kMaxSize) in.fail_here(fmt::format("n must be in 0..{}, found {}", kMaxSize, n));
   const auto m = in.integer("m, the number of complementarity rows");
@@ -549,34 +597,39 @@ MixedLcpProblem read_mixed_lcp_file(const std::filesystem::path& path) {
   if (st1 == 1) {
     // blocksRows: 0 = r0 < r1 < ... < rk = n + m
     std::vector<long long> blocks_rows{in.integer("blocksRows[0] = 0")};
-    if (blocks_rows[0] != 0) in.fail_here(fmt::format("expected blocksRows[0] = 0, found {}", blocks_rows[0]));
+    if (blocks_rows[0] != 0)
+      in.fail_here(fmt::format("expected blocksRows[0] = 0, found {}", blocks_rows[0]));
     while (blocks_rows.back() < size) {
       const auto r = in.integer(fmt::format("blocksRows[{}]", blocks_rows.size()));
       if (r <= blocks_rows.back() || r > size)
-        in.fail_here(fmt::format("blocksRows must increase up to n + m = {}, found {} after {}", size, r,
-                                 blocks_rows.back()));
+        in.fail_here(fmt::format("blocksRows must increase up to n + m = {}, found {} after {}",
+                                 size, r, blocks_rows.back()));
       blocks_rows.push_back(r);
     }
     const std::size_t nb_blocks = blocks_rows.size() - 1;
     for (std::size_t b = 0; b < nb_blocks; ++b) {
-      const auto is_comp = in.integer(fmt::format("blocksIsComp[{}] (0 equality, 1 complementarity)", b));
+      const auto is_comp =
+          in.integer(fmt::format("blocksIsComp[{}] (0 equality, 1 complementarity)", b));
       if (is_comp != 0 && is_comp != 1)
         in.fail_here(fmt::format("expected blocksIsComp[{}] = 0 or 1, found {}", b, is_comp));
       for (long long r = blocks_rows[b]; r < blocks_rows[b + 1]; ++r)
         (is_comp ? comp_rows : eq_rows).push_back(static_cast<Eigen::Index>(r));
     }
     if (static_cast<long long>(eq_rows.size()) != n)
-      in.fail_here(fmt::format("the equality blocks cover {} rows, expected n = {}", eq_rows.size(), n));
+      in.fail_here(
+          fmt::format("the equality blocks cover {} rows, expected n = {}", eq_rows.size(), n));
 
     const int matrix_line = in.next_line();
     M1 = read_numerics_matrix(in, "M");
     if (M1.rows() != M1.cols())
       fail(path, matrix_line,
-           fmt::format("unsupported feature: rectangular M ({} rows × {} columns, n = {}, m = {}); only square "
+           fmt::format("unsupported feature: rectangular M ({} rows × {} columns, n = {}, m = {}); "
+                       "only square "
                        "mixed LCPs (as many equality rows as free variables) can be read",
                        M1.rows(), M1.cols(), n, m));
     if (M1.rows() != size)
-      fail(path, matrix_line, fmt::format("M is {} × {}, expected n + m = {}", M1.rows(), M1.cols(), size));
+      fail(path, matrix_line,
+           fmt::format("M is {} × {}, expected n + m = {}", M1.rows(), M1.cols(), size));
     in.require(size, "q");
     q1.resize(size);
     for (long long i = 0; i < size; ++i) q1(i) = in.number(fmt::format("entry {} of q", i));
@@ -591,16 +644,19 @@ MixedLcpProblem read_mixed_lcp_file(const std::filesystem::path& path) {
 
   if (st2 == 1) {
     auto read_rows = [&](long long rows, long long cols, const char* name) {
-      in.require(rows * cols, fmt::format("the {} × {} entries of {}, row by row", rows, cols, name));
+      in.require(rows * cols,
+                 fmt::format("the {} × {} entries of {}, row by row", rows, cols, name));
       DenseMatrix X(rows, cols);
       for (long long i = 0; i < rows; ++i)
-        for (long long j = 0; j < cols; ++j) X(i, j) = in.number(fmt::format("entry ({}, {}) of {}", i, j, name));
+        for (long long j = 0; j < cols; ++j)
+          X(i, j) = in.number(fmt::format("entry ({}, {}) of {}", i, j, name));
       return X;
     };
     auto read_vector = [&](long long count, const char* name) {
       in.require(count, name);
       Vector x(count);
-      for (long long i = 0; i < count; ++i) x(i) = in.number(fmt::format("entry {} of {}", i, name));
+      for (long long i = 0; i < count; ++i)
+        x(i) = in.number(fmt::format("entry {} of {}", i, name));
       return x;
     };
     const int first_line = in.next_line();
@@ -616,7 +672,8 @@ MixedLcpProblem read_mixed_lcp_file(const std::filesystem::path& path) {
           for (Eigen::Index j = 0; j < block.cols(); ++j)
             if (!(from_m(i, j) == block(i, j)))
               fail(path, first_line,
-                   fmt::format("storage type 1 (M, q) and storage type 2 (A, B, C, D, a, b) disagree: {}({}, {}) "
+                   fmt::format("storage type 1 (M, q) and storage type 2 (A, B, C, D, a, b) "
+                               "disagree: {}({}, {}) "
                                "is {:.17g} in M and {:.17g} in {}",
                                name, i, j, from_m(i, j), block(i, j), name));
       };

@@ -6,24 +6,34 @@ namespace pivot::lcp {
 
 const char* to_string(LcpStatus status) {
   switch (status) {
-    case LcpStatus::solved: return "solved";
-    case LcpStatus::ray_termination: return "ray_termination";
-    case LcpStatus::pivot_limit: return "pivot_limit";
-    case LcpStatus::numerical_failure: return "numerical_failure";
-    case LcpStatus::invalid_input: return "invalid_input";
+    case LcpStatus::solved:
+      return "solved";
+    case LcpStatus::ray_termination:
+      return "ray_termination";
+    case LcpStatus::pivot_limit:
+      return "pivot_limit";
+    case LcpStatus::numerical_failure:
+      return "numerical_failure";
+    case LcpStatus::invalid_input:
+      return "invalid_input";
   }
   return "unknown";
 }
 
 const char* to_string(StartPath path) {
   switch (path) {
-    case StartPath::trivial: return "trivial";
-    case StartPath::warm_start: return "warm_start";
-    case StartPath::lemke: return "lemke";
+    case StartPath::trivial:
+      return "trivial";
+    case StartPath::warm_start:
+      return "warm_start";
+    case StartPath::lemke:
+      return "lemke";
   }
   return "unknown";
 }
 
-double LcpResiduals::worst() const { return std::max({-min_z, -min_w, max_complementarity}); }
+double LcpResiduals::worst() const {
+  return std::max({-min_z, -min_w, max_complementarity});
+}
 
 }  // namespace pivot::lcp

@@ -20,8 +20,10 @@ enum class LcpStatus {
 
 /// How far (z, w) is from solving the LCP, each relative to its own scale (componentwise, so a
 /// huge z cannot hide a violated row):
-///   s_i                 = |q_i| + Σ_j |M_ij z_j| + η    the scale of w_i (its rounding error ~ ε s_i),
-///                         η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞) so rows that cancel exactly are not judged on noise
+///   s_i                 = |q_i| + Σ_j |M_ij z_j| + η    the scale of w_i (its rounding error ~ ε
+///   s_i),
+///                         η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞) so rows that cancel exactly are not judged
+///                         on noise
 ///   min_z               = min(0, min_i z_i) / ‖z‖∞
 ///   min_w               = min(0, min_i w_i / s_i)
 ///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w_i| / s_i)

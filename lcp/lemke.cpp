@@ -16,11 +16,11 @@
 //   w_i in, z_l out: row i and column l are deleted      (block deletion)
 #include "lcp/lemke.hpp"
 
+#include <fmt/core.h>
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
-#include <fmt/core.h>
 #include <limits>
 
 namespace pivot::lcp {
@@ -160,11 +160,15 @@ class LemkeSolver {
   // out (+)= s · M̃(·, j)
   void add_column(int j, double s, Vector& out, bool assign) const {
     if (j < n_) {
-      if (assign) out.noalias() = s * M_.col(j);
-      else out.noalias() += s * M_.col(j);
+      if (assign)
+        out.noalias() = s * M_.col(j);
+      else
+        out.noalias() += s * M_.col(j);
     } else {
-      if (assign) out.noalias() = s * d_;
-      else out.noalias() += s * d_;
+      if (assign)
+        out.noalias() = s * d_;
+      else
+        out.noalias() += s * d_;
     }
   }
 
@@ -382,12 +386,12 @@ class LemkeSolver {
   const LemkeOptions& opt_;
   const int n_;
 
-  DenseMatrix Ainv_;           // A⁻¹ in its leading k × k block: rows ↔ Z, columns ↔ L
-  std::vector<int> rows_;      // L: rows whose w is nonbasic, by position
-  std::vector<int> cols_;      // Z: basic z̃ indices by position (n is z₀)
-  std::vector<int> pos_row_;   // position of row i in L, or −1 (w_i basic)
-  std::vector<int> pos_col_;   // position of z̃_j in Z, or −1
-  Vector wval_, zval_;         // basic values: w by row, z̃ by position
+  DenseMatrix Ainv_;          // A⁻¹ in its leading k × k block: rows ↔ Z, columns ↔ L
+  std::vector<int> rows_;     // L: rows whose w is nonbasic, by position
+  std::vector<int> cols_;     // Z: basic z̃ indices by position (n is z₀)
+  std::vector<int> pos_row_;  // position of row i in L, or −1 (w_i basic)
+  std::vector<int> pos_col_;  // position of z̃_j in Z, or −1
+  Vector wval_, zval_;        // basic values: w by row, z̃ by position
   Vector dz_, dw_, work_, work2_, gather_;
   struct Candidate {
     int pos;
@@ -502,8 +506,8 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
   }
   for (int i = 0; i < n; ++i)
     if (!(d(i) > 0.0) || !std::isfinite(d(i))) {
-      result.message = fmt::format("covering vector entry {} is {} (must be positive, finite)",
-                                   i, d(i));
+      result.message =
+          fmt::format("covering vector entry {} is {} (must be positive, finite)", i, d(i));
       return result;
     }
   if (options.max_pivots < 0 || options.refactor_interval < 1 || !(options.pivot_tolerance >= 0) ||

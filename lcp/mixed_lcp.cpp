@@ -8,13 +8,13 @@
 // P is factorized once; P⁻¹Q and P⁻¹u come from solves with that factorization.
 #include "lcp/mixed_lcp.hpp"
 
+#include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
-#include <fmt/core.h>
-#include <fmt/ranges.h>
 #include <limits>
 
 #include "lcp/lcp_io.hpp"
@@ -185,9 +185,13 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
   }
   if (!factored) {
     // singular or nearly so: the dense path detects the dependent rows and regularizes
-    const MixedLcpProblem dense{DenseMatrix(problem.P), DenseMatrix(problem.Q),
-                                DenseMatrix(problem.K), DenseMatrix(problem.S),
-                                problem.u, problem.v, problem.name};
+    const MixedLcpProblem dense{DenseMatrix(problem.P),
+                                DenseMatrix(problem.Q),
+                                DenseMatrix(problem.K),
+                                DenseMatrix(problem.S),
+                                problem.u,
+                                problem.v,
+                                problem.name};
     return solve_mixed_lcp(dense, options);
   }
   DenseMatrix PinvQ(n, problem.Q.cols());

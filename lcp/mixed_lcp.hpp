@@ -31,8 +31,8 @@ struct MixedLcpOptions {
 };
 
 struct MixedLcpResult {
-  LcpResult lcp;   ///< the reduced LCP's result (z, w, pivots, residuals, status)
-  Vector x;        ///< the free variables, when solved
+  LcpResult lcp;  ///< the reduced LCP's result (z, w, pivots, residuals, status)
+  Vector x;       ///< the free variables, when solved
   /// rows of P found linearly dependent on the others (empty when P is nonsingular)
   std::vector<int> singular_rows;
   bool regularized = false;  ///< P + diag(regularization) was used

@@ -1,7 +1,7 @@
 #include "lcp/residual.hpp"
 
-#include <algorithm>
 #include <fmt/core.h>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -33,8 +33,7 @@ LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vect
 }
 
 std::string validate(const DenseMatrix& M, const Vector& q) {
-  if (M.rows() != M.cols())
-    return fmt::format("M is not square ({} x {})", M.rows(), M.cols());
+  if (M.rows() != M.cols()) return fmt::format("M is not square ({} x {})", M.rows(), M.cols());
   if (q.size() != M.rows())
     return fmt::format("q has {} entries but M is {} x {}", q.size(), M.rows(), M.cols());
   for (Eigen::Index j = 0; j < M.cols(); ++j)

@@ -7,8 +7,8 @@
 namespace pivot::lcp {
 
 /// residuals of z for w = M z + q (see LcpResiduals for the definitions); w is returned too
-[[nodiscard]] LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q,
-                                             const Vector& z, Vector* w_out = nullptr);
+[[nodiscard]] LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vector& z,
+                                             Vector* w_out = nullptr);
 
 /// the default tolerance of every `solved`: worst() ≤ this
 inline constexpr double kDefaultResidualTolerance = 1e-9;

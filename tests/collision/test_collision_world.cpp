@@ -21,8 +21,8 @@ struct Scene {
   CollisionWorld world;
   std::map<int, Pose> poses;
 
-  void add(int body, ShapePtr shape, const Vec3& x, const Quat& q = Quat::Identity(), bool fixed = false,
-           std::uint32_t group = 1, std::uint32_t mask = 0xffffffffu) {
+  void add(int body, ShapePtr shape, const Vec3& x, const Quat& q = Quat::Identity(),
+           bool fixed = false, std::uint32_t group = 1, std::uint32_t mask = 0xffffffffu) {
     CollisionObjectSettings s;
     s.body = body;
     s.shape = std::move(shape);
@@ -37,7 +37,9 @@ struct Scene {
   }
 };
 
-Quat axis_angle(double angle, const Vec3& axis) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
+Quat axis_angle(double angle, const Vec3& axis) {
+  return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
+}
 
 /// the contact invariants: unit normal, gap = n·(pa − pb), gap ≤ margin
 void check_invariants(const std::vector<Contact>& contacts, double margin) {
@@ -100,7 +102,8 @@ TEST_CASE("sphere–plane gaps, with the plane on a moved fixed body", "[collisi
   }
 }
 
-TEST_CASE("box–plane: face down gives the 4 corners, tilted gives the lowest corner", "[collision]") {
+TEST_CASE("box–plane: face down gives the 4 corners, tilted gives the lowest corner",
+          "[collision]") {
   const Vec3 h(0.3, 0.2, 0.1);
   for (const double gap : {0.03, 0.001, 0.0, -0.002}) {
     Scene s;
@@ -119,7 +122,8 @@ TEST_CASE("box–plane: face down gives the 4 corners, tilted gives the lowest c
   // tilted about a general axis: the lowest corner's height is z − Σ|R_zj| h_j
   const Quat q = axis_angle(0.7, Vec3(1.0, 2.0, 0.5));
   const Mat3 R = q.toRotationMatrix();
-  const double reach = std::abs(R(2, 0)) * h.x() + std::abs(R(2, 1)) * h.y() + std::abs(R(2, 2)) * h.z();
+  const double reach =
+      std::abs(R(2, 0)) * h.x() + std::abs(R(2, 1)) * h.y() + std::abs(R(2, 2)) * h.z();
   for (const double gap : {0.02, -0.003}) {
     Scene s;
     s.add(0, make_plane(Vec3::UnitZ(), 0.0), Vec3::Zero(), Quat::Identity(), true);
@@ -150,7 +154,8 @@ TEST_CASE("capsule–plane: both ends when lying, the lower end when tilted", "[
   for (const double gap : {0.03, 0.0, -0.01}) {
     Scene s;
     s.add(0, make_plane(Vec3::UnitZ(), 0.0), Vec3::Zero(), Quat::Identity(), true);
-    s.add(1, make_capsule(r, hl), Vec3(0.5, 0, hl * std::cos(tilt) + r + gap), axis_angle(tilt, Vec3::UnitX()));
+    s.add(1, make_capsule(r, hl), Vec3(0.5, 0, hl * std::cos(tilt) + r + gap),
+          axis_angle(tilt, Vec3::UnitX()));
     const auto contacts = s.detect(0.05);
     REQUIRE(contacts.size() == 1);
     CHECK(std::abs(contacts[0].gap - gap) < 1e-9);
@@ -195,7 +200,8 @@ TEST_CASE("two stacked boxes give 4 contacts in one call", "[collision]") {
     for (const bool fixed_bottom : {false, true}) {
       Scene s;
       s.add(0, make_box(h), Vec3(0.0, 0.0, 0.25), Quat::Identity(), fixed_bottom);
-      s.add(1, make_box(Vec3(0.3, 0.2, 0.1)), Vec3(0.05, -0.1, 0.5 + 0.1 + gap), axis_angle(0.4, Vec3::UnitZ()));
+      s.add(1, make_box(Vec3(0.3, 0.2, 0.1)), Vec3(0.05, -0.1, 0.5 + 0.1 + gap),
+            axis_angle(0.4, Vec3::UnitZ()));
       const auto contacts = s.detect(0.05);
       REQUIRE(contacts.size() == 4);
       for (const Contact& c : contacts) {
@@ -224,7 +230,8 @@ TEST_CASE("box edge across box edge, and a hull on a box", "[collision]") {
   Scene s;
   const double e = 0.5 * std::sqrt(2.0);  // half diagonal of a unit square
   s.add(0, make_box(Vec3(0.5, 0.5, 0.5)), Vec3(0, 0, 0), axis_angle(pi / 4, Vec3::UnitY()));
-  s.add(1, make_box(Vec3(0.5, 0.5, 0.5)), Vec3(0, 0, 2 * e + 0.01), axis_angle(pi / 4, Vec3::UnitX()));
+  s.add(1, make_box(Vec3(0.5, 0.5, 0.5)), Vec3(0, 0, 2 * e + 0.01),
+        axis_angle(pi / 4, Vec3::UnitX()));
   const auto c = s.detect(0.05);
   REQUIRE(c.size() == 1);
   CHECK(std::abs(c[0].gap - 0.01) < 1e-9);
@@ -244,7 +251,8 @@ TEST_CASE("curved shapes against boxes go through GJK", "[collision]") {
   s.add(0, make_box(Vec3(1, 1, 1)), Vec3::Zero(), Quat::Identity(), true);
   s.add(1, make_sphere(0.25), Vec3(0.3, -0.2, 1.0 + 0.25 + 0.01));
   s.add(2, make_ellipsoid(Vec3(0.1, 0.2, 0.3)), Vec3(1.0 + 0.1 + 0.02, 0.1, 0.0));
-  s.add(3, make_capsule(0.1, 0.4), Vec3(0.0, 0.0, -1.0 - 0.1 - 0.005), axis_angle(pi / 2, Vec3::UnitX()));
+  s.add(3, make_capsule(0.1, 0.4), Vec3(0.0, 0.0, -1.0 - 0.1 - 0.005),
+        axis_angle(pi / 2, Vec3::UnitX()));
   const auto c = s.detect(0.05);
   check_invariants(c, 0.05);
   std::map<int, std::vector<Contact>> by;
@@ -262,7 +270,8 @@ TEST_CASE("curved shapes against boxes go through GJK", "[collision]") {
   }
 }
 
-TEST_CASE("triangle-mesh floor: a box gets its 4 corners, no internal-edge contacts", "[collision][mesh]") {
+TEST_CASE("triangle-mesh floor: a box gets its 4 corners, no internal-edge contacts",
+          "[collision][mesh]") {
   // two triangles sharing the diagonal from (-2,-2) to (2,2)
   const auto floor = make_mesh({Vec3(-2, -2, 0), Vec3(2, -2, 0), Vec3(2, 2, 0), Vec3(-2, 2, 0)},
                                {{0, 1, 2}, {0, 2, 3}}, "floor");
@@ -270,7 +279,8 @@ TEST_CASE("triangle-mesh floor: a box gets its 4 corners, no internal-edge conta
     Scene s;
     s.add(0, floor, Vec3::Zero(), Quat::Identity(), true);
     // the box straddles the diagonal
-    s.add(1, make_box(Vec3(0.2, 0.2, 0.2)), Vec3(0.3, 0.1, 0.2 + gap), axis_angle(0.2, Vec3::UnitZ()));
+    s.add(1, make_box(Vec3(0.2, 0.2, 0.2)), Vec3(0.3, 0.1, 0.2 + gap),
+          axis_angle(0.2, Vec3::UnitZ()));
     // a sphere 0.14 from the diagonal: only its face contact, not a tilted one at the edge
     s.add(2, make_sphere(0.2), Vec3(-0.5, -0.7, 0.2 + gap));
     // a capsule lying down: both ends
@@ -386,10 +396,19 @@ TEST_CASE("detection is deterministic: same poses, same contacts, same order", "
       const Vec3 x(0.35 * (i % 3), 0.4 * (i / 3), 0.1 + 0.19 * i);
       const Quat q = axis_angle(0.3 * i, Vec3(1, i, 2));
       switch (i % 4) {
-        case 0: s.add(10 - i, make_box(Vec3(0.2, 0.15, 0.1)), x, q); break;
-        case 1: s.add(10 - i, make_sphere(0.15), x, q); break;
-        case 2: s.add(10 - i, make_capsule(0.08, 0.15), x, q); break;
-        default: s.add(10 - i, make_convex({Vec3(0, 0, 0), Vec3(0.3, 0, 0), Vec3(0, 0.3, 0), Vec3(0, 0, 0.3)}), x, q);
+        case 0:
+          s.add(10 - i, make_box(Vec3(0.2, 0.15, 0.1)), x, q);
+          break;
+        case 1:
+          s.add(10 - i, make_sphere(0.15), x, q);
+          break;
+        case 2:
+          s.add(10 - i, make_capsule(0.08, 0.15), x, q);
+          break;
+        default:
+          s.add(10 - i,
+                make_convex({Vec3(0, 0, 0), Vec3(0.3, 0, 0), Vec3(0, 0.3, 0), Vec3(0, 0, 0.3)}), x,
+                q);
       }
     }
   };
@@ -417,5 +436,6 @@ TEST_CASE("detection is deterministic: same poses, same contacts, same order", "
     }
   }
   for (std::size_t k = 1; k < first.size(); ++k)
-    CHECK(std::make_pair(first[k - 1].body_a, first[k - 1].body_b) <= std::make_pair(first[k].body_a, first[k].body_b));
+    CHECK(std::make_pair(first[k - 1].body_a, first[k - 1].body_b) <=
+          std::make_pair(first[k].body_a, first[k].body_b));
 }

@@ -11,7 +11,9 @@ using namespace pivot;
 
 namespace {
 constexpr double pi = std::numbers::pi;
-Mat3 rot(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+Mat3 rot(double angle, const Vec3& axis) {
+  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+}
 }  // namespace
 
 TEST_CASE("box polytope: 8 vertices, 6 quad faces, 12 edges", "[polytope]") {
@@ -30,15 +32,17 @@ TEST_CASE("crossed edges: the edge–edge axis gives the exact separation", "[po
   const Polytope cube = make_box_polytope(Vec3(0.5, 0.5, 0.5));
   const double e = 0.5 * std::sqrt(2.0);
   for (const double gap : {0.03, 0.0, -0.01}) {
-    const auto q = polytope_contacts(cube, rot(pi / 4, Vec3::UnitY()), Vec3::Zero(), cube,
-                                     rot(pi / 4, Vec3::UnitX()), Vec3(0.1, -0.05, 2 * e + gap), 0.05);
+    const auto q =
+        polytope_contacts(cube, rot(pi / 4, Vec3::UnitY()), Vec3::Zero(), cube,
+                          rot(pi / 4, Vec3::UnitX()), Vec3(0.1, -0.05, 2 * e + gap), 0.05);
     CHECK(!q.separated);
     CHECK(std::abs(q.separation - gap) < 1e-12);  // only an edge axis reaches it
     REQUIRE(q.points.size() == 1);
     CHECK(std::abs(q.points[0].gap - gap) < 1e-12);
-    CHECK((q.points[0].normal + Vec3::UnitZ()).norm() < 1e-12);  // from B (above) to A
+    CHECK((q.points[0].normal + Vec3::UnitZ()).norm() < 1e-12);         // from B (above) to A
     CHECK((q.points[0].point_a - Vec3(0.0, -0.05, e)).norm() < 1e-12);  // on A's top edge (along y)
-    CHECK((q.points[0].point_b - Vec3(0.0, -0.05, e + gap)).norm() < 1e-12);  // on B's bottom edge (along x)
+    CHECK((q.points[0].point_b - Vec3(0.0, -0.05, e + gap)).norm() <
+          1e-12);  // on B's bottom edge (along x)
   }
   const auto far = polytope_contacts(cube, rot(pi / 4, Vec3::UnitY()), Vec3::Zero(), cube,
                                      rot(pi / 4, Vec3::UnitX()), Vec3(0, 0, 2 * e + 0.06), 0.05);
@@ -78,7 +82,8 @@ TEST_CASE("reduce_manifold keeps the deepest point and a spread-out quad", "[pol
   std::vector<double> angles;
   for (const auto& c : kept) angles.push_back(std::atan2(c.point_a.y(), c.point_a.x()));
   std::vector<std::size_t> order = {0, 1, 2, 3};
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return angles[x] < angles[y]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t x, std::size_t y) { return angles[x] < angles[y]; });
   for (std::size_t k = 0; k < 4; ++k) {
     const Vec3& p = kept[order[k]].point_a;
     const Vec3& q = kept[order[(k + 1) % 4]].point_a;
@@ -92,7 +97,8 @@ TEST_CASE("closest points of segments", "[polytope]") {
   closest_points_segments(Vec3(-1, 0, 0), Vec3(1, 0, 0), Vec3(0.3, -1, 1), Vec3(0.3, 1, 1), c1, c2);
   CHECK((c1 - Vec3(0.3, 0, 0)).norm() < 1e-15);
   CHECK((c2 - Vec3(0.3, 0, 1)).norm() < 1e-15);
-  closest_points_segments(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 1, 0), Vec3(3, 1, 0), c1, c2);  // clamped
+  closest_points_segments(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 1, 0), Vec3(3, 1, 0), c1,
+                          c2);  // clamped
   CHECK((c1 - Vec3(1, 0, 0)).norm() < 1e-15);
   CHECK((c2 - Vec3(2, 1, 0)).norm() < 1e-15);
 }

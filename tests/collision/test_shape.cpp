@@ -23,7 +23,9 @@ constexpr double pi = std::numbers::pi;
 bool close_m(const Mat3& a, const Mat3& b, double rel) {
   return (a - b).norm() <= rel * std::max(1.0, b.norm());
 }
-bool close_v(const Vec3& a, const Vec3& b, double tol) { return (a - b).norm() <= tol; }
+bool close_v(const Vec3& a, const Vec3& b, double tol) {
+  return (a - b).norm() <= tol;
+}
 
 /// a temporary folder for the test's files
 std::filesystem::path temp_dir() {
@@ -81,9 +83,9 @@ TEST_CASE("factories reject bad sizes with a message naming the problem", "[shap
 TEST_CASE("convex shapes need 4 finite points that span a volume", "[shape]") {
   CHECK_THROWS_WITH(make_convex({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}),
                     Contains("convex") && Contains("at least 4"));
-  CHECK_THROWS_WITH(make_convex({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0),
-                                 Vec3(0.5, 0.2, 0)}),
-                    Contains("coplanar"));
+  CHECK_THROWS_WITH(
+      make_convex({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0), Vec3(0.5, 0.2, 0)}),
+      Contains("coplanar"));
   CHECK_THROWS_WITH(make_convex({Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(2, 2, 2), Vec3(3, 3, 3)}),
                     Contains("collinear"));
   CHECK_THROWS_WITH(make_convex({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, NAN)}),
@@ -156,8 +158,10 @@ TEST_CASE("OBJ errors name the file and the line", "[shape][obj]") {
   const std::string missing = (temp_dir() / "no_such_file.obj").string();
   CHECK_THROWS_WITH(load_obj_mesh(missing), Contains("no_such_file.obj"));
   const std::string bad_index = write_file("bad_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n");
-  CHECK_THROWS_WITH(load_obj_mesh(bad_index), Contains("bad_index.obj:4") && Contains("out of range"));
-  const std::string zero_index = write_file("zero_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n");
+  CHECK_THROWS_WITH(load_obj_mesh(bad_index),
+                    Contains("bad_index.obj:4") && Contains("out of range"));
+  const std::string zero_index =
+      write_file("zero_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n");
   CHECK_THROWS_WITH(load_obj_mesh(zero_index), Contains("zero_index.obj:4"));
   const std::string bad_number = write_file("bad_number.obj", "v 0 0 0\nv 1 x 0\n");
   CHECK_THROWS_WITH(load_obj_mesh(bad_number), Contains("bad_number.obj:2") && Contains("\"x\""));
@@ -183,22 +187,35 @@ TEST_CASE("mass properties of the primitives match the closed forms", "[shape][m
     const double a = 1.0, b = 2.0, c = 3.0, m = rho * a * b * c;
     CHECK(mp.volume == Approx(6.0).epsilon(1e-14));
     CHECK(mp.mass == Approx(m).epsilon(1e-14));
-    CHECK(close_m(mp.inertia, Vec3(m * (b * b + c * c), m * (a * a + c * c), m * (a * a + b * b)).asDiagonal().toDenseMatrix() / 12.0, 1e-14));
+    CHECK(close_m(mp.inertia,
+                  Vec3(m * (b * b + c * c), m * (a * a + c * c), m * (a * a + b * b))
+                          .asDiagonal()
+                          .toDenseMatrix() /
+                      12.0,
+                  1e-14));
   }
   SECTION("cylinder: m r^2/2 about z, m (3r^2 + L^2)/12 across") {
     const double r = 0.2, h = 0.7, L = 2 * h;
     const auto mp = mass_properties(*make_cylinder(r, h), rho);
     const double m = rho * pi * r * r * L;
     CHECK(mp.mass == Approx(m).epsilon(1e-14));
-    CHECK(close_m(mp.inertia, Vec3(m * (3 * r * r + L * L) / 12, m * (3 * r * r + L * L) / 12, m * r * r / 2).asDiagonal(), 1e-14));
+    CHECK(close_m(mp.inertia,
+                  Vec3(m * (3 * r * r + L * L) / 12, m * (3 * r * r + L * L) / 12, m * r * r / 2)
+                      .asDiagonal(),
+                  1e-14));
   }
   SECTION("ellipsoid: m (b^2 + c^2) / 5") {
     const Vec3 a(0.3, 0.5, 0.9);
     const auto mp = mass_properties(*make_ellipsoid(a), rho);
     const double m = rho * 4.0 / 3.0 * pi * a.x() * a.y() * a.z();
     CHECK(mp.mass == Approx(m).epsilon(1e-14));
-    CHECK(close_m(mp.inertia, Vec3(m * (a.y() * a.y() + a.z() * a.z()), m * (a.x() * a.x() + a.z() * a.z()),
-                                 m * (a.x() * a.x() + a.y() * a.y())).asDiagonal().toDenseMatrix() / 5.0, 1e-14));
+    CHECK(close_m(mp.inertia,
+                  Vec3(m * (a.y() * a.y() + a.z() * a.z()), m * (a.x() * a.x() + a.z() * a.z()),
+                       m * (a.x() * a.x() + a.y() * a.y()))
+                          .asDiagonal()
+                          .toDenseMatrix() /
+                      5.0,
+                  1e-14));
   }
   SECTION("capsule: against slicing into discs, integrated numerically") {
     // radius of the slice at height z; a disc of radius s contributes π s² dz of volume,
@@ -212,15 +229,18 @@ TEST_CASE("mass properties of the primitives match the closed forms", "[shape][m
     // handled by substituting z = h + r sin(t)
     auto piece = [&](auto f) {
       const double mid = simpson([&](double z) { return f(z, s(z)); }, -h, h, 200);
-      const double cap = simpson([&](double t) {
-        const double z = h + r * std::sin(t);
-        return f(z, r * std::cos(t)) * r * std::cos(t);
-      }, 0.0, pi / 2, 2000);
+      const double cap = simpson(
+          [&](double t) {
+            const double z = h + r * std::sin(t);
+            return f(z, r * std::cos(t)) * r * std::cos(t);
+          },
+          0.0, pi / 2, 2000);
       return mid + 2.0 * cap;  // both caps are mirror images (even integrands)
     };
     const double V = piece([](double, double sr) { return pi * sr * sr; });
     const double Izz = rho * piece([](double, double sr) { return pi * std::pow(sr, 4) / 2.0; });
-    const double Ixx = rho * piece([](double z, double sr) { return pi * sr * sr * (sr * sr / 4.0 + z * z); });
+    const double Ixx =
+        rho * piece([](double z, double sr) { return pi * sr * sr * (sr * sr / 4.0 + z * z); });
     const auto mp = mass_properties(*make_capsule(r, h), rho);
     CHECK(mp.volume == Approx(pi * r * r * 2 * h + 4.0 / 3.0 * pi * r * r * r).epsilon(1e-14));
     CHECK(mp.volume == Approx(V).epsilon(1e-10));
@@ -250,7 +270,8 @@ TEST_CASE("convex hulls: a box's corners give the box", "[shape][mass][convex]")
   const Vec3 h(0.4, 0.7, 1.1), centre(0.3, -2.0, 5.0);
   std::vector<Vec3> corners;
   for (int i = 0; i < 8; ++i)
-    corners.push_back(centre + Vec3((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(), (i & 4) ? h.z() : -h.z()));
+    corners.push_back(centre + Vec3((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(),
+                                    (i & 4) ? h.z() : -h.z()));
   const auto hull = mass_properties(*make_convex(corners), 700.0);
   const auto box = mass_properties(*make_box(h), 700.0);
   CHECK(hull.mass == Approx(box.mass).epsilon(1e-12));
@@ -265,7 +286,8 @@ TEST_CASE("convex hulls: random interior points and a cube's corners give the cu
   std::uniform_real_distribution<double> u(-0.999, 0.999);
   std::vector<Vec3> points;
   for (int i = 0; i < 300; ++i) points.emplace_back(u(gen), u(gen), u(gen));
-  for (int i = 0; i < 8; ++i) points.emplace_back((i & 1) ? 1.0 : -1.0, (i & 2) ? 1.0 : -1.0, (i & 4) ? 1.0 : -1.0);
+  for (int i = 0; i < 8; ++i)
+    points.emplace_back((i & 1) ? 1.0 : -1.0, (i & 2) ? 1.0 : -1.0, (i & 4) ? 1.0 : -1.0);
   // points on the faces, edges too (coplanar with hull faces)
   for (int i = 0; i < 50; ++i) points.emplace_back(1.0, u(gen), u(gen));
   for (int i = 0; i < 50; ++i) points.emplace_back(u(gen), -1.0, 1.0);
@@ -313,16 +335,20 @@ TEST_CASE("a compound of two boxes equals one box", "[shape][mass][compound]") {
   const CompoundChild r2{right.shape, right.position + shift, right.orientation};
   const auto moved = mass_properties_for_mass(*make_compound({l2, r2}), 10.0);
   CHECK(close_v(moved.com_S, shift, 1e-13));
-  CHECK(close_m(moved.inertia, mass_properties_for_mass(*make_box(Vec3(1.0, 0.5, 0.25)), 10.0).inertia, 1e-13));
+  CHECK(close_m(moved.inertia,
+                mass_properties_for_mass(*make_box(Vec3(1.0, 0.5, 0.25)), 10.0).inertia, 1e-13));
 }
 
-TEST_CASE("a compound's centre of mass is the mass-weighted mean of its children", "[shape][mass][compound]") {
+TEST_CASE("a compound's centre of mass is the mass-weighted mean of its children",
+          "[shape][mass][compound]") {
   const auto big = make_sphere(1.0), small = make_sphere(0.5);
-  const auto mp = mass_properties(*make_compound({{big, Vec3(0, 0, 0)}, {small, Vec3(3, 0, 0)}}), 1.0);
+  const auto mp =
+      mass_properties(*make_compound({{big, Vec3(0, 0, 0)}, {small, Vec3(3, 0, 0)}}), 1.0);
   // masses 1 : 1/8
   CHECK(close_v(mp.com_S, Vec3(3.0 / 9.0, 0, 0), 1e-14));
   const double m1 = 4.0 / 3.0 * pi, m2 = m1 / 8.0;
   const double d1 = 3.0 / 9.0, d2 = 3.0 - d1;
-  CHECK(mp.inertia(1, 1) == Approx(0.4 * m1 + 0.4 * m2 * 0.25 + m1 * d1 * d1 + m2 * d2 * d2).epsilon(1e-14));
+  CHECK(mp.inertia(1, 1) ==
+        Approx(0.4 * m1 + 0.4 * m2 * 0.25 + m1 * d1 * d1 + m2 * d2 * d2).epsilon(1e-14));
   CHECK(mp.inertia(0, 0) == Approx(0.4 * m1 + 0.4 * m2 * 0.25).epsilon(1e-14));
 }

@@ -105,7 +105,9 @@ inline double rotation_error_angle(const Pose& A, const Pose& B, const Quat& q_r
 /// (1/12 at 0, 1/π² at π). Each Jacobian column is therefore off by exactly
 /// |φ|/2·sqrt(1 + 4c²|φ|²) in the plane ⊥ φ (0 along φ): ≤ 0.51|φ| for |φ| ≤ 1 and ≤ 0.59|φ|
 /// for |φ| < π. Bound used: 0.6|φ| + 1e-7 (1e-7 for the finite differences), |φ| ≤ 3.
-inline double rotation_lock_tolerance(double phi) { return 0.6 * phi + 1e-7; }
+inline double rotation_lock_tolerance(double phi) {
+  return 0.6 * phi + 1e-7;
+}
 
 /// the message of the std::invalid_argument thrown by f, or "<no invalid_argument>"
 template <class F>

@@ -15,7 +15,9 @@ struct HingeCase {
   Vec3 anchor, axis;  // world, at creation (axis unit)
 };
 
-HingeCase random_case(Rng& rng) { return {rng.pose(), rng.pose(), rng.vec(2.0), rng.unit()}; }
+HingeCase random_case(Rng& rng) {
+  return {rng.pose(), rng.pose(), rng.vec(2.0), rng.unit()};
+}
 
 /// B turned by θ about the hinge (right-hand rule), then both moved by the rigid motion (R, t)
 std::pair<Pose, Pose> on_manifold(const HingeCase& c, double theta, const Quat& R, const Vec3& t) {

@@ -15,7 +15,9 @@ struct SliderCase {
   Vec3 anchor, axis;  // world, at creation (axis unit)
 };
 
-SliderCase random_case(Rng& rng) { return {rng.pose(), rng.pose(), rng.vec(2.0), rng.unit()}; }
+SliderCase random_case(Rng& rng) {
+  return {rng.pose(), rng.pose(), rng.vec(2.0), rng.unit()};
+}
 
 /// B slid by s along the axis, then both moved by the rigid motion (R, t)
 std::pair<Pose, Pose> on_manifold(const SliderCase& c, double s, const Quat& R, const Vec3& t) {

@@ -7,7 +7,7 @@ int main() {
   world.add_joint(pivot::BallJointSettings{.name = "pin", .anchor_W = {0, 0, 0}}, bob,
                   pivot::kWorldBody);
   for (int i = 0; i < 2000; ++i) world.step();
-  const pivot::Vec3 x = world.pose(bob).x_WB;        // centre of mass, world
-  const double error = world.max_joint_error();      // stays below 1e-9 m with post-stabilization
+  const pivot::Vec3 x = world.pose(bob).x_WB;    // centre of mass, world
+  const double error = world.max_joint_error();  // stays below 1e-9 m with post-stabilization
   return x.allFinite() && error < 1e-6 ? 0 : 1;
 }

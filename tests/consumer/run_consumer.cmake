@@ -17,8 +17,14 @@ function(run)
   endif()
 endfunction()
 
+# add_subdirectory compiles the whole library again: without optimization, to keep it quick
+if(MODE STREQUAL "find_package")
+  set(build_type Release)
+else()
+  set(build_type Debug)
+endif()
 set(configure_args -G Ninja -S ${PIVOT_SOURCE_DIR}/tests/consumer -B ${WORK_DIR}/build
-    -DCMAKE_BUILD_TYPE=Release -DCONSUMER_MODE=${MODE})
+    -DCMAKE_BUILD_TYPE=${build_type} -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCONSUMER_MODE=${MODE})
 if(CMAKE_CXX_COMPILER)
   list(APPEND configure_args -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER})
 endif()

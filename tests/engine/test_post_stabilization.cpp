@@ -17,12 +17,13 @@ std::vector<std::pair<double, double>> chain_errors(Stabilization stab, double a
   int prev = kWorldBody;
   for (int i = 0; i < 6; ++i) {
     // a thin 100 mm × 10 mm × 10 mm link of 0.1 kg along x
-    const int link = world.add_body({.name = "link" + std::to_string(i), .mass = 0.1,
+    const int link = world.add_body({.name = "link" + std::to_string(i),
+                                     .mass = 0.1,
                                      .shape = make_box(Vec3(0.05, 0.005, 0.005)),
                                      .position = Vec3(0.05 + 0.1 * i, 0.0, 0.0)});
-    world.add_joint(BallJointSettings{.name = "j" + std::to_string(i),
-                                      .anchor_W = Vec3(0.1 * i, 0.0, 0.0)},
-                    link, prev);
+    world.add_joint(
+        BallJointSettings{.name = "j" + std::to_string(i), .anchor_W = Vec3(0.1 * i, 0.0, 0.0)},
+        link, prev);
     prev = link;
   }
   std::vector<std::pair<double, double>> errors;
@@ -46,9 +47,9 @@ TEST_CASE("Cline's 6-link chain: post-stabilization keeps the joints closed", "[
   const double e_none = max_after(none), e_baum = max_after(baum), e_post = max_after(post);
   double e_post_before = 0.0;
   for (const auto& p : post) e_post_before = std::max(e_post_before, p.first);
-  INFO("max joint error over 800 steps: none " << e_none << " m, Baumgarte(200) " << e_baum
-                                               << " m, post " << e_post << " m (before the post-step "
-                                               << e_post_before << " m)");
+  INFO("max joint error over 800 steps: none "
+       << e_none << " m, Baumgarte(200) " << e_baum << " m, post " << e_post
+       << " m (before the post-step " << e_post_before << " m)");
   // thesis: none grows to about 20 mm by step 600; Baumgarte α = 200 stays near 3 mm; post
   // stays below 0.01 mm after each post-step (Figs. 5.6–5.10)
   CHECK(e_post < 1e-5);
@@ -71,11 +72,14 @@ TEST_CASE("two overlapping spheres are separated in proportion to the other's ma
   const double r = 0.1, d = 0.01;
   for (double m2 : {1.0, 10.0, 0.0 /* fixed */}) {
     World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
-    const int s1 = world.add_body({.name = "s1", .mass = 1.0, .shape = make_sphere(r),
-                                   .position = Vec3(0, 0, 0)});
+    const int s1 = world.add_body(
+        {.name = "s1", .mass = 1.0, .shape = make_sphere(r), .position = Vec3(0, 0, 0)});
     const bool fixed = m2 == 0.0;
-    const int s2 = world.add_body({.name = "s2", .fixed = fixed, .mass = fixed ? 1.0 : m2,
-                                   .shape = make_sphere(r), .position = Vec3(2 * r - d, 0, 0)});
+    const int s2 = world.add_body({.name = "s2",
+                                   .fixed = fixed,
+                                   .mass = fixed ? 1.0 : m2,
+                                   .shape = make_sphere(r),
+                                   .position = Vec3(2 * r - d, 0, 0)});
     world.step();
     const double share1 = fixed ? 1.0 : m2 / (1.0 + m2);
     const double x1 = world.pose(s1).x_WB.x(), x2 = world.pose(s2).x_WB.x();
@@ -89,7 +93,9 @@ TEST_CASE("two overlapping spheres are separated in proportion to the other's ma
 TEST_CASE("a box dropped on a plane: penetration below 1e-6 m after every post-step", "[post]") {
   World world({.time_step = 1e-3});
   world.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
-  world.add_body({.name = "box", .mass = 1.0, .shape = make_box(Vec3(0.1, 0.1, 0.05)),
+  world.add_body({.name = "box",
+                  .mass = 1.0,
+                  .shape = make_box(Vec3(0.1, 0.1, 0.05)),
                   .position = Vec3(0, 0, 0.3),
                   .orientation = Quat(Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized())),
                   .velocity = Vec3(0, 0, -2.0)});
@@ -104,7 +110,8 @@ TEST_CASE("a box on four redundant contacts: the post-step LCP solves and leaves
   // (rank 3), so the pseudo-inverse form of Ascher–Chin fails; the LCP form does not
   World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
   world.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
-  const int box = world.add_body({.name = "box", .mass = 1.0,
+  const int box = world.add_body({.name = "box",
+                                  .mass = 1.0,
                                   .shape = make_box(Vec3(0.1, 0.1, 0.05)),
                                   .position = Vec3(0, 0, 0.05 - 1e-4)});  // 0.1 mm deep
   const StepReport& r = world.step();

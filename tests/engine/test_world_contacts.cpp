@@ -10,8 +10,11 @@ namespace {
 constexpr double kG = 9.81;
 
 int add_ground(World& world, double friction, double restitution = 0.0) {
-  return world.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0),
-                         .friction = friction, .restitution = restitution});
+  return world.add_body({.name = "ground",
+                         .fixed = true,
+                         .shape = make_plane(Vec3::UnitZ(), 0.0),
+                         .friction = friction,
+                         .restitution = restitution});
 }
 
 // an incline of angle θ as a level plane under gravity turned by θ about y: the slope runs
@@ -26,7 +29,8 @@ World incline_world(double theta, double friction_offset = 0.0, double h = 1e-3)
 TEST_CASE("a box resting on a plane settles and does not drift", "[contact]") {
   World world({.time_step = 1e-3});
   add_ground(world, 0.5);
-  const int box = world.add_body({.name = "box", .mass = 1.0,
+  const int box = world.add_body({.name = "box",
+                                  .mass = 1.0,
                                   .shape = make_box(Vec3(0.1, 0.1, 0.05)),
                                   .position = Vec3(0.0, 0.0, 0.05)});
   for (int k = 0; k < 500; ++k) world.step();  // settle
@@ -49,7 +53,8 @@ TEST_CASE("a block on an incline sticks below atan(mu) and slides above it", "[c
   auto slide = [&](double theta, double offset, double* accel) {
     World world = incline_world(theta, offset);
     add_ground(world, mu);
-    const int box = world.add_body({.name = "block", .mass = 1.0,
+    const int box = world.add_body({.name = "block",
+                                    .mass = 1.0,
                                     .shape = make_box(Vec3(0.1, 0.1, 0.05)),
                                     .position = Vec3(0.0, 0.0, 0.05)});
     for (int k = 0; k < 100; ++k) world.step();
@@ -83,9 +88,8 @@ TEST_CASE("a block on an incline sticks below atan(mu) and slides above it", "[c
     const double pyramid = gs + fn * (-c * alpha - s * (1.0 - alpha));
     double a_turned = 0.0;
     slide(theta, 22.5 * deg, &a_turned);
-    INFO("pyramid: directions turned 22.5 deg give a = " << a_turned << ", closed form "
-                                                          << pyramid << " (circular cone "
-                                                          << expected << ")");
+    INFO("pyramid: directions turned 22.5 deg give a = " << a_turned << ", closed form " << pyramid
+                                                         << " (circular cone " << expected << ")");
     CHECK(std::abs(a_turned - pyramid) / pyramid < 0.01);
   }
 }
@@ -95,8 +99,11 @@ TEST_CASE("a sphere launched sliding reaches 5/7 v0 and then rolls", "[contact]"
   World world({.time_step = 1e-3});
   add_ground(world, 0.3);
   const double r = 0.1, v0 = 2.0;
-  const int ball = world.add_body({.name = "ball", .density = 1000.0, .shape = make_sphere(r),
-                                   .position = Vec3(0, 0, r), .velocity = Vec3(v0, 0, 0)});
+  const int ball = world.add_body({.name = "ball",
+                                   .density = 1000.0,
+                                   .shape = make_sphere(r),
+                                   .position = Vec3(0, 0, r),
+                                   .velocity = Vec3(v0, 0, 0)});
   for (int k = 0; k < 2000; ++k) world.step();
   const Vec6 t = world.twist(ball);
   INFO("v = " << t(3) << ", ω_y r = " << t(1) * r);
@@ -109,8 +116,11 @@ TEST_CASE("a ball dropped with restitution e rebounds to e^2 h", "[contact]") {
     World world({.time_step = 1e-4});
     add_ground(world, 0.0, e);
     const double r = 0.05, h0 = 1.0;
-    const int ball = world.add_body({.name = "ball", .mass = 1.0, .shape = make_sphere(r),
-                                     .position = Vec3(0, 0, r + h0), .restitution = e});
+    const int ball = world.add_body({.name = "ball",
+                                     .mass = 1.0,
+                                     .shape = make_sphere(r),
+                                     .position = Vec3(0, 0, r + h0),
+                                     .restitution = e});
     bool bounced = false;
     double apex = 0.0;
     while (world.time() < 2.0) {
@@ -132,7 +142,8 @@ TEST_CASE("slow: stacks stand: 10 boxes, and 2 boxes with a 1:100 mass ratio", "
     add_ground(world, 0.6);
     const double hz = 0.05;
     for (std::size_t i = 0; i < masses.size(); ++i)
-      world.add_body({.name = "box" + std::to_string(i), .mass = masses[i],
+      world.add_body({.name = "box" + std::to_string(i),
+                      .mass = masses[i],
                       .shape = make_box(Vec3(0.1, 0.1, hz)),
                       .position = Vec3(0, 0, hz + 2 * hz * static_cast<double>(i))});
     while (world.time() < seconds) world.step();

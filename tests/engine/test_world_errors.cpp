@@ -12,7 +12,8 @@ TEST_CASE("bad settings are rejected with a message naming the thing", "[world]"
   CHECK_THROWS_AS(World({.time_step = 0.0}), Error);
   CHECK_THROWS_AS(World({.time_step = std::nan("")}), Error);
   World world;
-  CHECK_THROWS_WITH(world.add_body({.name = "neg", .mass = -1.0}), Contains("\"neg\"") && Contains("mass"));
+  CHECK_THROWS_WITH(world.add_body({.name = "neg", .mass = -1.0}),
+                    Contains("\"neg\"") && Contains("mass"));
   CHECK_THROWS_WITH(world.add_body({.name = "nan", .position = Vec3(0, std::nan(""), 0)}),
                     Contains("\"nan\""));
   CHECK_THROWS_WITH(world.add_body({.name = "bad inertia", .inertia_diag = Vec3(1, 1, 5)}),
@@ -20,8 +21,8 @@ TEST_CASE("bad settings are rejected with a message naming the thing", "[world]"
   world.add_body({.name = "a"});
   CHECK_THROWS_WITH(world.add_body({.name = "a"}), Contains("already taken"));
   CHECK_THROWS_AS(world.add_joint(BallJointSettings{.name = "j"}, 0, 7), Error);
-  CHECK_THROWS_WITH(world.add_joint(HingeJointSettings{.name = "zero axis", .axis_W = Vec3::Zero()}, 0,
-                                    kWorldBody),
+  CHECK_THROWS_WITH(world.add_joint(HingeJointSettings{.name = "zero axis", .axis_W = Vec3::Zero()},
+                                    0, kWorldBody),
                     Contains("zero axis"));
   CHECK_THROWS_AS(world.add_spring({.body_a = 0, .body_b = kWorldBody, .stiffness = -1.0}), Error);
 }
@@ -43,11 +44,13 @@ TEST_CASE("the same world run twice gives bit-identical states", "[world]") {
     World world({.time_step = 1e-3});
     int prev = kWorldBody;
     for (int i = 0; i < 4; ++i) {
-      const int b = world.add_body({.name = "link" + std::to_string(i), .mass = 0.1,
+      const int b = world.add_body({.name = "link" + std::to_string(i),
+                                    .mass = 0.1,
                                     .inertia_diag = Vec3(1e-5, 1e-4, 1e-4),
                                     .position = Vec3(0.05 + 0.1 * i, 0, 0)});
-      world.add_joint(BallJointSettings{.name = "j" + std::to_string(i), .anchor_W = Vec3(0.1 * i, 0, 0)},
-                      b, prev);
+      world.add_joint(
+          BallJointSettings{.name = "j" + std::to_string(i), .anchor_W = Vec3(0.1 * i, 0, 0)}, b,
+          prev);
       prev = b;
     }
     for (int k = 0; k < 300; ++k) world.step();

@@ -6,7 +6,8 @@
 
 using namespace pivot;
 
-TEST_CASE("free fall and projectile follow the semi-implicit Euler closed form exactly", "[world]") {
+TEST_CASE("free fall and projectile follow the semi-implicit Euler closed form exactly",
+          "[world]") {
   // v_n = v_0 + n h g,  x_n = x_0 + n h v_0 + h² g n(n+1)/2   (x_{k+1} = x_k + h v_{k+1})
   const double h = 1e-3;
   World world({.time_step = h});
@@ -29,7 +30,9 @@ World spinning_body(Vec3 omega_W, bool implicit, double h) {
   WorldSettings s{.time_step = h, .gravity = Vec3::Zero()};
   s.implicit_forces = implicit;
   World world(s);
-  world.add_body({.name = "t-handle", .mass = 1.0, .inertia_diag = Vec3(1.0, 2.0, 3.0),
+  world.add_body({.name = "t-handle",
+                  .mass = 1.0,
+                  .inertia_diag = Vec3(1.0, 2.0, 3.0),
                   .angular_velocity = omega_W});
   return world;
 }

@@ -18,11 +18,11 @@ Pendulum make_pendulum(double l, double theta0, Stabilization stab,
                        std::optional<JointLimits> limits = std::nullopt) {
   Pendulum p{World({.time_step = 1e-3, .stabilization = stab}), 0, 0};
   const Vec3 x0(l * std::sin(theta0), 0.0, -l * std::cos(theta0));
-  p.bob = p.world.add_body({.name = "bob", .mass = 1.0, .inertia_diag = Vec3(1e-4, 1e-4, 1e-4),
-                            .position = x0});
+  p.bob = p.world.add_body(
+      {.name = "bob", .mass = 1.0, .inertia_diag = Vec3(1e-4, 1e-4, 1e-4), .position = x0});
   p.hinge = p.world.add_joint(
-      HingeJointSettings{.name = "pivot", .anchor_W = Vec3::Zero(), .axis_W = Vec3::UnitY(),
-                         .limits = limits},
+      HingeJointSettings{
+          .name = "pivot", .anchor_W = Vec3::Zero(), .axis_W = Vec3::UnitY(), .limits = limits},
       p.bob, kWorldBody);
   return p;
 }
@@ -62,8 +62,7 @@ TEST_CASE("a hinge limit stops the swing at the limit", "[world]") {
   double min_angle = 1.0;
   for (int k = 0; k < 3000; ++k) {
     p.world.step();
-    min_angle = std::min(min_angle, p.world.joint(p.hinge).coordinate(p.world.pose(p.bob),
-                                                                        Pose{}));
+    min_angle = std::min(min_angle, p.world.joint(p.hinge).coordinate(p.world.pose(p.bob), Pose{}));
   }
   INFO("smallest hinge angle " << min_angle);
   CHECK(min_angle > -0.2 - 1e-6);
@@ -76,7 +75,8 @@ TEST_CASE("a slider limit stops a falling body, a motor reaches its target speed
     const int b = world.add_body({.name = "carriage", .mass = 2.0});
     // vertical slider; displacement of B (world) relative to A along +z: the body falls, so the
     // world rises relative to it: coordinate grows. Limit it to 0.1 m.
-    world.add_joint(SliderJointSettings{.name = "rail", .anchor_W = Vec3::Zero(),
+    world.add_joint(SliderJointSettings{.name = "rail",
+                                        .anchor_W = Vec3::Zero(),
                                         .axis_W = Vec3::UnitZ(),
                                         .limits = JointLimits{-1.0, 0.1}},
                     b, kWorldBody);
@@ -89,12 +89,12 @@ TEST_CASE("a slider limit stops a falling body, a motor reaches its target speed
   }
   SECTION("motor") {
     World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
-    const int wheel = world.add_body({.name = "wheel", .mass = 1.0,
-                                      .inertia_diag = Vec3(0.5, 0.5, 0.2)});
+    const int wheel =
+        world.add_body({.name = "wheel", .mass = 1.0, .inertia_diag = Vec3(0.5, 0.5, 0.2)});
     // motor on θ̇ = a·(ω_B − ω_A) with B = world: drives ω_A,z towards −target
-    world.add_joint(HingeJointSettings{.name = "axle", .axis_W = Vec3::UnitZ(),
-                                       .motor = JointMotor{3.0, 0.01}},
-                    wheel, kWorldBody);
+    world.add_joint(
+        HingeJointSettings{.name = "axle", .axis_W = Vec3::UnitZ(), .motor = JointMotor{3.0, 0.01}},
+        wheel, kWorldBody);
     // with max impulse 0.01 N·m·s per step and I = 0.2, the speed grows 0.05 rad/s a step
     world.step();
     CHECK(std::abs(world.twist(wheel)(2)) == Approx(0.05).epsilon(1e-9));
@@ -112,8 +112,8 @@ TEST_CASE("redundant joints are reported by name and the step stays finite", "[w
   const StepReport& r = world.step();
   REQUIRE_FALSE(r.warnings.empty());
   bool named = false;
-  for (const auto& w : r.warnings) named |= w.find("\"second\"") != std::string::npos ||
-                                            w.find("\"first\"") != std::string::npos;
+  for (const auto& w : r.warnings)
+    named |= w.find("\"second\"") != std::string::npos || w.find("\"first\"") != std::string::npos;
   CHECK(named);
   for (int k = 0; k < 500; ++k) world.step();
   CHECK(world.bodies().positions().allFinite());

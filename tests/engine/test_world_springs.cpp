@@ -18,13 +18,19 @@ TEST_CASE("spring gradients match finite differences", "[forces]") {
   RigidBodySet set;
   BodySettings s;
   s.inertia_diag = Vec3(1, 1, 1);
-  set.add(make_rigid_body(s), Pose{Vec3(0.1, 0.2, 0.3), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()))},
+  set.add(make_rigid_body(s),
+          Pose{Vec3(0.1, 0.2, 0.3), Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()))},
           (Vec6() << 0.3, -0.2, 0.5, 1.0, 0.1, -0.4).finished());
-  set.add(make_rigid_body(s), Pose{Vec3(1.1, -0.4, 0.8), Quat(Eigen::AngleAxisd(-0.7, Vec3(0, 1, 1).normalized()))},
+  set.add(make_rigid_body(s),
+          Pose{Vec3(1.1, -0.4, 0.8), Quat(Eigen::AngleAxisd(-0.7, Vec3(0, 1, 1).normalized()))},
           (Vec6() << -0.1, 0.4, 0.2, -0.3, 0.6, 0.2).finished());
-  const auto spring = make_spring({.body_a = 0, .point_a = Vec3(0.1, 0.05, -0.2), .body_b = 1,
-                                   .point_b = Vec3(-0.2, 0.1, 0.1), .stiffness = 300.0,
-                                   .damping = 0.0, .rest_length = 0.4});
+  const auto spring = make_spring({.body_a = 0,
+                                   .point_a = Vec3(0.1, 0.05, -0.2),
+                                   .body_b = 1,
+                                   .point_b = Vec3(-0.2, 0.1, 0.1),
+                                   .stiffness = 300.0,
+                                   .damping = 0.0,
+                                   .rest_length = 0.4});
   Triplets dp, dv;
   REQUIRE(spring->add_gradients(set, 0.0, dp, dv));
   Eigen::SparseMatrix<double> Dp(12, 12);
@@ -46,9 +52,13 @@ TEST_CASE("spring gradients match finite differences", "[forces]") {
   CHECK((analytic - fd).cwiseAbs().maxCoeff() < 1e-5 * fd.cwiseAbs().maxCoeff());
 
   // damping: ∂f/∂v exactly linear in v
-  const auto damper = make_spring({.body_a = 0, .point_a = Vec3(0.1, 0.05, -0.2), .body_b = 1,
-                                   .point_b = Vec3(-0.2, 0.1, 0.1), .stiffness = 0.0,
-                                   .damping = 7.0, .rest_length = 0.4});
+  const auto damper = make_spring({.body_a = 0,
+                                   .point_a = Vec3(0.1, 0.05, -0.2),
+                                   .body_b = 1,
+                                   .point_b = Vec3(-0.2, 0.1, 0.1),
+                                   .stiffness = 0.0,
+                                   .damping = 7.0,
+                                   .rest_length = 0.4});
   Triplets dp2, dv2;
   REQUIRE(damper->add_gradients(set, 0.0, dp2, dv2));
   Eigen::SparseMatrix<double> Dv(12, 12);
@@ -66,7 +76,8 @@ TEST_CASE("spring gradients match finite differences", "[forces]") {
 namespace {
 // a 1 kg body on a k = 1e6 N/m spring to the world, displaced by 1 cm, h = 10 ms: ω h = 10
 double peak_energy(bool implicit) {
-  WorldSettings ws{.time_step = 0.01, .gravity = Vec3::Zero(), .stabilization = Stabilization::none};
+  WorldSettings ws{
+      .time_step = 0.01, .gravity = Vec3::Zero(), .stabilization = Stabilization::none};
   ws.implicit_forces = implicit;
   World world(ws);
   world.add_body({.name = "mass", .mass = 1.0, .position = Vec3(0.01, 0, 0)});
@@ -85,7 +96,8 @@ TEST_CASE("stiff spring: explicit blows up, linearly implicit stays bounded", "[
   const double E0 = 0.5 * 1e6 * 0.01 * 0.01;  // 50 J
   const double explicit_peak = peak_energy(false);
   const double implicit_peak = peak_energy(true);
-  INFO("E0 = " << E0 << " J, explicit peak " << explicit_peak << ", implicit peak " << implicit_peak);
+  INFO("E0 = " << E0 << " J, explicit peak " << explicit_peak << ", implicit peak "
+               << implicit_peak);
   CHECK(explicit_peak > 1e6 * E0);
   CHECK(implicit_peak <= E0 * (1.0 + 1e-9));
 }

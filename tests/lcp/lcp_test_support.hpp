@@ -54,7 +54,8 @@ inline double relative_difference(const VectorXd& a, const VectorXd& b) {
 /// every solution at a complementary basis: for each subset α of {0…n−1} (2ⁿ of them) solve
 /// M_αα z_α = −q_α with a full-pivot LU, z_ᾱ = 0, and keep z when z ≥ −tol and w ≥ −tol
 /// (tol relative to the problem's scale). Singular M_αα are skipped. n ≤ 16.
-inline std::vector<VectorXd> brute_force_solutions(const MatrixXd& M, const VectorXd& q, double tol = 1e-10) {
+inline std::vector<VectorXd> brute_force_solutions(const MatrixXd& M, const VectorXd& q,
+                                                   double tol = 1e-10) {
   const auto n = static_cast<int>(q.size());
   std::vector<VectorXd> solutions;
   if (n > 16) return solutions;
@@ -76,7 +77,9 @@ inline std::vector<VectorXd> brute_force_solutions(const MatrixXd& M, const Vect
       lu.setThreshold(1e-13);
       if (!lu.isInvertible()) continue;
       const VectorXd za = lu.solve(b);
-      if ((A * za - b).cwiseAbs().maxCoeff() > 1e-9 * scale * std::max(1.0, za.cwiseAbs().maxCoeff())) continue;
+      if ((A * za - b).cwiseAbs().maxCoeff() >
+          1e-9 * scale * std::max(1.0, za.cwiseAbs().maxCoeff()))
+        continue;
       for (Eigen::Index r = 0; r < k; ++r) z(alpha[r]) = za(r);
     }
     const VectorXd w = M * z + q;
@@ -105,7 +108,8 @@ inline MatrixXd random_matrix(std::mt19937& rng, Eigen::Index rows, Eigen::Index
   return A;
 }
 
-inline VectorXd random_vector(std::mt19937& rng, Eigen::Index n, double lo = -1.0, double hi = 1.0) {
+inline VectorXd random_vector(std::mt19937& rng, Eigen::Index n, double lo = -1.0,
+                              double hi = 1.0) {
   std::uniform_real_distribution<double> u(lo, hi);
   VectorXd v(n);
   for (Eigen::Index i = 0; i < n; ++i) v(i) = u(rng);

@@ -21,7 +21,8 @@ void check_against_brute_force(const LcpProblem& problem, const std::string& lab
   // the brute force itself must find exactly one solution for a P-matrix
   REQUIRE(expected.size() == problem.q.size());
   const LcpResult result = solve_lemke(problem);
-  INFO("status " << to_string(result.status) << ", pivots " << result.pivots << ", message: " << result.message);
+  INFO("status " << to_string(result.status) << ", pivots " << result.pivots
+                 << ", message: " << result.message);
   INFO("brute force z = " << expected.transpose());
   INFO("Lemke z       = " << result.z.transpose());
   CHECK(result.status == LcpStatus::solved);
@@ -52,7 +53,8 @@ TEST_CASE("brute force: symmetric positive definite LCPs, n ≤ 10", "[lcp][brut
       problem.M = random_spd(rng, n);
       problem.q = random_vector(rng, n);
       problem.name = "spd";
-      check_against_brute_force(problem, "SPD n=" + std::to_string(n) + " trial " + std::to_string(trial));
+      check_against_brute_force(problem,
+                                "SPD n=" + std::to_string(n) + " trial " + std::to_string(trial));
     }
   }
 }
@@ -66,7 +68,8 @@ TEST_CASE("brute force: non-symmetric P-matrices (positive-definite symmetric pa
       problem.M = random_pd_nonsymmetric(rng, n, trial % 2 == 0 ? 1.0 : 5.0);
       problem.q = random_vector(rng, n);
       problem.name = "pd-nonsym";
-      check_against_brute_force(problem, "non-symmetric n=" + std::to_string(n) + " trial " + std::to_string(trial));
+      check_against_brute_force(
+          problem, "non-symmetric n=" + std::to_string(n) + " trial " + std::to_string(trial));
     }
   }
 }
@@ -78,12 +81,14 @@ TEST_CASE("brute force: q mostly negative (many z basic), n ≤ 10", "[lcp][brut
       LcpProblem problem;
       problem.M = trial % 2 ? random_spd(rng, n, 0.5) : random_pd_nonsymmetric(rng, n);
       problem.q = random_vector(rng, n, -1.0, 0.2);
-      check_against_brute_force(problem, "negative q n=" + std::to_string(n) + " trial " + std::to_string(trial));
+      check_against_brute_force(
+          problem, "negative q n=" + std::to_string(n) + " trial " + std::to_string(trial));
     }
   }
 }
 
-TEST_CASE("brute force: larger random problems are solved with verified residuals", "[lcp][brute_force]") {
+TEST_CASE("brute force: larger random problems are solved with verified residuals",
+          "[lcp][brute_force]") {
   std::mt19937 rng(777);
   for (int n : {50, 150, 300}) {
     for (int kind = 0; kind < 2; ++kind) {
@@ -91,8 +96,9 @@ TEST_CASE("brute force: larger random problems are solved with verified residual
       problem.M = kind == 0 ? random_spd(rng, n) : random_pd_nonsymmetric(rng, n);
       problem.q = random_vector(rng, n);
       const LcpResult result = solve_lemke(problem);
-      INFO((kind == 0 ? "SPD" : "non-symmetric P") << " n = " << n << ": status " << to_string(result.status)
-                                                   << ", pivots " << result.pivots << ", " << result.message);
+      INFO((kind == 0 ? "SPD" : "non-symmetric P")
+           << " n = " << n << ": status " << to_string(result.status) << ", pivots "
+           << result.pivots << ", " << result.message);
       CHECK(result.status == LcpStatus::solved);
       REQUIRE(result.z.size() == n);
       CHECK(measure_residuals(problem.M, problem.q, result.z).worst() <= 1e-9);

@@ -26,7 +26,8 @@ std::vector<fs::path> dat_files(const fs::path& dir) {
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".dat") files.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".dat")
+      files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -39,7 +40,8 @@ const std::set<std::string> kUnsupportedMixed = {"Rectangular_mlcp"};
 
 }  // namespace
 
-TEST_CASE("data files: every LCP of the shared suite is solved with a verified residual", "[lcp][data]") {
+TEST_CASE("data files: every LCP of the shared suite is solved with a verified residual",
+          "[lcp][data]") {
   const auto data = shared_data_dir();
   if (!data) {
     WARN("shared data folder absent: skipping the LCP data-file tests");
@@ -57,9 +59,10 @@ TEST_CASE("data files: every LCP of the shared suite is solved with a verified r
       const LcpResult result = solve_lemke(problem);
       const double measured = measure_residuals(problem.M, problem.q, result.z).worst();
       const double independent = independent_worst(problem.M, problem.q, result.z);
-      INFO(name << ": n = " << problem.q.size() << ", status " << to_string(result.status) << ", pivots "
-                << result.pivots << ", path " << to_string(result.path) << ", residual " << measured
-                << " (independent " << independent << "), message: " << result.message);
+      INFO(name << ": n = " << problem.q.size() << ", status " << to_string(result.status)
+                << ", pivots " << result.pivots << ", path " << to_string(result.path)
+                << ", residual " << measured << " (independent " << independent
+                << "), message: " << result.message);
       // never a false success
       if (result.status == LcpStatus::solved) {
         CHECK(measured <= 1e-9);
@@ -104,7 +107,8 @@ TEST_CASE("data files: small LCPs agree with the brute-force solver", "[lcp][dat
   }
 }
 
-TEST_CASE("data files: sparse storage gives verified answers on the contact problems", "[lcp][data][sparse]") {
+TEST_CASE("data files: sparse storage gives verified answers on the contact problems",
+          "[lcp][data][sparse]") {
   const auto data = shared_data_dir();
   if (!data) {
     WARN("shared data folder absent: skipping the sparse data-file tests");
@@ -117,14 +121,15 @@ TEST_CASE("data files: sparse storage gives verified answers on the contact prob
     sparse.q = dense.q;
     sparse.name = dense.name;
     const LcpResult result = solve_lemke(sparse);
-    INFO(dense.name << ": status " << to_string(result.status) << ", pivots " << result.pivots << ", "
-                    << result.message);
+    INFO(dense.name << ": status " << to_string(result.status) << ", pivots " << result.pivots
+                    << ", " << result.message);
     CHECK(result.status == LcpStatus::solved);
     CHECK(independent_worst(dense.M, dense.q, result.z) <= 1e-9);
   }
 }
 
-TEST_CASE("data files: block-storage files read the same matrices as their dense twins", "[lcp][data][io]") {
+TEST_CASE("data files: block-storage files read the same matrices as their dense twins",
+          "[lcp][data][io]") {
   const auto data = shared_data_dir();
   if (!data) {
     WARN("shared data folder absent: skipping the block-storage comparison");
@@ -140,7 +145,8 @@ TEST_CASE("data files: block-storage files read the same matrices as their dense
   }
 }
 
-TEST_CASE("data files: every mixed LCP is solved, or its singular P is reported", "[lcp][data][mixed]") {
+TEST_CASE("data files: every mixed LCP is solved, or its singular P is reported",
+          "[lcp][data][mixed]") {
   const auto data = shared_data_dir();
   if (!data) {
     WARN("shared data folder absent: skipping the mixed LCP data-file tests");
@@ -167,8 +173,9 @@ TEST_CASE("data files: every mixed LCP is solved, or its singular P is reported"
     const bool singular = n > 0 && !lu.isInvertible();
     const MixedLcpResult result = solve_mixed_lcp(problem);
     INFO(name << ": n = " << n << ", m = " << m << ", rank P = " << lu.rank() << ", status "
-              << to_string(result.lcp.status) << ", pivots " << result.lcp.pivots << ", singular rows "
-              << result.singular_rows.size() << ", message: " << result.lcp.message);
+              << to_string(result.lcp.status) << ", pivots " << result.lcp.pivots
+              << ", singular rows " << result.singular_rows.size()
+              << ", message: " << result.lcp.message);
     if (singular) {
       CHECK(!result.singular_rows.empty());
       CHECK(result.lcp.status != LcpStatus::solved);
@@ -195,8 +202,9 @@ TEST_CASE("data files: every mixed LCP is solved, or its singular P is reported"
     // free rows: P x + Q z + u = 0
     if (n > 0) {
       const VectorXd r = problem.P * x + problem.Q * z + problem.u;
-      const double scale = std::max({problem.u.cwiseAbs().maxCoeff(), (problem.P * x).cwiseAbs().maxCoeff(),
-                                     (problem.Q * z).cwiseAbs().maxCoeff(), 1e-300});
+      const double scale =
+          std::max({problem.u.cwiseAbs().maxCoeff(), (problem.P * x).cwiseAbs().maxCoeff(),
+                    (problem.Q * z).cwiseAbs().maxCoeff(), 1e-300});
       CHECK(r.cwiseAbs().maxCoeff() / scale <= 1e-9);
     }
   }

@@ -35,9 +35,10 @@ VectorXd vec(std::initializer_list<double> values) {
 /// solved, verified by residuals, and consistent with the brute force (n ≤ 12)
 void check_solved(const LcpProblem& problem, const LemkeOptions& options = {}) {
   const LcpResult result = solve_lemke(problem, options);
-  INFO(problem.name << " (n = " << problem.q.size() << "): status " << to_string(result.status) << ", pivots "
-                    << result.pivots << ", message: " << result.message);
-  INFO("M =\n" << problem.M << "\nq = " << problem.q.transpose() << "\nz = " << result.z.transpose());
+  INFO(problem.name << " (n = " << problem.q.size() << "): status " << to_string(result.status)
+                    << ", pivots " << result.pivots << ", message: " << result.message);
+  INFO("M =\n"
+       << problem.M << "\nq = " << problem.q.transpose() << "\nz = " << result.z.transpose());
   CHECK(result.status == LcpStatus::solved);
   REQUIRE(result.z.size() == problem.q.size());
   CHECK(measure_residuals(problem.M, problem.q, result.z).worst() <= 1e-9);
@@ -93,7 +94,8 @@ TEST_CASE("degenerate: identity-like matrices with tied q", "[lcp][degenerate]")
     VectorXd q = VectorXd::Zero(n);
     q(n / 2) = -1.0;
     check_solved(make(MatrixXd::Identity(n, n), q, "identity, q zero but one entry"));
-    check_solved(make(MatrixXd::Identity(n, n) + MatrixXd::Ones(n, n), q, "I + 11ᵀ, q zero but one entry"));
+    check_solved(
+        make(MatrixXd::Identity(n, n) + MatrixXd::Ones(n, n), q, "I + 11ᵀ, q zero but one entry"));
   }
 }
 
@@ -158,7 +160,8 @@ TEST_CASE("degenerate: planted solutions with z_i = w_i = 0 on PSD matrices with
       const LcpResult result = solve_lemke(problem);
       if (result.status == LcpStatus::solved) {
         const VectorXd w_found = M * result.z + problem.q;
-        INFO(problem.name << ": planted w = " << w.transpose() << ", found w = " << w_found.transpose());
+        INFO(problem.name << ": planted w = " << w.transpose()
+                          << ", found w = " << w_found.transpose());
         CHECK(relative_difference(w_found, w) <= 1e-9);
       }
     }
@@ -173,7 +176,8 @@ TEST_CASE("degenerate: tied problems with a non-uniform covering vector", "[lcp]
   options.covering = vec({1, 2, 3, 1, 2, 3});
   check_solved(make(block, VectorXd::Constant(6, -1.0), "[I I; I I], d = 1 2 3 1 2 3"), options);
   options.covering = vec({2, 1, 1, 2, 1, 1});
-  check_solved(make(block, vec({-2, -1, -1, -2, -1, -1}), "[I I; I I], q ∝ d: every ratio tied"), options);
+  check_solved(make(block, vec({-2, -1, -1, -2, -1, -1}), "[I I; I I], q ∝ d: every ratio tied"),
+               options);
   LemkeOptions murty_options;
   murty_options.covering = VectorXd::LinSpaced(6, 1.0, 6.0);
   check_solved(make(murty(6), -VectorXd::LinSpaced(6, 1.0, 6.0), "Murty, q = -d"), murty_options);

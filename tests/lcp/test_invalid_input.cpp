@@ -28,14 +28,16 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
 /// the message mentions at least one of the words (case-insensitive)
 bool mentions(const std::string& message, std::initializer_list<const char*> words) {
   const std::string m = lower(message);
-  return std::any_of(words.begin(), words.end(), [&](const char* w) { return m.find(w) != std::string::npos; });
+  return std::any_of(words.begin(), words.end(),
+                     [&](const char* w) { return m.find(w) != std::string::npos; });
 }
 
 void check_invalid(const LcpResult& result, std::initializer_list<const char*> words) {
@@ -60,7 +62,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     std::random_device rd;
-    path = fs::temp_directory_path() / ("pivot-lcp-test-" + std::to_string(rd()) + std::to_string(rd()));
+    path = fs::temp_directory_path() /
+           ("pivot-lcp-test-" + std::to_string(rd()) + std::to_string(rd()));
     fs::create_directories(path);
   }
   ~TempDir() {
@@ -104,7 +107,8 @@ const char* const kSmall =
 TEST_CASE("invalid input: non-square M", "[lcp][invalid]") {
   LcpProblem p = good_problem();
   p.M = MatrixXd::Identity(3, 2);
-  check_invalid(solve_lemke(p), {"square", "size", "rows", "columns", "dimension", "shape", "×", "3x2", "3 x 2"});
+  check_invalid(solve_lemke(p),
+                {"square", "size", "rows", "columns", "dimension", "shape", "×", "3x2", "3 x 2"});
 }
 
 TEST_CASE("invalid input: q does not match M", "[lcp][invalid]") {
@@ -265,27 +269,34 @@ TEST_CASE("invalid files: truncated, garbage and malformed files", "[lcp][invali
       {"truncated_header", "3\n0\n3\n", ":4:", "end of file"},
       {"truncated_matrix", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n", ":8:", "end of file"},
       {"truncated_q", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n0 1 2\n", ":9:", "end of file"},
-      {"short_line", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2\n0 1 2\n-1 -2 -3\n", ":7:", "expected 3 numbers"},
-      {"long_line", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1 7\n0 1 2\n-1 -2 -3\n", ":7:", "expected 3 numbers"},
+      {"short_line", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2\n0 1 2\n-1 -2 -3\n",
+       ":7:", "expected 3 numbers"},
+      {"long_line", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1 7\n0 1 2\n-1 -2 -3\n",
+       ":7:", "expected 3 numbers"},
       {"short_q", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n0 1 2\n-1 -2\n", ":9:", "q"},
       {"garbage", "hello world\nthis is not a problem\n", ":1:", "hello"},
-      {"binary", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10), ":1:", "expected"},
+      {"binary",
+       std::string("\x7f"
+                   "ELF\x02\x01\x01\0\0\0",
+                   10),
+       ":1:", "expected"},
       {"non_numeric", "3\n0\n3\n3\n3\t3\n2 1 0\n1 two 1\n0 1 2\n-1 -2 -3\n", ":7:", "'two'"},
       {"number_suffix", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n0 1 2\n-1 -2 -3x\n", ":9:", "'-3x'"},
       {"nan_in_m", "3\n0\n3\n3\n3\t3\n2 1 0\n1 nan 1\n0 1 2\n-1 -2 -3\n", ":7:", "non-finite"},
       {"inf_in_q", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n0 1 2\n-1 inf -3\n", ":9:", "non-finite"},
       {"overflow", "3\n0\n3\n3\n3\t3\n2 1 0\n1 2 1\n0 1 2\n-1 1e999 -3\n", ":9:", "non-finite"},
       {"zero_size", "0\n0\n0\n0\n0\t0\n\n", ":1:", "positive"},
-      {"huge_size_short_file", "100000\n0\n100000\n100000\n100000\t100000\n1 2 3\n", ":6:",
-       "expected 100000 numbers"},
+      {"huge_size_short_file", "100000\n0\n100000\n100000\n100000\t100000\n1 2 3\n",
+       ":6:", "expected 100000 numbers"},
       {"negative_size", "-3\n0\n3\n3\n3\t3\n", ":1:", "positive"},
       {"size_mismatch", "3\n0\n3\n4\n3\t4\n", ":4:", "columns"},
       {"bad_storage", "3\n7\n3\n3\n3\t3\n", ":2:", "storage"},
       {"csc_storage", "3\n2\n3\n3\n", ":2:", "unsupported"},
       {"fractional_size", "2.5\n0\n", ":1:", "integer"},
-      {"bad_block", "2\n1\n2\n2\n1\n1\n1\n2\t\n2\t\n2\n1\n0\t1\t\n0\t\n5\n1\n2\n3\n4\n-1 -1\n", ":14:",
-       "block number"},
-      {"truncated_block", "2\n1\n2\n2\n1\n1\n1\n2\t\n2\t\n2\n1\n0\t1\t\n0\t\n0\n1\n2\n", ":17:", "end of file"},
+      {"bad_block", "2\n1\n2\n2\n1\n1\n1\n2\t\n2\t\n2\n1\n0\t1\t\n0\t\n5\n1\n2\n3\n4\n-1 -1\n",
+       ":14:", "block number"},
+      {"truncated_block", "2\n1\n2\n2\n1\n1\n1\n2\t\n2\t\n2\n1\n0\t1\t\n0\t\n0\n1\n2\n",
+       ":17:", "end of file"},
   };
   for (const auto& c : cases) {
     const fs::path path = dir.file(std::string(c.name) + ".dat", c.text);
@@ -328,7 +339,8 @@ TEST_CASE("invalid files: malformed mixed LCP files", "[lcp][invalid][io][mixed]
       {"no_storage", "0\n0\n1\n1\n", "storage"},
       {"bad_blocks", "1\n0\n1\n1\n0 3 \n", "blocksrows"},
       {"csc", "1\n0\n1\n1\n0 1 2 \n0 1 \n2\n2\n2\n", "unsupported"},
-      {"rectangular", "1\n0\n1\n1\n0 1 2 \n0 1 \n0\n3\n2\n3\t2\n1 2\n3 4\n5 6\n0 0\n", "unsupported"},
+      {"rectangular", "1\n0\n1\n1\n0 1 2 \n0 1 \n0\n3\n2\n3\t2\n1 2\n3 4\n5 6\n0 0\n",
+       "unsupported"},
   };
   for (const auto& c : cases) {
     const fs::path path = dir.file(std::string(c.name) + ".dat", c.text);
@@ -376,7 +388,8 @@ TEST_CASE("round trip: writing then reading gives the same numbers, bit for bit"
   const fs::path again = dir.path / "again.dat";
   write_lcp_file(again, back, "written by test_invalid_input.cpp\nsecond remark line");
   std::ifstream a(path, std::ios::binary), b(again, std::ios::binary);
-  const std::string ta((std::istreambuf_iterator<char>(a)), {}), tb((std::istreambuf_iterator<char>(b)), {});
+  const std::string ta((std::istreambuf_iterator<char>(a)), {}),
+      tb((std::istreambuf_iterator<char>(b)), {});
   CHECK(ta == tb);
 }
 
@@ -387,7 +400,8 @@ TEST_CASE("round trip: the shared data files survive a write and a read", "[lcp]
     return;
   }
   TempDir dir;
-  for (const char* rel : {"lcp/siconos/lcp_mmc.dat", "lcp/siconos/lcp_trivial_block.dat", "lcp/contact/ap_nc4_s1.dat"}) {
+  for (const char* rel : {"lcp/siconos/lcp_mmc.dat", "lcp/siconos/lcp_trivial_block.dat",
+                          "lcp/contact/ap_nc4_s1.dat"}) {
     const fs::path source = *data / rel;
     if (!fs::exists(source)) continue;
     const LcpProblem p = read_lcp_file(source);

@@ -23,7 +23,8 @@ struct PlantedMixed {
 };
 
 /// u and v chosen so that (x, z, w) solves [0; w] = [P Q; K S][x; z] + [u; v] with z ⊥ w
-PlantedMixed plant(std::mt19937& rng, MatrixXd P, MatrixXd Q, MatrixXd K, MatrixXd S, const std::string& name) {
+PlantedMixed plant(std::mt19937& rng, MatrixXd P, MatrixXd Q, MatrixXd K, MatrixXd S,
+                   const std::string& name) {
   PlantedMixed out;
   const auto n = P.rows();
   const auto m = S.rows();
@@ -43,8 +44,8 @@ PlantedMixed plant(std::mt19937& rng, MatrixXd P, MatrixXd Q, MatrixXd K, Matrix
 }
 
 void check_planted(const PlantedMixed& planted, const MixedLcpResult& result) {
-  INFO(planted.problem.name << ": status " << to_string(result.lcp.status) << ", pivots " << result.lcp.pivots
-                            << ", message: " << result.lcp.message);
+  INFO(planted.problem.name << ": status " << to_string(result.lcp.status) << ", pivots "
+                            << result.lcp.pivots << ", message: " << result.lcp.message);
   CHECK(result.lcp.status == LcpStatus::solved);
   CHECK(result.singular_rows.empty());
   CHECK_FALSE(result.regularized);
@@ -54,7 +55,8 @@ void check_planted(const PlantedMixed& planted, const MixedLcpResult& result) {
   INFO("z = " << result.lcp.z.transpose() << "\nexpected " << planted.z.transpose());
   CHECK(relative_difference(result.x, planted.x) <= 1e-9);
   CHECK(relative_difference(result.lcp.z, planted.z) <= 1e-9);
-  if (result.lcp.w.size() == planted.w.size()) CHECK(relative_difference(result.lcp.w, planted.w) <= 1e-9);
+  if (result.lcp.w.size() == planted.w.size())
+    CHECK(relative_difference(result.lcp.w, planted.w) <= 1e-9);
   CHECK(result.free_residual <= 1e-9);
 }
 
@@ -125,7 +127,8 @@ TEST_CASE("mixed: problems with a known solution are solved exactly", "[lcp][mix
     INFO("n = " << n << ", m = " << m);
     const PlantedMixed a = symmetric_case(rng, n, m);
     check_planted(a, solve_mixed_lcp(a.problem));
-    const PlantedMixed b = saddle_case(rng, n + m, m);  // more unknowns than constraints: J full row rank
+    const PlantedMixed b =
+        saddle_case(rng, n + m, m);  // more unknowns than constraints: J full row rank
     check_planted(b, solve_mixed_lcp(b.problem));
     const PlantedMixed c = nonsymmetric_case(rng, n, m);
     check_planted(c, solve_mixed_lcp(c.problem));
@@ -164,7 +167,8 @@ TEST_CASE("mixed: a singular P is reported with its dependent rows", "[lcp][mixe
 
   const std::set<int> duplicated = {1, 3};
   auto check_singular = [&](const MixedLcpResult& result, const char* storage) {
-    INFO(storage << ": status " << to_string(result.lcp.status) << ", message: " << result.lcp.message);
+    INFO(storage << ": status " << to_string(result.lcp.status)
+                 << ", message: " << result.lcp.message);
     std::string rows;
     for (int r : result.singular_rows) rows += std::to_string(r) + " ";
     INFO("singular rows: " << rows);
@@ -187,9 +191,10 @@ TEST_CASE("mixed: a singular P solves once regularized", "[lcp][mixed][singular]
   MixedLcpOptions options;
   options.regularization = VectorXd::Constant(p.P.rows(), delta);
   for (int storage = 0; storage < 2; ++storage) {
-    const MixedLcpResult result = storage == 0 ? solve_mixed_lcp(p, options) : solve_mixed_lcp(to_sparse(p), options);
-    INFO((storage == 0 ? "dense" : "sparse") << ": status " << to_string(result.lcp.status) << ", message: "
-                                             << result.lcp.message);
+    const MixedLcpResult result =
+        storage == 0 ? solve_mixed_lcp(p, options) : solve_mixed_lcp(to_sparse(p), options);
+    INFO((storage == 0 ? "dense" : "sparse")
+         << ": status " << to_string(result.lcp.status) << ", message: " << result.lcp.message);
     CHECK(result.lcp.status == LcpStatus::solved);
     CHECK(result.regularized);
     REQUIRE(result.x.size() == p.P.rows());

@@ -38,7 +38,8 @@ std::vector<LcpProblem> problems() {
 
 }  // namespace
 
-TEST_CASE("scale: multiplying M and q by 1e-6 or 1e6 leaves z and the status unchanged", "[lcp][scale]") {
+TEST_CASE("scale: multiplying M and q by 1e-6 or 1e6 leaves z and the status unchanged",
+          "[lcp][scale]") {
   for (const auto& problem : problems()) {
     const LcpResult base = solve_lemke(problem);
     INFO(problem.name << ": base status " << to_string(base.status) << ", " << base.message);
@@ -48,15 +49,16 @@ TEST_CASE("scale: multiplying M and q by 1e-6 or 1e6 leaves z and the status unc
       scaled.M *= s;
       scaled.q *= s;
       const LcpResult result = solve_lemke(scaled);
-      INFO("scale " << s << ": status " << to_string(result.status) << ", pivots " << result.pivots << " (base "
-                    << base.pivots << "), " << result.message);
+      INFO("scale " << s << ": status " << to_string(result.status) << ", pivots " << result.pivots
+                    << " (base " << base.pivots << "), " << result.message);
       CHECK(result.status == base.status);
       REQUIRE(result.z.size() == base.z.size());
       CHECK(relative_difference(result.z, base.z) <= 1e-9);
       CHECK(independent_worst(scaled.M, scaled.q, result.z) <= 1e-9);
       // w scales with s
       if (result.w.size() == base.w.size())
-        CHECK((result.w / s - base.w).cwiseAbs().maxCoeff() <= 1e-9 * std::max(1.0, base.w.cwiseAbs().maxCoeff()));
+        CHECK((result.w / s - base.w).cwiseAbs().maxCoeff() <=
+              1e-9 * std::max(1.0, base.w.cwiseAbs().maxCoeff()));
     }
   }
 }

@@ -50,12 +50,13 @@ bool active_set_solves(const LcpProblem& problem, const std::vector<int>& active
 
 }  // namespace
 
-TEST_CASE("warm start: the previous active set solves a perturbed problem without pivots", "[lcp][warm_start]") {
+TEST_CASE("warm start: the previous active set solves a perturbed problem without pivots",
+          "[lcp][warm_start]") {
   for (std::uint32_t seed : {1u, 2u, 3u}) {
     const PlantedLcp planted = warm_problem(seed);
     const LcpResult first = solve_lemke(planted.problem);
-    INFO("seed " << seed << ": first solve " << to_string(first.status) << ", pivots " << first.pivots << ", "
-                 << first.message);
+    INFO("seed " << seed << ": first solve " << to_string(first.status) << ", pivots "
+                 << first.pivots << ", " << first.message);
     REQUIRE(first.status == LcpStatus::solved);
     CHECK(first.path == StartPath::lemke);
     CHECK(first.active_set == planted.active);
@@ -66,8 +67,8 @@ TEST_CASE("warm start: the previous active set solves a perturbed problem withou
     LemkeOptions options;
     options.warm_start = first.active_set;
     const LcpResult warm = solve_lemke(next, options);
-    INFO("warm solve: " << to_string(warm.status) << ", path " << to_string(warm.path) << ", pivots "
-                        << warm.pivots << ", " << warm.message);
+    INFO("warm solve: " << to_string(warm.status) << ", path " << to_string(warm.path)
+                        << ", pivots " << warm.pivots << ", " << warm.message);
     CHECK(warm.status == LcpStatus::solved);
     CHECK(warm.path == StartPath::warm_start);
     CHECK(warm.pivots == 0);
@@ -81,7 +82,8 @@ TEST_CASE("warm start: the previous active set solves a perturbed problem withou
   }
 }
 
-TEST_CASE("warm start: a wrong active set falls back to Lemke and still solves", "[lcp][warm_start]") {
+TEST_CASE("warm start: a wrong active set falls back to Lemke and still solves",
+          "[lcp][warm_start]") {
   const PlantedLcp planted = warm_problem(7);
   const LcpProblem next = perturbed(planted.problem, 8);
   const auto n = static_cast<int>(next.q.size());
@@ -90,7 +92,8 @@ TEST_CASE("warm start: a wrong active set falls back to Lemke and still solves",
   // the complement of the right set
   std::vector<int> complement;
   for (int i = 0; i < n; ++i)
-    if (!std::binary_search(planted.active.begin(), planted.active.end(), i)) complement.push_back(i);
+    if (!std::binary_search(planted.active.begin(), planted.active.end(), i))
+      complement.push_back(i);
   wrong_guesses.push_back(complement);
   // every index
   std::vector<int> all(n);
@@ -109,7 +112,8 @@ TEST_CASE("warm start: a wrong active set falls back to Lemke and still solves",
     options.warm_start = guess;
     const LcpResult result = solve_lemke(next, options);
     INFO("guess of " << guess.size() << " indices: " << to_string(result.status) << ", path "
-                     << to_string(result.path) << ", pivots " << result.pivots << ", " << result.message);
+                     << to_string(result.path) << ", pivots " << result.pivots << ", "
+                     << result.message);
     CHECK(result.status == LcpStatus::solved);
     CHECK(result.path == StartPath::lemke);
     CHECK(result.pivots > 0);

@@ -93,7 +93,8 @@ TableauResult tableau_lemke(const DenseMatrix& M, const Vector& q) {
   for (Eigen::Index i = 0; i < n; ++i) rows.push_back(i);
   Vector a = -T.col(z0);
   Eigen::Index left = pivot(lexico_min(a), z0);
-  out.pivots = 0;  // like solve_lemke, count the pivots after z₀'s entry (lcp_exp_murty2: 2⁶ − 1 = 63)
+  out.pivots =
+      0;  // like solve_lemke, count the pivots after z₀'s entry (lcp_exp_murty2: 2⁶ − 1 = 63)
 
   const int max_pivots = static_cast<int>(100 * n + 1000);
   while (out.pivots < max_pivots) {
@@ -134,8 +135,8 @@ TableauResult tableau_lemke(const DenseMatrix& M, const Vector& q) {
 // ─── the benchmarks ──────────────────────────────────────────────────────────────────────────
 
 bool verified(const LcpProblem& p, const Vector& z) {
-  return z.size() == p.q.size() &&
-         pivot::lcp::measure_residuals(p.M, p.q, z).worst() <= pivot::lcp::kDefaultResidualTolerance;
+  return z.size() == p.q.size() && pivot::lcp::measure_residuals(p.M, p.q, z).worst() <=
+                                       pivot::lcp::kDefaultResidualTolerance;
 }
 
 void bench_pivot(benchmark::State& state, const std::shared_ptr<const LcpProblem>& problem) {
@@ -180,7 +181,8 @@ int register_all() {
       if (entry.path().extension() != ".dat") continue;
       try {
         auto p = std::make_shared<const LcpProblem>(pivot::lcp::read_lcp_file(entry.path()));
-        problems.emplace_back(std::move(p), std::string(folder) + "/" + entry.path().stem().string());
+        problems.emplace_back(std::move(p),
+                              std::string(folder) + "/" + entry.path().stem().string());
       } catch (const pivot::lcp::LcpError& e) {
         std::cerr << "bench_lcp: skipped: " << e.what() << "\n";
       }

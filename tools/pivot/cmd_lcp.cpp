@@ -44,11 +44,14 @@ bool looks_mixed(const fs::path& file) {
   return absolute.lexically_normal().parent_path().filename() == "mlcp";
 }
 
-std::vector<double> to_std(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
+std::vector<double> to_std(const Eigen::VectorXd& v) {
+  return {v.data(), v.data() + v.size()};
+}
 
 std::string join(const Eigen::VectorXd& v) {
   std::string out;
-  for (Eigen::Index i = 0; i < v.size(); ++i) fmt::format_to(std::back_inserter(out), "{}{:.17g}", i ? " " : "", v(i));
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    fmt::format_to(std::back_inserter(out), "{}{:.17g}", i ? " " : "", v(i));
   return out;
 }
 
@@ -65,13 +68,16 @@ struct Report {
 };
 
 /// −0 prints as 0
-double clean(double x) { return x + 0.0; }
+double clean(double x) {
+  return x + 0.0;
+}
 
 void print_text(const Report& r, bool print_z) {
   const auto& res = *r.result;
   fmt::print("file:       {}\n", r.file);
   if (r.mixed)
-    fmt::print("problem:    {} (mixed LCP: {} free, n = {} complementarity rows)\n", r.name, r.n_free, r.n);
+    fmt::print("problem:    {} (mixed LCP: {} free, n = {} complementarity rows)\n", r.name,
+               r.n_free, r.n);
   else
     fmt::print("problem:    {} (LCP, n = {})\n", r.name, r.n);
   fmt::print("status:     {}\n", lcp::to_string(res.status));
@@ -80,13 +86,16 @@ void print_text(const Report& r, bool print_z) {
   fmt::print("pivots:     {}\n", res.pivots);
   fmt::print("path:       {}\n", lcp::to_string(res.path));
   fmt::print("time:       {:.3f} ms\n", r.time_ms);
-  fmt::print("residuals:  min_z = {:.3g}, min_w = {:.3g}, complementarity = {:.3g} (worst {:.3g})\n",
-             clean(res.residuals.min_z), clean(res.residuals.min_w), clean(res.residuals.max_complementarity),
-             clean(res.residuals.worst()));
+  fmt::print(
+      "residuals:  min_z = {:.3g}, min_w = {:.3g}, complementarity = {:.3g} (worst {:.3g})\n",
+      clean(res.residuals.min_z), clean(res.residuals.min_w),
+      clean(res.residuals.max_complementarity), clean(res.residuals.worst()));
   if (r.mixed) {
     const auto& mr = *r.mixed_result;
-    fmt::print("free rows:  residual {:.3g}{}\n", clean(mr.free_residual), mr.regularized ? " (regularized P)" : "");
-    if (!mr.singular_rows.empty()) fmt::print("singular:   rows {} of P\n", fmt::join(mr.singular_rows, " "));
+    fmt::print("free rows:  residual {:.3g}{}\n", clean(mr.free_residual),
+               mr.regularized ? " (regularized P)" : "");
+    if (!mr.singular_rows.empty())
+      fmt::print("singular:   rows {} of P\n", fmt::join(mr.singular_rows, " "));
   }
   if (print_z) {
     fmt::print("z:          {}\n", join(res.z));
@@ -187,7 +196,8 @@ int run_lcp(const LcpArgs& args) {
 
 void register_lcp(CLI::App& app, Registry& registry) {
   auto args = std::make_shared<LcpArgs>();
-  auto* sub = app.add_subcommand("lcp", "solve an LCP or mixed LCP problem file (.dat) with Lemke's method");
+  auto* sub = app.add_subcommand(
+      "lcp", "solve an LCP or mixed LCP problem file (.dat) with Lemke's method");
   sub->add_option("file", args->file, "the problem file (Siconos .dat format)")->required();
   sub->add_flag("--json", args->json, "print one JSON object instead of text");
   sub->add_flag("--z", args->print_z, "print the solution z (and x for a mixed LCP)");
