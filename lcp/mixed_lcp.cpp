@@ -93,12 +93,15 @@ template <typename Matrix>
 void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const DenseMatrix& PinvQ,
                    const Vector& Pinvu, const MixedLcpOptions& options, MixedLcpResult& out) {
   LcpProblem reduced;
-  reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
-  reduced.q = p.v - p.K * Pinvu;
+  if (p.v.size() > 0) {
+    reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
+    reduced.q = p.v - p.K * Pinvu;
+  }
   out.lcp = solve_lemke(reduced, options.lemke);
   if (!out.lcp.ok()) return;
-  out.x = -(Pinvu + PinvQ * out.lcp.z);
-  const Vector Qz = p.Q * out.lcp.z;
+  const Eigen::Index n = p.u.size();
+  const Vector Qz = p.Q.cols() > 0 ? Vector(p.Q * out.lcp.z) : Vector(Vector::Zero(n));
+  out.x = p.Q.cols() > 0 ? Vector(-(Pinvu + PinvQ * out.lcp.z)) : Vector(-Pinvu);
   const Vector free_res = p.P * out.x + Qz + p.u;
   out.free_residual = free_res.template lpNorm<Eigen::Infinity>() /
                       std::max({p.u.template lpNorm<Eigen::Infinity>(),
@@ -153,8 +156,9 @@ MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem, const MixedLcpOpt
   auto solve = [&](const auto& b) -> DenseMatrix {
     return eq.col_scale.asDiagonal() * lu.solve(eq.row_scale.asDiagonal() * b);
   };
-  const DenseMatrix PinvQ = solve(problem.Q);
-  const Vector Pinvu = solve(problem.u);
+  // (a problem without complementarity rows has an n × 0 Q: nothing to solve for)
+  const DenseMatrix PinvQ = problem.Q.cols() > 0 ? solve(problem.Q) : DenseMatrix(n, 0);
+  const Vector Pinvu = n > 0 ? Vector(solve(problem.u)) : Vector();
   solve_reduced(problem, PinvQ, Pinvu, options, out);
   return out;
 }

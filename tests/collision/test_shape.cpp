@@ -103,7 +103,7 @@ TEST_CASE("planes normalize their normal and reject a zero one", "[shape]") {
   CHECK(p->offset == 1.5);
 }
 
-TEST_CASE("meshes check their indices; compounds their children", "[shape]") {
+TEST_CASE("meshes check their indices, compounds their children", "[shape]") {
   const std::vector<Vec3> v = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
   CHECK_THROWS_WITH(make_mesh(v, {{0, 1, 3}}, "floor.obj"),
                     Contains("floor.obj") && Contains("out of range"));

@@ -37,7 +37,7 @@ GFunction theta_g(const Joint& j) {
 
 }  // namespace
 
-TEST_CASE("hinge joint: g = 0 and θ = 0 at creation; θ follows the right-hand rule",
+TEST_CASE("hinge joint: g = 0 and θ = 0 at creation, θ follows the right-hand rule",
           "[constraints][hinge]") {
   Rng rng(201);
   for (int trial = 0; trial < 10; ++trial) {
@@ -64,7 +64,7 @@ TEST_CASE("hinge joint: g = 0 and θ = 0 at creation; θ follows the right-hand 
   }
 }
 
-TEST_CASE("hinge joint: θ range is (-pi, pi]", "[constraints][hinge]") {
+TEST_CASE("hinge joint: θ range is -pi excluded to pi included", "[constraints][hinge]") {
   const Pose I;
   HingeJoint joint({.name = "h", .anchor_W = Vec3::Zero(), .axis_W = Vec3::UnitZ()}, 0, 1, I, I);
   const Pose half_turn{Vec3::Zero(), Quat(0.0, 0.0, 0.0, 1.0)};  // π about z, exact

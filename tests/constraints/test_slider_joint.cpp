@@ -37,7 +37,7 @@ GFunction s_g(const Joint& j) {
 
 }  // namespace
 
-TEST_CASE("slider joint: g = 0 and s = 0 at creation; s along the axis", "[constraints][slider]") {
+TEST_CASE("slider joint: g = 0 and s = 0 at creation, s along the axis", "[constraints][slider]") {
   Rng rng(401);
   for (int trial = 0; trial < 10; ++trial) {
     const SliderCase c = random_case(rng);

@@ -86,7 +86,7 @@ TEST_CASE("quat_log inverts quat_exp for |φ| < π, near 0 and near π", "[engin
   CHECK(std::abs(phi.normalized().dot(u)) == Approx(1.0).margin(1e-15));
 }
 
-TEST_CASE("quat_log: q and -q give the same φ; exp(log(q)) = ±q", "[engine][spatial]") {
+TEST_CASE("quat_log: q and -q give the same φ, and exp(log(q)) = ±q", "[engine][spatial]") {
   Rng rng(4);
   for (int i = 0; i < 50; ++i) {
     const Quat q = rng.rotation();

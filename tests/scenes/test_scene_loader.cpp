@@ -117,7 +117,7 @@ TEST_CASE("settings keys map onto WorldSettings", "[scene]") {
   CHECK(s.world.limit_margin == 0.1);
 }
 
-TEST_CASE("quat_wxyz is [w, x, y, z]: 90 degrees about z turns x into y", "[scene]") {
+TEST_CASE("quat_wxyz is w, x, y, z: 90 degrees about z turns x into y", "[scene]") {
   const Scene scene = parse(R"({"pivot_scene": 1, "bodies": [
     {"name": "b", "mass": 1, "quat_wxyz": [0.7071067811865476, 0, 0, 0.7071067811865476]}]})");
   const Quat& q = scene.bodies[0].settings.orientation;
