@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <type_traits>
 
 #include "engine/island_solver.hpp"
 #include "engine/islands.hpp"
@@ -13,32 +14,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// a row block of a joint as rows of the constraint set
+// a joint's row block as equality or unilateral rows of the constraint set, bias = scale · g
+template <typename Row>
 void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bias_scale,
-                 std::vector<EqualityRow>& out) {
+                 std::vector<Row>& out) {
   for (int r = 0; r < rows.rows(); ++r) {
-    EqualityRow row;
+    Row row;
     row.body_a = a;
     row.body_b = b;
     row.J_A = rows.J_A.row(r);
     row.J_B = rows.J_B.row(r);
     row.bias = bias_scale * rows.g(r);
     row.owner = owner;
-    row.owner_row = r;
-    out.push_back(row);
-  }
-}
-
-void append_unilateral(const ConstraintRows& rows, int a, int b, int owner, double bias_scale,
-                       std::vector<UnilateralRow>& out) {
-  for (int r = 0; r < rows.rows(); ++r) {
-    UnilateralRow row;
-    row.body_a = a;
-    row.body_b = b;
-    row.J_A = rows.J_A.row(r);
-    row.J_B = rows.J_B.row(r);
-    row.bias = bias_scale * rows.g(r);
-    row.owner = owner;
+    if constexpr (std::is_same_v<Row, EqualityRow>) row.owner_row = r;
     out.push_back(row);
   }
 }
@@ -264,7 +252,7 @@ const StepReport& World::step() {
                 rows_.equalities);
     joint.limits(A, B, settings_.limit_margin, jr);
     // J v⁺ + g/h ≥ 0: the limit may be approached, never passed, in one step
-    append_unilateral(jr, joint.body_a(), joint.body_b(), j, 1.0 / h, rows_.unilaterals);
+    append_rows(jr, joint.body_a(), joint.body_b(), j, 1.0 / h, rows_.unilaterals);
     if (auto m = joint.motor(A, B)) {
       MotorConstraint mc;
       mc.body_a = joint.body_a();
@@ -410,7 +398,7 @@ void World::post_stabilize() {
       joint.equality(A, B, jr);
       append_rows(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.equalities);
       joint.limits(A, B, 0.0, jr);
-      append_unilateral(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.unilaterals);
+      append_rows(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.unilaterals);
     }
     std::vector<Contact> contacts;
     detect_contacts(contacts);
