@@ -125,3 +125,33 @@ TEST_CASE("a box on four redundant contacts: the post-step LCP solves and leaves
   for (int k = 0; k < 100; ++k) world.step();
   CHECK(world.pose(box).x_WB.z() == Approx(0.05).margin(1e-9));
 }
+
+TEST_CASE("a capped post-step applies a large correction in pieces of the cap", "[post]") {
+  // Cline §5.2.3: two equal spheres overlapping by d = 0.05 m, cap 0.01 m. Each pass moves
+  // each sphere by min(remaining/2, cap): 0.01, 0.01, then the last 0.005 uncapped, so three
+  // passes close the gap exactly; with max_post_steps = 2 a 0.01 m overlap remains.
+  const double r = 0.1, d = 0.05, cap = 0.01;
+  for (const int max_passes : {10, 2}) {
+    World world({.time_step = 1e-3,
+                 .gravity = Vec3::Zero(),
+                 .post_step_cap = cap,
+                 .max_post_steps = max_passes});
+    const int s1 = world.add_body(
+        {.name = "s1", .mass = 1.0, .shape = make_sphere(r), .position = Vec3(0, 0, 0)});
+    const int s2 = world.add_body(
+        {.name = "s2", .mass = 1.0, .shape = make_sphere(r), .position = Vec3(2 * r - d, 0, 0)});
+    const StepReport& report = world.step();
+    const double overlap = 2 * r - (world.pose(s2).x_WB.x() - world.pose(s1).x_WB.x());
+    INFO("max_post_steps " << max_passes << ": " << report.post_steps << " passes, overlap "
+                           << overlap << " m");
+    if (max_passes == 10) {
+      CHECK(report.post_steps == 3);
+      CHECK(std::abs(overlap) < 1e-9);
+      CHECK(std::abs(world.pose(s1).x_WB.x() + d / 2) < 1e-9);
+    } else {
+      CHECK(report.post_steps == 2);
+      CHECK(std::abs(overlap - (d - 4 * cap)) < 1e-9);
+      CHECK(report.penetration_after == Approx(d - 4 * cap).epsilon(1e-6));
+    }
+  }
+}
