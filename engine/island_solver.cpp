@@ -1,9 +1,16 @@
 #include "engine/island_solver.hpp"
 
 #include <fmt/core.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
 #include <unordered_map>
 
+#include "lcp/lcp_io.hpp"
 #include "lcp/mixed_lcp.hpp"
 
 namespace pivot {
@@ -145,6 +152,28 @@ class Assembler {
   Layout L_;
 };
 
+/// PIVOT_DUMP_FAILED_LCP=DIR (docs/development.md): the reduced LCP of a failed island solve is
+/// written to DIR/failed-lcp-<pid>-<n>.dat for `pivot lcp` and the benchmarks. Best effort: a
+/// dump that cannot be written is skipped, never an error of the step.
+void dump_failed_problem(const lcp::SparseMixedLcpProblem& problem,
+                         const lcp::MixedLcpOptions& options, const std::string& message) {
+  const char* dir = std::getenv("PIVOT_DUMP_FAILED_LCP");
+  if (dir == nullptr || *dir == '\0' || options.regularization.size() > 0) return;
+  static std::atomic<int> counter{0};
+  try {
+    lcp::MixedLcpProblem dense{Eigen::MatrixXd(problem.P), Eigen::MatrixXd(problem.Q),
+                               Eigen::MatrixXd(problem.K), Eigen::MatrixXd(problem.S), problem.u,
+                               problem.v};
+    const lcp::LcpProblem reduced = lcp::reduce_mixed_lcp(dense);
+    const std::filesystem::path path =
+        std::filesystem::path(dir) /
+        fmt::format("failed-lcp-{}-{}.dat", static_cast<long>(::getpid()), counter++);
+    lcp::write_lcp_file(path, reduced, "island LCP that failed: " + message);
+  } catch (const std::exception&) {
+    // best effort only
+  }
+}
+
 }  // namespace
 
 IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
@@ -170,6 +199,7 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   }
   out.pivots = result.lcp.pivots;
   if (!result.ok() || !result.x.allFinite()) {
+    dump_failed_problem(problem, options, result.lcp.message);
     // fallback: make the complementarity block strictly copositive, S + εI with ε = 1e-8 of its
     // scale, which Lemke always solves; if even that fails the caller keeps the old velocities
     out.message = result.lcp.message;

@@ -146,6 +146,11 @@ void World::detect_contacts(std::vector<Contact>& out) {
 //                    contacts); a penetration is left to the post-step (or to Baumgarte's α g);
 // and a polyhedral cone of k directions with μ = √(μ_A μ_B) (Cline eq. 2.48).
 // Post-step: normal rows only, b = g.
+namespace {
+/// contact gaps above −1 pm are rounding of "touching" (docs/step.md)
+constexpr double kGapRoundoff = 1e-12;
+}  // namespace
+
 void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics) {
   const double h = settings_.time_step;
   for (const Contact& c : contacts) {
@@ -158,7 +163,10 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
     row.J_B = contact_row(r_b, c.normal, -1.0);
     row.owner = -1;
     if (!dynamics) {
-      row.bias = c.gap;
+      // a gap within rounding of zero (touching faces computed as −3e-17 m) is touching: left
+      // negative it would ask the post-step LCP to resolve noise 14 orders below its other
+      // entries, which no floating-point pivoting can do reliably
+      row.bias = c.gap > -kGapRoundoff ? std::max(c.gap, 0.0) : c.gap;
       rows_.unilaterals.push_back(row);
       continue;
     }

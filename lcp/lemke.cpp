@@ -537,18 +537,32 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
   // the original M), then with frequent refactorization and a 100× larger, then a 100× smaller
   // pivot tolerance. A genuine ray ends every attempt on a ray; `solved` is only ever returned
   // verified on the problem as given.
+  // Then a 10⁴× smaller pivot tolerance at the usual refactorization interval, and the
+  // attempts again with another covering vector: each d_i scaled by a factor in [1, 1.5) spread
+  // by the golden ratio, so the rows do not tie the way they did with d = 1. On the degenerate
+  // friction LCPs of box pyramids the path through near-ties, not the matrix, is what fails;
+  // another path usually succeeds (docs/lcp.md, "hard cases").
   struct Attempt {
     double pivot_tolerance;
     int refactor_interval;
     double regularization;
+    bool spread_covering;
   };
   const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();
   const Attempt attempts[] = {
-      {options.pivot_tolerance, options.refactor_interval, 0.0},
-      {options.pivot_tolerance, options.refactor_interval, 1e-10 * m_norm},
-      {std::min(options.pivot_tolerance * 100.0, 1e-6), 4, 0.0},
-      {options.pivot_tolerance / 100.0, 4, 0.0},
+      {options.pivot_tolerance, options.refactor_interval, 0.0, false},
+      {options.pivot_tolerance, options.refactor_interval, 1e-10 * m_norm, false},
+      {std::min(options.pivot_tolerance * 100.0, 1e-6), 4, 0.0, false},
+      {options.pivot_tolerance / 100.0, 4, 0.0, false},
+      {options.pivot_tolerance * 1e-4, options.refactor_interval, 0.0, false},
+      {options.pivot_tolerance, options.refactor_interval, 0.0, true},
+      {options.pivot_tolerance, options.refactor_interval, 1e-10 * m_norm, true},
+      {std::min(options.pivot_tolerance * 100.0, 1e-6), 4, 0.0, true},
+      {options.pivot_tolerance * 1e-4, options.refactor_interval, 0.0, true},
   };
+  Vector spread = d;
+  for (int i = 0; i < n; ++i)
+    spread(i) *= 1.0 + 0.5 * std::fmod(static_cast<double>(i) * 0.6180339887498949, 1.0);
   bool residual_failed = false;
   LcpStatus last = LcpStatus::ray_termination;
   DenseMatrix regularized;
@@ -560,7 +574,7 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
     const DenseMatrix& M_used = attempt.regularization > 0.0 ? regularized : M;
     LemkeOptions tuned = options;
     tuned.pivot_tolerance = attempt.pivot_tolerance;
-    LemkeSolver solver(M_used, q, d, tuned);
+    LemkeSolver solver(M_used, q, attempt.spread_covering ? spread : d, tuned);
     last = solver.run(max_pivots, attempt.refactor_interval);
     result.refactorizations += solver.refactorizations();
     result.pivots = solver.pivots();
