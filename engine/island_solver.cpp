@@ -161,8 +161,11 @@ void dump_failed_problem(const lcp::SparseMixedLcpProblem& problem,
   if (dir == nullptr || *dir == '\0' || options.regularization.size() > 0) return;
   static std::atomic<int> counter{0};
   try {
-    lcp::MixedLcpProblem dense{Eigen::MatrixXd(problem.P), Eigen::MatrixXd(problem.Q),
-                               Eigen::MatrixXd(problem.K), Eigen::MatrixXd(problem.S), problem.u,
+    lcp::MixedLcpProblem dense{Eigen::MatrixXd(problem.P),
+                               Eigen::MatrixXd(problem.Q),
+                               Eigen::MatrixXd(problem.K),
+                               Eigen::MatrixXd(problem.S),
+                               problem.u,
                                problem.v};
     const lcp::LcpProblem reduced = lcp::reduce_mixed_lcp(dense);
     const std::filesystem::path path =

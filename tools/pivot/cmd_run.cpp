@@ -252,12 +252,9 @@ CLI::Validator positive_seconds() {
       "SECONDS");
 }
 
-int run(const RunArgs& args) {
-  Scene scene = args.scene.empty() ? parse_scene(default_scene_json(), fs::current_path(),
-                                                 "<built-in default scene>")
-                                   : load_scene(args.scene);
-  if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
-  if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
+}  // namespace
+
+int run_scene(const Scene& scene, const fs::path& target, bool quiet) {
   if (scene.settings.hybrid)
     fmt::print(stderr, "hybrid mode is not available yet; running full-coordinate LCP\n");
   World world = build_world(scene);
@@ -266,8 +263,6 @@ int run(const RunArgs& args) {
   const long total_steps = step_count(scene.settings.duration, h);
   const double rate = scene.settings.output_rate_hz;
 
-  const fs::path target =
-      args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
   OutputDir dir(target);
   OutputFile trajectory(dir.file("trajectory.csv"));
   OutputFile metrics(dir.file("metrics.csv"));
@@ -282,7 +277,7 @@ int run(const RunArgs& args) {
 
   RunStats stats;
   std::set<std::string> seen_warnings;
-  Progress progress(!args.quiet, total_steps);
+  Progress progress(!quiet, total_steps);
   StopSignals signals;
   const auto start = Clock::now();
   for (long k = 1; k <= total_steps; ++k) {
@@ -353,8 +348,21 @@ int run(const RunArgs& args) {
   trajectory.close();
   metrics.close();
   dir.commit({"trajectory.csv", "metrics.csv", "summary.json"});
-  if (!args.quiet) print_summary(scene, world, stats, hash, dir.target());
+  if (!quiet) print_summary(scene, world, stats, hash, dir.target());
   return 0;
+}
+
+namespace {
+
+int run(const RunArgs& args) {
+  Scene scene = args.scene.empty() ? parse_scene(default_scene_json(), fs::current_path(),
+                                                 "<built-in default scene>")
+                                   : load_scene(args.scene);
+  if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
+  if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
+  const fs::path target =
+      args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
+  return run_scene(scene, target, args.quiet);
 }
 
 }  // namespace

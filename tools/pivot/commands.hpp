@@ -7,11 +7,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <functional>
 #include <utility>
 #include <vector>
 
+namespace pivot {
+struct Scene;
+}
+
 namespace pivot::cli {
+
+/// `pivot run` on a loaded scene: simulates scene.settings.duration and writes
+/// target/trajectory.csv, metrics.csv and summary.json (all or nothing). With `quiet` no
+/// progress line and no summary on stdout. Returns 0; throws on a failed run.
+int run_scene(const Scene& scene, const std::filesystem::path& target, bool quiet);
 
 struct Registry {
   std::vector<std::pair<CLI::App*, std::function<int()>>> actions;
@@ -25,6 +35,8 @@ void register_run(CLI::App& app, Registry& registry);
 void register_check(CLI::App& app, Registry& registry);
 /// pivot scenes
 void register_scenes(CLI::App& app, Registry& registry);
+/// pivot regress [--filter NAME] [--report FILE] [--record-goldens] ...
+void register_regress(CLI::App& app, Registry& registry);
 /// pivot lcp FILE [--json] [--z] [--mixed] [--max-pivots N]
 void register_lcp(CLI::App& app, Registry& registry);
 
