@@ -161,12 +161,13 @@ void dump_failed_problem(const lcp::SparseMixedLcpProblem& problem,
   if (dir == nullptr || *dir == '\0' || options.regularization.size() > 0) return;
   static std::atomic<int> counter{0};
   try {
-    lcp::MixedLcpProblem dense{Eigen::MatrixXd(problem.P),
-                               Eigen::MatrixXd(problem.Q),
-                               Eigen::MatrixXd(problem.K),
-                               Eigen::MatrixXd(problem.S),
-                               problem.u,
-                               problem.v};
+    lcp::MixedLcpProblem dense;
+    dense.P = problem.P;
+    dense.Q = problem.Q;
+    dense.K = problem.K;
+    dense.S = problem.S;
+    dense.u = problem.u;
+    dense.v = problem.v;
     const lcp::LcpProblem reduced = lcp::reduce_mixed_lcp(dense);
     const std::filesystem::path path =
         std::filesystem::path(dir) /
