@@ -9,7 +9,7 @@
 //   pivot::Vec3 x = world.pose(ball).x_WB;
 //
 // One step (docs/step.md; Cline 2002 §2.7 and §4.1; ARCHITECTURE.md "The step"):
-//   1. forces f(p, v, t) with the gyroscopic term −ω × (I ω) folded in;
+//   1. forces f(p, v, t); the gyroscopic term as the impulse of a midpoint step (gyroscopic.hpp);
 //   2. per island, the mixed LCP of Cline eq. 2.49 (eq. 2.55 with M̃ = M − h²∇ₚf − h∇ᵥf when
 //      the linearly implicit step is on), solved by Lemke after a sparse Schur reduction;
 //   3. p(t+h) from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q);
@@ -58,7 +58,8 @@ struct WorldSettings {
   /// larger errors are corrected by repeated post-steps (Cline §5.2.3). 0 = no cap
   double post_step_cap = 0.0;
   int max_post_steps = 4;  ///< post-steps per step at most (with a cap)
-  /// linearly implicit step for forces with gradients (springs, gyroscopic), Cline §2.7.4
+  /// linearly implicit step for forces with gradients (springs), Cline §2.7.4, and the
+  /// energy-conserving midpoint gyroscopic term; false: both explicit
   bool implicit_forces = true;
   /// joint limits enter the LCP when within this margin of their bound (rad or m)
   double limit_margin = 0.05;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "engine/gyroscopic.hpp"
 #include "engine/island_solver.hpp"
 #include "engine/islands.hpp"
 #include "engine/world.hpp"
@@ -217,11 +218,20 @@ const StepReport& World::step() {
     const RigidBody& b = set_.body(i);
     if (b.fixed) continue;
     const Vec3 w = set_.twist(i).head<3>();
-    const Mat3 I = b.inertia_W(Quat(set_.orientation(i)));
-    f.segment<3>(6 * i) -= w.cross(I * w);
+    const Quat q(set_.orientation(i));
+    const Mat3 I = b.inertia_W(q);
     f.segment<3>(6 * i + 3) += b.mass * settings_.gravity;
-    if (settings_.implicit_forces) {
+    Vec3 w_plus_B;
+    if (!settings_.implicit_forces) {
+      f.segment<3>(6 * i) -= w.cross(I * w);  // explicit
+    } else if (gyroscopic_midpoint(b.inertia_B, q.conjugate() * w, h, w_plus_B)) {
+      // energy- and |L|-conserving torque-free rotation (engine/gyroscopic.hpp), handed to the
+      // LCP as the impulse I_W (ω⁺ − ω) = h τ
+      f.segment<3>(6 * i) += I * (q * w_plus_B - w) / h;
+    } else {
+      // h|ω| too large for the midpoint's Newton iteration: linearly implicit (Cline §2.7.4),
       // ∂(−ω × Iω)/∂ω = −[ω] I + [I ω]
+      f.segment<3>(6 * i) -= w.cross(I * w);
       const Mat3 G = -skew(w) * I + skew(I * w);
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) dfdv.emplace_back(6 * i + r, 6 * i + c, G(r, c));

@@ -60,9 +60,11 @@ TEST_CASE("torque-free asymmetric body: momentum conserved, energy drift bounded
     if (w_B.y() < -1.0) flipped = true;
   }
   INFO("relative angular momentum drift " << max_L_drift << ", energy drift " << max_E_drift);
-  // the linearly implicit gyroscopic step conserves |L| to first order in h; measured ~1e-3
-  CHECK(max_L_drift < 2e-2);
-  CHECK(max_E_drift < 2e-2);
+  // the midpoint gyroscopic step (engine/gyroscopic.hpp) conserves E and |L| exactly; the world
+  // vector L drifts slowly because positions move with ω⁺ (measured 5.8e-4 over 20 s; the
+  // linearly implicit step drifted 1e-3 in L and 2 % in energy)
+  CHECK(max_L_drift < 2e-3);
+  CHECK(max_E_drift < 1e-9);
   CHECK(flipped);
 }
 
