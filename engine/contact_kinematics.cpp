@@ -91,8 +91,9 @@ Pose contact_pose(const ContactSurface& body1, const ContactSurface& body2,
 }
 
 ContactKinematics contact_kinematics(const ContactSurface& body1, const ContactSurface& body2,
-                                     const ContactCoordinates& q, const Vec5& qdot) {
+                                     const ContactCoordinates& q) {
   ContactKinematics k;
+  k.psi = q.psi();
   k.frame_1 = contact_frame(body1.evaluate(q.patch_1, q.st()));
   k.frame_2 = contact_frame(body2.evaluate(q.patch_2, q.uv()));
   const ContactFrame& f1 = k.frame_1;
@@ -106,21 +107,29 @@ ContactKinematics contact_kinematics(const ContactSurface& body1, const ContactS
   k.X_21.x_WB = f2.c - R_2_1 * f1.c;
 
   // ^{1c}H = (−H_1, A_ψ H_2, e_3)   (P55-56 with the sign fix of notes/kry.md §1.3)
-  const Mat6 A_psi = block_diag(R_psi);
   k.H_1c.leftCols<2>() = -f1.H;
-  k.H_1c.middleCols<2>(2) = A_psi * f2.H;
+  k.H_1c.middleCols<2>(2) = block_diag(R_psi) * f2.H;
   k.H_1c.col(4).setZero();
   k.H_1c(2, 4) = 1.0;
 
-  // ^{1c}Ḣ (P57 with the TYPO fix)
+  k.Ad_1_1c = adjoint(f1.Theta, f1.c);
+  k.H_1 = k.Ad_1_1c * k.H_1c;
+  return k;
+}
+
+void set_contact_rates(ContactKinematics& k, const Vec5& qdot) {
+  const ContactFrame& f1 = k.frame_1;
+  const ContactFrame& f2 = k.frame_2;
   const double sd = qdot[0], td = qdot[1], ud = qdot[2], vd = qdot[3], psid = qdot[4];
-  const Mat6 A_psi_dot = block_diag(contact_alignment_derivative(q.psi())) * psid;
+
+  // ^{1c}Ḣ (P57 with the TYPO fix)
+  const Mat6 A_psi = block_diag(contact_alignment(k.psi));
+  const Mat6 A_psi_dot = block_diag(contact_alignment_derivative(k.psi)) * psid;
   k.Hdot_1c.leftCols<2>() = -(f1.H_u * sd + f1.H_v * td);
   k.Hdot_1c.middleCols<2>(2) = A_psi_dot * f2.H + A_psi * (f2.H_u * ud + f2.H_v * vd);
   k.Hdot_1c.col(4).setZero();
 
-  // ^1_{1c}Ad and its rate (T 4.18)
-  k.Ad_1_1c = adjoint(f1.Theta, f1.c);
+  // ^1_{1c}Ȧd (T 4.18)
   const Mat3 Theta_dot = f1.Theta_u * sd + f1.Theta_v * td;
   const Vec3 c_dot = f1.c_u * sd + f1.c_v * td;
   k.Addot_1_1c.setZero();
@@ -128,8 +137,13 @@ ContactKinematics contact_kinematics(const ContactSurface& body1, const ContactS
   k.Addot_1_1c.bottomRightCorner<3, 3>() = Theta_dot;
   k.Addot_1_1c.bottomLeftCorner<3, 3>() = skew(c_dot) * f1.Theta + skew(f1.c) * Theta_dot;
 
-  k.H_1 = k.Ad_1_1c * k.H_1c;
   k.Hdot_1 = k.Addot_1_1c * k.H_1c + k.Ad_1_1c * k.Hdot_1c;
+}
+
+ContactKinematics contact_kinematics(const ContactSurface& body1, const ContactSurface& body2,
+                                     const ContactCoordinates& q, const Vec5& qdot) {
+  ContactKinematics k = contact_kinematics(body1, body2, q);
+  set_contact_rates(k, qdot);
   return k;
 }
 

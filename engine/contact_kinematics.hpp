@@ -92,12 +92,19 @@ struct ContactKinematics {
   Mat6 Addot_1_1c = Mat6::Zero();
   Mat65 H_1 = Mat65::Zero();     ///< ^1φ(2,1) = H_1 q̇ (body frame 1)
   Mat65 Hdot_1 = Mat65::Zero();  ///< d/dt H_1 along q̇
+  double psi = 0.0;              ///< the ψ of q
 };
 
-/// contact frames, pose, H and Ḣ at (q, q̇) (pass q̇ = 0 when Ḣ is not needed)
+/// contact frames, pose, H and Ḣ at (q, q̇)
 [[nodiscard]] ContactKinematics contact_kinematics(const ContactSurface& body1,
                                                    const ContactSurface& body2,
                                                    const ContactCoordinates& q, const Vec5& qdot);
+/// the same without the rates: Ḣ, Ȧd are zero until set_contact_rates is called
+[[nodiscard]] ContactKinematics contact_kinematics(const ContactSurface& body1,
+                                                   const ContactSurface& body2,
+                                                   const ContactCoordinates& q);
+/// fills Hdot_1c, Addot_1_1c, Hdot_1 for the rates q̇ (Ḣ is linear in q̇)
+void set_contact_rates(ContactKinematics& k, const Vec5& qdot);
 
 // ---- two free bodies [DERIVED, notes/kry.md §2 "Two free bodies"] ----
 // Generalized velocity ν = (^2φ_2, q̇) (11 numbers). Body 1's twist and its bias acceleration:
