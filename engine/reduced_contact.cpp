@@ -54,7 +54,7 @@ void validate(const ReducedContactModel& model) {
   if (model.body1.fixed) throw Error("reduced contact: body 1 must be free (fix body 2 instead)");
   const ContactFriction& f = model.friction;
   if (!(f.mu >= 0.0) || !(f.mu_spin_static >= 0.0) || !(f.slip_threshold >= 0.0) ||
-      !(f.spin_threshold >= 0.0) || !(f.min_slide_time >= 0.0) || !(f.frictionless_below >= 0.0))
+      !(f.spin_threshold >= 0.0) || !(f.min_slide_time >= 0.0) || !(f.slip_regularization >= 0.0))
     throw Error("reduced contact: friction coefficients and thresholds must be non-negative");
   if (!model.gravity.allFinite()) throw Error("reduced contact: gravity must be finite");
 }
@@ -213,16 +213,20 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   if (mode == FrictionMode::sliding && model.friction.mu > 0.0) {
     const double s = d.slip.norm();
     Vec2 dir = Vec2::Zero();
-    if (s > std::max(model.friction.frictionless_below, 1e-10))
+    if (s > 1e-10)
       dir = d.slip / s;
-    else if (model.friction.frictionless_below == 0.0 && state.slip_hint.norm() > 0.0)
+    else if (state.slip_hint.norm() > 0.0)
       dir = state.slip_hint.normalized();
-    if (dir.norm() > 0.0) {
+    // regularized: μ_eff = μ min(1, |slip|/v_reg) (slip_regularization; off when v_reg = 0)
+    const double v_reg = model.friction.slip_regularization;
+    const double mu_eff =
+        v_reg > 0.0 ? model.friction.mu * std::min(1.0, s / v_reg) : model.friction.mu;
+    if (dir.norm() > 0.0 && mu_eff > 0.0) {
       // F = (I_5 | μ) ^1_{1c}Adᵀ, μ = (0, 0, 0, −μ ŝ_x, −μ ŝ_y)  (P27, notes/kry.md §3.1 sign)
       Eigen::Matrix<double, 5, 6> I_mu = Eigen::Matrix<double, 5, 6>::Zero();
       I_mu.leftCols<5>().setIdentity();
-      I_mu(3, 5) = -model.friction.mu * dir.x();
-      I_mu(4, 5) = -model.friction.mu * dir.y();
+      I_mu(3, 5) = -mu_eff * dir.x();
+      I_mu(4, 5) = -mu_eff * dir.y();
       P1 = I_mu * k.Ad_1_1c.transpose();
     }
   }

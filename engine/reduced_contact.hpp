@@ -66,9 +66,11 @@ struct ContactFriction {
   double min_slide_time = 0.0;
   /// allow the rolling modes at all (false: sliding only, as in Kry 2000's implementation)
   bool rolling = true;
-  /// in sliding mode, no friction while the slip speed is below this, m/s (Kry 2000 §4.4's
-  /// stop-gap; default 0)
-  double frictionless_below = 0.0;
+  /// sliding friction ramps up linearly from 0 at zero slip to μ f_n at this slip speed, m/s
+  /// (default 0: plain Coulomb). For sliding-only simulations (rolling = false), where plain
+  /// Coulomb friction chatters when the slip passes through zero. [DERIVED: Kry 2000 §4.4
+  /// instead drops friction entirely below a threshold, which chatters at the threshold.]
+  double slip_regularization = 0.0;
 
   [[nodiscard]] double static_coefficient() const { return mu_static < 0.0 ? mu : mu_static; }
 };

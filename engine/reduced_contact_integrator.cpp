@@ -301,6 +301,7 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
                  model.friction.mu > 0.0 ? FrictionMode::sliding : FrictionMode::frictionless, res);
       } else if (e.kind == EventKind::spin) {
         set_mode(model, state, FrictionMode::no_slip, res);
+
       } else if (e.kind == EventKind::edge_1 || e.kind == EventKind::edge_2) {
         const int body = e.kind == EventKind::edge_1 ? 1 : 2;
         if (!count_transition())
@@ -339,14 +340,17 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
       continue;
     }
     if (err > 1.0) {
-      ++res.rejected;
-      if (step <= settings.dt_min * (1.0 + 1e-12))
+      if (step > settings.dt_min * (1.0 + 1e-12)) {
+        ++res.rejected;
+        dt = std::max(settings.dt_min, step * std::max(0.2, 0.9 * std::pow(err, -0.2)));
+        continue;
+      }
+      if (!settings.accept_at_min_step)
         return finish(ReducedStatus::step_failed,
                       fmt::format("t = {:.9g} s: error {:.3g} × tolerance at the minimum step "
                                   "{:.3g} s",
                                   state.time, err, step));
-      dt = std::max(settings.dt_min, step * std::max(0.2, 0.9 * std::pow(err, -0.2)));
-      continue;
+      ++res.forced_steps;  // a discontinuity in the forces: go on at the minimum step
     }
 
     // the candidate end state and its events

@@ -38,7 +38,7 @@ namespace pivot {
 /// integrator settings; defaults suit bodies of decimetre size
 struct ReducedStepSettings {
   double dt_max = 0.01;     ///< s; Kry & Pai used 1-64 ms, 10 ms for the rattleback
-  double dt_min = 1e-7;     ///< s; below it a failing step ends the advance (step_failed)
+  double dt_min = 1e-7;     ///< s; the smallest step tried
   double tolerance = 1e-9;  ///< local error per step, relative to 1 + |component|
   /// separated when f_n < −separation_tolerance, N (0: at the first tensile force)
   double separation_tolerance = 0.0;
@@ -47,7 +47,10 @@ struct ReducedStepSettings {
   /// bad_geometry when the reciprocal condition of the reduced system drops below it
   double min_rcond = 1e-12;
   int max_transitions_per_instant = 8;  ///< patch changes at one instant (corners)
-  int max_steps = 1000000;              ///< accepted + rejected steps per advance() call
+  /// a step of dt_min that fails the error test (a jump in the forces, e.g. Coulomb friction
+  /// reversing) is accepted and counted (true, default) or ends the call with step_failed
+  bool accept_at_min_step = true;
+  int max_steps = 1000000;  ///< accepted + rejected steps per advance() call
 };
 
 /// why advance() stopped
@@ -56,7 +59,8 @@ enum class ReducedStatus {
   separated,     ///< the normal force turned tensile: the state is at that instant
   left_surface,  ///< the contact reached an open patch edge: the state is on that edge
   bad_geometry,  ///< singular or ill-conditioned contact (regularity, rcond, corner loop)
-  step_failed,   ///< the error test failed at dt_min ("insufficient accuracy", P§3.5)
+  step_failed,   ///< the error test failed at dt_min ("insufficient accuracy", P§3.5) with
+                 ///< accept_at_min_step off, or max_steps were used up
 };
 
 [[nodiscard]] const char* to_string(ReducedStatus status);
@@ -82,6 +86,7 @@ struct ReducedAdvanceResult {
   int steps = 0;         ///< accepted steps
   int rejected = 0;      ///< rejected steps (error test or failed evaluation)
   long evaluations = 0;  ///< evaluations of the equations of motion
+  int forced_steps = 0;  ///< steps of dt_min accepted although they failed the error test
   std::vector<ReducedEvent> events;
 };
 
