@@ -152,6 +152,27 @@ Vec5 rate_matrix_dot_times(FrictionMode mode, const RollingMap& r, const Contact
   return out;
 }
 
+// Solves A x = b by LU after row and column equilibration (A_s = R A C with rows, then columns,
+// scaled to unit max-norm, as LAPACK's dgeequ), so that the condition estimate does not depend
+// on units or on mass ratios between the bodies; returns the reciprocal condition estimate of
+// the equilibrated matrix
+double solve_equilibrated(const MatX& A, const VecX& b, VecX& x) {
+  const int n = static_cast<int>(A.rows());
+  VecX r(n), c(n);
+  for (int i = 0; i < n; ++i) {
+    const double m = A.row(i).cwiseAbs().maxCoeff();
+    r[i] = m > 0.0 ? 1.0 / m : 1.0;
+  }
+  const MatX Ar = r.asDiagonal() * A;
+  for (int j = 0; j < n; ++j) {
+    const double m = Ar.col(j).cwiseAbs().maxCoeff();
+    c[j] = m > 0.0 ? 1.0 / m : 1.0;
+  }
+  const Eigen::PartialPivLU<MatX> lu(Ar * c.asDiagonal());
+  x = c.asDiagonal() * lu.solve(r.asDiagonal() * b);
+  return lu.rcond();
+}
+
 bool has_rolling_geometry(FrictionMode mode) {
   return rate_count(mode) < 5;
 }
@@ -233,10 +254,7 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
 
   Vec6 V1dot = Vec6::Zero();
   if (b2.fixed) {
-    const MatX A = P1 * M1 * Hr;
-    const Eigen::PartialPivLU<MatX> lu(A);
-    d.rcond = lu.rcond();
-    d.nu_dot = lu.solve(P1 * rhs1);
+    d.rcond = solve_equilibrated(P1 * M1 * Hr, P1 * rhs1, d.nu_dot);
     V1dot = Hr * d.nu_dot + b1_bias;
   } else {
     // unknowns x = (^2φ̇_2, ν̇); J = [[Ad12, H_r], [I, 0]]; P = [[Ad12ᵀ, I], [P1, 0]]
@@ -256,10 +274,8 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
     M.block(6, 6, 6, 6) = M2;
     VecX rhs(12);
     rhs << rhs1, f2 + gyro2;
-    const MatX A = P * M * J;
-    const Eigen::PartialPivLU<MatX> lu(A);
-    d.rcond = lu.rcond();
-    const VecX x = lu.solve(P * rhs);
+    VecX x;
+    d.rcond = solve_equilibrated(P * M * J, P * rhs, x);
     d.V2dot_B = x.head<6>();
     d.nu_dot = x.tail(n);
     V1dot = Ad12 * d.V2dot_B + Hr * d.nu_dot + b1_bias;

@@ -19,7 +19,8 @@
 //   sliding      P = F = (I_5 | μ) ^1_{1c}Adᵀ  (P24-28; μ = (0,0,0, −μ ŝ_x, −μ ŝ_y), the sign for
 //                outward normals of notes/kry.md §3.1 "Sign convention")
 //   no slip      P = H'ᵀ  (P29-34),   no slip no spin  P = H''ᵀ  (P36-39)
-// then P M H_r ν̇ = P(f_1 + [φ_1]ᵀ M_1 φ_1 − M_1 b_1) by LU, and f_c by back-substitution
+// then P M H_r ν̇ = P(f_1 + [φ_1]ᵀ M_1 φ_1 − M_1 b_1) by LU (after row and column
+// equilibration), and f_c by back-substitution
 // through P15. With body 2 free the projector is [[^1_2Adᵀ, I_6], [P, 0]] over both bodies
 // (body 2 receives −^1_2Adᵀ f_c).
 //
@@ -61,9 +62,10 @@ struct ContactFriction {
   /// no slip → no slip no spin when the relative spin |ω_z| falls below it, rad/s; 0 (default):
   /// never (the paper did not implement no-spin) [DERIVED by analogy with the slip threshold]
   double spin_threshold = 0.0;
-  /// after no slip → sliding, stay sliding at least this long before rolling again, s
-  /// (Kry 2000 §4.4.4 hysteresis; default 0: the crossing of the threshold from above decides)
-  double min_slide_time = 0.0;
+  /// hysteresis (Kry 2000 §4.4.4: "give the objects a chance to start sliding"): after
+  /// no slip → sliding, rolling resumes only once the slip has exceeded slip_threshold, or
+  /// after this time, s (default 10 ms); without it stick and slip alternate at every step
+  double min_slide_time = 0.01;
   /// allow the rolling modes at all (false: sliding only, as in Kry 2000's implementation)
   bool rolling = true;
   /// sliding friction ramps up linearly from 0 at zero slip to μ f_n at this slip speed, m/s
@@ -106,6 +108,9 @@ struct ReducedContactState {
   /// the direction (1c x, y) slip starts in when sliding begins at zero slip: against the
   /// friction force that no slip needed (set on no slip → sliding)
   Vec2 slip_hint = Vec2::Zero();
+  /// sliding may switch to no slip (false after no slip → sliding until the slip exceeded the
+  /// threshold or min_slide_time passed)
+  bool rolling_armed = true;
   double dt_next = 0.0;  ///< the integrator's next step size, s (0: start at dt_max)
 };
 
@@ -137,7 +142,7 @@ struct ReducedDynamics {
   Vec2 slip = Vec2::Zero();  ///< velocity of body 1's contact point relative to body 2, 1c, m/s
   double spin = 0.0;         ///< relative angular velocity about the normal, rad/s
   double regularity = 0.0;   ///< the smaller regularity of the two contact frames
-  double rcond = 0.0;        ///< reciprocal condition estimate of P M H_r
+  double rcond = 0.0;        ///< reciprocal condition estimate of P M H_r (equilibrated)
 };
 
 /// evaluates the equations of motion of the state's mode (Kry & Pai 2002 §3.7 steps 1-5)

@@ -234,6 +234,7 @@ void set_mode(const ReducedContactModel& model, ReducedContactState& s, Friction
          static_cast<int>(mode));
   s.qdot = mc.qdot;
   if (!model.body2.fixed) s.V2_B = mc.V2_B;
+  if (is_rolling(s.mode) && !is_rolling(mode)) s.rolling_armed = false;
   s.mode = mode;
   s.mode_since = s.time;
 }
@@ -427,12 +428,15 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
 
       // friction mode switches at the end of accepted steps (P§3.4.2-3.4.3)
       const ContactFriction& fr = model.friction;
-      const bool slid_long_enough = state.time - state.mode_since >= fr.min_slide_time;
-      if (state.mode == FrictionMode::sliding && fr.rolling && fr.mu > 0.0 && slid_long_enough &&
+      const bool long_enough = state.time - state.mode_since >= fr.min_slide_time;
+      if (state.mode == FrictionMode::sliding &&
+          (d1.slip.norm() >= fr.slip_threshold || long_enough))
+        state.rolling_armed = true;
+      if (state.mode == FrictionMode::sliding && fr.rolling && fr.mu > 0.0 && state.rolling_armed &&
           d1.slip.norm() < fr.slip_threshold) {
         set_mode(model, state, FrictionMode::no_slip, res);
-      } else if (state.mode == FrictionMode::no_slip && fr.spin_threshold > 0.0 &&
-                 slid_long_enough && std::abs(d1.spin) < fr.spin_threshold) {
+      } else if (state.mode == FrictionMode::no_slip && fr.spin_threshold > 0.0 && long_enough &&
+                 std::abs(d1.spin) < fr.spin_threshold) {
         set_mode(model, state, FrictionMode::no_slip_no_spin, res);
       }
       continue;

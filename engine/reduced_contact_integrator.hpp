@@ -25,8 +25,10 @@
 // traversal repeats at the same instant (P§3.5, Fig. 5), at most max_transitions_per_instant
 // times. Periodic coordinates are wrapped after every step.
 // Mode switches at the end of accepted steps: sliding → no slip when the slip speed is below
-// the threshold (P§3.4.2) and the contact has slid for min_slide_time; no slip → no spin when
-// the spin is below spin_threshold; both project the rates (change_mode in reduced_contact.hpp).
+// the threshold (P§3.4.2), unless the contact has just left no slip and has neither slipped
+// faster than the threshold nor slid for min_slide_time (hysteresis, T§4.4.4); no slip → no
+// spin when the spin is below spin_threshold; both project the rates (change_mode in
+// reduced_contact.hpp).
 
 #include <string>
 #include <vector>
