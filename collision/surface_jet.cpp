@@ -107,18 +107,32 @@ Taylor2 operator+(Taylor2 a, double k) {
   return a;
 }
 
+namespace {
+
+// the 35 index pairs (k, l) with deg k + deg l ≤ 3 and the index of their product monomial
+struct ProductTerm {
+  int k, l, target;
+};
+
+constexpr std::array<ProductTerm, 35> product_terms() {
+  std::array<ProductTerm, 35> t{};
+  int n = 0;
+  for (int k = 0; k < 10; ++k)
+    for (int l = 0; l < 10; ++l) {
+      const int i = power_u[k] + power_u[l], j = power_v[k] + power_v[l];
+      if (i + j <= 3) t[n++] = {k, l, Taylor2::index(i, j)};
+    }
+  return t;
+}
+
+constexpr std::array<ProductTerm, 35> terms = product_terms();
+
+}  // namespace
+
 // (Σ a_k m_k)(Σ b_l m_l) keeping the monomials of total degree ≤ 3
 Taylor2 operator*(const Taylor2& a, const Taylor2& b) {
   Taylor2 r;
-  for (int k = 0; k < 10; ++k) {
-    if (a.c[k] == 0.0) continue;
-    const int ik = power_u[k], jk = power_v[k];
-    for (int l = 0; l < 10; ++l) {
-      const int i = ik + power_u[l], j = jk + power_v[l];
-      if (i + j > 3) continue;
-      r.c[Taylor2::index(i, j)] += a.c[k] * b.c[l];
-    }
-  }
+  for (const ProductTerm& t : terms) r.c[t.target] += a.c[t.k] * b.c[t.l];
   return r;
 }
 
