@@ -302,7 +302,6 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
                  model.friction.mu > 0.0 ? FrictionMode::sliding : FrictionMode::frictionless, res);
       } else if (e.kind == EventKind::spin) {
         set_mode(model, state, FrictionMode::no_slip, res);
-
       } else if (e.kind == EventKind::edge_1 || e.kind == EventKind::edge_2) {
         const int body = e.kind == EventKind::edge_1 ? 1 : 2;
         if (!count_transition())

@@ -73,8 +73,9 @@ struct ReducedEvent {
     patch_change_1,  ///< body 1's contact moved to another patch (from, to: patch ids)
     patch_change_2,  ///< body 2's contact moved to another patch
     mode_change,     ///< friction mode changed (from, to: FrictionMode as int)
-    separation,      ///< the contact separated (end of the call)
-    left_surface,    ///< the contact reached an open edge (end of the call)
+    separation,      ///< the contact separated (end of the call; from, to: 0)
+    left_surface,    ///< the contact reached an open edge (end of the call; from: the body,
+                     ///< 1 or 2, to: the edge of its current patch)
   };
   Kind kind = Kind::mode_change;
   double time = 0.0;  ///< s
