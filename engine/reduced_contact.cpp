@@ -1,0 +1,422 @@
+#include "engine/reduced_contact.hpp"
+
+#include <cmath>
+
+#include <fmt/core.h>
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+
+#include "engine/error.hpp"
+
+namespace pivot {
+
+const char* to_string(FrictionMode mode) {
+  switch (mode) {
+    case FrictionMode::frictionless:
+      return "frictionless";
+    case FrictionMode::sliding:
+      return "sliding";
+    case FrictionMode::no_slip:
+      return "no_slip";
+    case FrictionMode::no_slip_no_spin:
+      return "no_slip_no_spin";
+  }
+  return "unknown";
+}
+
+int rate_count(FrictionMode mode) {
+  switch (mode) {
+    case FrictionMode::no_slip:
+      return 3;
+    case FrictionMode::no_slip_no_spin:
+      return 2;
+    default:
+      return 5;
+  }
+}
+
+void validate(const ReducedContactModel& model) {
+  auto check_body = [](const ReducedBody& b, const char* which) {
+    if (!b.surface.surface) throw Error(fmt::format("reduced contact: {} has no surface", which));
+    if (b.fixed) return;
+    if (!(b.mass > 0.0) || !std::isfinite(b.mass))
+      throw Error(
+          fmt::format("reduced contact: {}: mass must be positive (got {})", which, b.mass));
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(b.inertia_B);
+    if (!b.inertia_B.allFinite() ||
+        (b.inertia_B - b.inertia_B.transpose()).norm() > 1e-12 * b.inertia_B.norm() ||
+        !(eig.eigenvalues().minCoeff() > 0.0))
+      throw Error(
+          fmt::format("reduced contact: {}: inertia must be symmetric positive definite", which));
+  };
+  check_body(model.body1, "body 1");
+  check_body(model.body2, "body 2");
+  if (model.body1.fixed) throw Error("reduced contact: body 1 must be free (fix body 2 instead)");
+  const ContactFriction& f = model.friction;
+  if (!(f.mu >= 0.0) || !(f.mu_spin_static >= 0.0) || !(f.slip_threshold >= 0.0) ||
+      !(f.spin_threshold >= 0.0) || !(f.min_slide_time >= 0.0) || !(f.slip_regularization >= 0.0))
+    throw Error("reduced contact: friction coefficients and thresholds must be non-negative");
+  if (!model.gravity.allFinite()) throw Error("reduced contact: gravity must be finite");
+}
+
+Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot) {
+  switch (mode) {
+    case FrictionMode::no_slip:
+      return qdot.tail<3>();
+    case FrictionMode::no_slip_no_spin:
+      return qdot.segment<2>(2);
+    default:
+      return qdot;
+  }
+}
+
+namespace {
+
+using MatX = Eigen::MatrixXd;
+using VecX = Eigen::VectorXd;
+
+Mat6 mass_matrix(const ReducedBody& b) {
+  Mat6 M = Mat6::Zero();
+  M.topLeftCorner<3, 3>() = b.inertia_B;
+  M.bottomRightCorner<3, 3>() = b.mass * Mat3::Identity();
+  return M;
+}
+
+// body-frame external wrench: gravity and the user's world wrench rotated into the body
+Vec6 external_wrench(const ReducedBody& b, const Quat& q_WB, const Vec3& gravity) {
+  const Quat qi = q_WB.conjugate();
+  Vec6 f;
+  f << qi * Vec3(b.wrench_W.head<3>()), qi * Vec3(b.wrench_W.tail<3>() + b.mass * gravity);
+  return f;
+}
+
+// The rolling modes' velocity maps (Kry & Pai 2002 eqs. 29-31, 37): q̇ = G ν with
+//   D = −A⁻¹ B, A = ^{1c}H_{4..5,1..2}, B = ^{1c}H_{4..5,3..4}
+//   K = −(H_{3,1..2} D + H_{3,3..4})          (H_{3,5} = 1)
+// and their rates Ḋ = −A⁻¹(Ȧ D + Ḃ), K̇ = −(Ḣ_{3,1..2} D + H_{3,1..2} Ḋ + Ḣ_{3,3..4})
+// [DERIVED, notes/kry.md §3.2 "Hdot' term"].
+struct RollingMap {
+  bool ok = true;
+  Eigen::Matrix2d D = Eigen::Matrix2d::Zero();
+  Eigen::RowVector2d K = Eigen::RowVector2d::Zero();
+};
+
+RollingMap rolling_map(const ContactKinematics& k) {
+  RollingMap m;
+  const Eigen::Matrix2d A = k.H_1c.block<2, 2>(3, 0);
+  const Eigen::Matrix2d B = k.H_1c.block<2, 2>(3, 2);
+  const double scale = A.norm() * A.norm();
+  if (!(std::abs(A.determinant()) > 1e-14 * scale)) {
+    m.ok = false;
+    return m;
+  }
+  m.D = -A.inverse() * B;
+  m.K = -(k.H_1c.block<1, 2>(2, 0) * m.D + k.H_1c.block<1, 2>(2, 2));
+  return m;
+}
+
+// G (5 × n) of a mode
+MatX rate_matrix(FrictionMode mode, const RollingMap& r) {
+  const int n = rate_count(mode);
+  MatX G = MatX::Zero(5, n);
+  if (n == 5) {
+    G.setIdentity();
+  } else if (mode == FrictionMode::no_slip) {
+    G.block<2, 2>(0, 0) = r.D;
+    G.block<3, 3>(2, 0).setIdentity();
+  } else {
+    G.block<2, 2>(0, 0) = r.D;
+    G.block<2, 2>(2, 0).setIdentity();
+    G.block<1, 2>(4, 0) = r.K;
+  }
+  return G;
+}
+
+// Ġ ν for the rolling modes (needs Ḣ at the full q̇)
+Vec5 rate_matrix_dot_times(FrictionMode mode, const RollingMap& r, const ContactKinematics& k,
+                           const Vec5& qdot) {
+  Vec5 out = Vec5::Zero();
+  if (rate_count(mode) == 5) return out;
+  const Eigen::Matrix2d A = k.H_1c.block<2, 2>(3, 0);
+  const Eigen::Matrix2d Adot = k.Hdot_1c.block<2, 2>(3, 0);
+  const Eigen::Matrix2d Bdot = k.Hdot_1c.block<2, 2>(3, 2);
+  const Eigen::Matrix2d Ddot = -A.inverse() * (Adot * r.D + Bdot);
+  const Vec2 uvdot = qdot.segment<2>(2);
+  out.head<2>() = Ddot * uvdot;
+  if (mode == FrictionMode::no_slip_no_spin) {
+    const Eigen::RowVector2d Kdot =
+        -(k.Hdot_1c.block<1, 2>(2, 0) * r.D + k.H_1c.block<1, 2>(2, 0) * Ddot +
+          k.Hdot_1c.block<1, 2>(2, 2));
+    out[4] = Kdot * uvdot;
+  }
+  return out;
+}
+
+// Solves A x = b by LU after row and column equilibration (A_s = R A C with rows, then columns,
+// scaled to unit max-norm, as LAPACK's dgeequ), so that the condition estimate does not depend
+// on units or on mass ratios between the bodies; returns the reciprocal condition estimate of
+// the equilibrated matrix
+double solve_equilibrated(const MatX& A, const VecX& b, VecX& x) {
+  const int n = static_cast<int>(A.rows());
+  VecX r(n), c(n);
+  for (int i = 0; i < n; ++i) {
+    const double m = A.row(i).cwiseAbs().maxCoeff();
+    r[i] = m > 0.0 ? 1.0 / m : 1.0;
+  }
+  const MatX Ar = r.asDiagonal() * A;
+  for (int j = 0; j < n; ++j) {
+    const double m = Ar.col(j).cwiseAbs().maxCoeff();
+    c[j] = m > 0.0 ? 1.0 / m : 1.0;
+  }
+  const Eigen::PartialPivLU<MatX> lu(Ar * c.asDiagonal());
+  x = c.asDiagonal() * lu.solve(r.asDiagonal() * b);
+  return lu.rcond();
+}
+
+bool has_rolling_geometry(FrictionMode mode) {
+  return rate_count(mode) < 5;
+}
+
+}  // namespace
+
+ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
+                                 const ReducedContactState& state) {
+  ReducedDynamics d;
+  const ReducedBody& b1 = model.body1;
+  const ReducedBody& b2 = model.body2;
+  const FrictionMode mode = state.mode;
+  const int n = rate_count(mode);
+
+  // 1-3: surfaces, frames, pose, H (P§3.7)
+  d.kin = contact_kinematics(b1.surface, b2.surface, state.coords);
+  ContactKinematics& k = d.kin;
+  d.regularity = std::min(k.frame_1.regularity, k.frame_2.regularity);
+  if (!(d.regularity > 1e-12) || !k.H_1c.allFinite()) {
+    d.message = "singular surface parameterization at the contact (p_u × p_v = 0)";
+    return d;
+  }
+  RollingMap roll;
+  if (has_rolling_geometry(mode)) {
+    roll = rolling_map(k);
+    if (!roll.ok) {
+      d.message = "no-slip map singular: H_{4..5,1..2} is not invertible";
+      return d;
+    }
+  }
+  const MatX G = rate_matrix(mode, roll);
+  d.nu = independent_rates(mode, state.qdot);
+  d.qdot = G * d.nu;
+  set_contact_rates(k, d.qdot);
+  const Vec5 Gdot_nu = rate_matrix_dot_times(mode, roll, k, d.qdot);
+
+  // body 1's twist and bias acceleration (notes/kry.md §2, two free bodies)
+  const Vec6 V2 = b2.fixed ? Vec6::Zero() : state.V2_B;
+  const Pose X_12 = inverse(k.X_21);
+  const Mat6 Ad12 = adjoint(X_12);
+  const Vec6 phi_rel = k.H_1 * d.qdot;
+  d.V1_B = Ad12 * V2 + phi_rel;
+  const Vec6 b1_bias = -motion_cross(phi_rel) * (Ad12 * V2) + k.Hdot_1 * d.qdot + k.H_1 * Gdot_nu;
+  const MatX Hr = k.H_1 * G;  // 6 × n
+
+  const Vec6 rel_1c = k.H_1c * d.qdot;
+  d.slip = rel_1c.segment<2>(3);
+  d.spin = rel_1c[2];
+
+  // forces in body frames
+  const Pose X_W1 = compose(state.X_W2, k.X_21);
+  const Mat6 M1 = mass_matrix(b1);
+  const Vec6 f1 = external_wrench(b1, X_W1.q_WB, model.gravity);
+  const Vec6 gyro1 = motion_cross(d.V1_B).transpose() * M1 * d.V1_B;  // [φ]ᵀ M φ
+  const Vec6 rhs1 = f1 + gyro1 - M1 * b1_bias;
+
+  // the projector P1 with P1 f_c = 0
+  MatX P1 = Hr.transpose();
+  if (mode == FrictionMode::sliding && model.friction.mu > 0.0) {
+    const double s = d.slip.norm();
+    Vec2 dir = Vec2::Zero();
+    if (s > 1e-10)
+      dir = d.slip / s;
+    else if (state.slip_hint.norm() > 0.0)
+      dir = state.slip_hint.normalized();
+    // regularized: μ_eff = μ min(1, |slip|/v_reg) (slip_regularization; off when v_reg = 0)
+    const double v_reg = model.friction.slip_regularization;
+    const double mu_eff =
+        v_reg > 0.0 ? model.friction.mu * std::min(1.0, s / v_reg) : model.friction.mu;
+    if (dir.norm() > 0.0 && mu_eff > 0.0) {
+      // F = (I_5 | μ) ^1_{1c}Adᵀ, μ = (0, 0, 0, −μ ŝ_x, −μ ŝ_y)  (P27, notes/kry.md §3.1 sign)
+      Eigen::Matrix<double, 5, 6> I_mu = Eigen::Matrix<double, 5, 6>::Zero();
+      I_mu.leftCols<5>().setIdentity();
+      I_mu(3, 5) = -mu_eff * dir.x();
+      I_mu(4, 5) = -mu_eff * dir.y();
+      P1 = I_mu * k.Ad_1_1c.transpose();
+    }
+  }
+
+  Vec6 V1dot = Vec6::Zero();
+  if (b2.fixed) {
+    d.rcond = solve_equilibrated(P1 * M1 * Hr, P1 * rhs1, d.nu_dot);
+    V1dot = Hr * d.nu_dot + b1_bias;
+  } else {
+    // unknowns x = (^2φ̇_2, ν̇); J = [[Ad12, H_r], [I, 0]]; P = [[Ad12ᵀ, I], [P1, 0]]
+    const Mat6 M2 = mass_matrix(b2);
+    const Vec6 f2 = external_wrench(b2, state.X_W2.q_WB, model.gravity);
+    const Vec6 gyro2 = motion_cross(V2).transpose() * M2 * V2;
+    MatX J = MatX::Zero(12, 6 + n);
+    J.block(0, 0, 6, 6) = Ad12;
+    J.block(0, 6, 6, n) = Hr;
+    J.block(6, 0, 6, 6).setIdentity();
+    MatX P = MatX::Zero(6 + n, 12);
+    P.block(0, 0, 6, 6) = Ad12.transpose();
+    P.block(0, 6, 6, 6).setIdentity();
+    P.block(6, 0, n, 6) = P1;
+    MatX M = MatX::Zero(12, 12);
+    M.block(0, 0, 6, 6) = M1;
+    M.block(6, 6, 6, 6) = M2;
+    VecX rhs(12);
+    rhs << rhs1, f2 + gyro2;
+    VecX x;
+    d.rcond = solve_equilibrated(P * M * J, P * rhs, x);
+    d.V2dot_B = x.head<6>();
+    d.nu_dot = x.tail(n);
+    V1dot = Ad12 * d.V2dot_B + Hr * d.nu_dot + b1_bias;
+  }
+  if (!d.nu_dot.allFinite() || !(d.rcond > 1e-300)) {
+    d.message = "the reduced equations of motion are singular (conforming contact?)";
+    return d;
+  }
+  d.qddot = G * d.nu_dot + Gdot_nu;
+
+  // 5: the contact wrench by back-substitution (P15), and its contact-frame components
+  d.wrench_c_B1 = M1 * V1dot - gyro1 - f1;
+  d.wrench_c_1c = k.Ad_1_1c.transpose() * d.wrench_c_B1;  // ^{1c}f = ^1_{1c}Adᵀ ^1f
+  d.X_W1 = X_W1;
+  d.wrench_c_W1 = to_world_twist(X_W1.q_WB, d.wrench_c_B1);  // both halves rotate alike
+  d.normal_force = -d.wrench_c_1c[5];
+  d.tangential_force = d.wrench_c_1c.segment<2>(3);
+  d.normal_torque = d.wrench_c_1c[2];
+  d.ok = true;
+  return d;
+}
+
+Pose body1_pose(const ReducedContactModel& model, const ReducedContactState& state) {
+  return compose(state.X_W2, contact_pose(model.body1.surface, model.body2.surface, state.coords));
+}
+
+Vec6 body1_world_twist(const ReducedContactModel& model, const ReducedContactState& state) {
+  const ContactKinematics k =
+      contact_kinematics(model.body1.surface, model.body2.surface, state.coords);
+  const Vec6 V2 = model.body2.fixed ? Vec6::Zero() : state.V2_B;
+  const Pose X_W1 = compose(state.X_W2, k.X_21);
+  return to_world_twist(X_W1.q_WB, body1_twist(k, V2, state.qdot));
+}
+
+Vec6 body2_world_twist(const ReducedContactState& state) {
+  return to_world_twist(state.X_W2.q_WB, state.V2_B);
+}
+
+double reduced_energy(const ReducedContactModel& model, const ReducedContactState& state) {
+  const ContactKinematics k =
+      contact_kinematics(model.body1.surface, model.body2.surface, state.coords);
+  const Vec6 V2 = model.body2.fixed ? Vec6::Zero() : state.V2_B;
+  const Vec6 V1 = body1_twist(k, V2, state.qdot);
+  const Pose X_W1 = compose(state.X_W2, k.X_21);
+  double e =
+      0.5 * V1.dot(mass_matrix(model.body1) * V1) - model.body1.mass * model.gravity.dot(X_W1.x_WB);
+  if (!model.body2.fixed)
+    e += 0.5 * V2.dot(mass_matrix(model.body2) * V2) -
+         model.body2.mass * model.gravity.dot(state.X_W2.x_WB);
+  return e;
+}
+
+ModeChange change_mode(const ReducedContactModel& model, const ReducedContactState& state,
+                       FrictionMode new_mode) {
+  ModeChange out;
+  out.qdot = state.qdot;
+  out.V2_B = model.body2.fixed ? Vec6::Zero() : state.V2_B;
+  if (!has_rolling_geometry(new_mode)) return out;
+
+  const ContactKinematics k =
+      contact_kinematics(model.body1.surface, model.body2.surface, state.coords);
+  const RollingMap roll = rolling_map(k);
+  if (!roll.ok) throw Error("reduced contact: no-slip map singular at the mode change");
+  const MatX G = rate_matrix(new_mode, roll);
+  const int n = rate_count(new_mode);
+  const Mat6 Ad12 = adjoint(inverse(k.X_21));
+  const Mat6 M1 = mass_matrix(model.body1);
+  const Vec6 V1 = Ad12 * out.V2_B + k.H_1 * state.qdot;
+  const MatX Hr = k.H_1 * G;
+  double e_old = 0.5 * V1.dot(M1 * V1), e_new = 0.0;
+  if (model.body2.fixed) {
+    // min ½ (H_r ν − φ)ᵀ M (H_r ν − φ):  H_rᵀ M H_r ν = H_rᵀ M φ
+    const VecX nu = (Hr.transpose() * M1 * Hr).ldlt().solve(Hr.transpose() * M1 * V1);
+    out.qdot = G * nu;
+    const Vec6 V1n = Hr * nu;
+    e_new = 0.5 * V1n.dot(M1 * V1n);
+  } else {
+    const Mat6 M2 = mass_matrix(model.body2);
+    MatX J = MatX::Zero(12, 6 + n);
+    J.block(0, 0, 6, 6) = Ad12;
+    J.block(0, 6, 6, n) = Hr;
+    J.block(6, 0, 6, 6).setIdentity();
+    MatX M = MatX::Zero(12, 12);
+    M.block(0, 0, 6, 6) = M1;
+    M.block(6, 6, 6, 6) = M2;
+    VecX v(12);
+    v << V1, out.V2_B;
+    const VecX x = (J.transpose() * M * J).ldlt().solve(J.transpose() * M * v);
+    out.V2_B = x.head<6>();
+    out.qdot = G * x.tail(n);
+    const VecX vn = J * x;
+    e_old += 0.5 * state.V2_B.dot(M2 * state.V2_B);
+    e_new = 0.5 * vn.dot(M * vn);
+  }
+  out.energy_change = e_new - e_old;
+  return out;
+}
+
+ReducedEntry enter_reduced_mode(const ReducedContactModel& model, const Pose& X_W1,
+                                const Vec6& V1_W, const Pose& X_W2, const Vec6& V2_W, double time,
+                                const std::optional<Vec3>& p_W_guess) {
+  validate(model);
+  const ReducedBody& b1 = model.body1;
+  const ReducedBody& b2 = model.body2;
+  ReducedEntry e;
+  e.search = find_contact(b1.surface, X_W1, b2.surface, X_W2, p_W_guess);
+
+  // energy before: the given full-coordinate state
+  auto kinetic = [](const ReducedBody& b, const Quat& q_WB, const Vec6& V_W) {
+    const Vec6 V_B = to_body_twist(q_WB, V_W);
+    return 0.5 * V_B.dot(mass_matrix(b) * V_B);
+  };
+  double before = kinetic(b1, X_W1.q_WB, V1_W) - b1.mass * model.gravity.dot(X_W1.x_WB);
+  if (!b2.fixed) before += kinetic(b2, X_W2.q_WB, V2_W) - b2.mass * model.gravity.dot(X_W2.x_WB);
+
+  ReducedContactState& s = e.state;
+  s.coords = e.search.coords;
+  s.X_W2 = X_W2;
+  s.V2_B = b2.fixed ? Vec6::Zero() : to_body_twist(X_W2.q_WB, V2_W);
+  s.time = time;
+  s.mode_since = time;
+  const ContactKinematics k = contact_kinematics(b1.surface, b2.surface, s.coords);
+  e.X_W1 = compose(X_W2, k.X_21);
+  // body 1's twist in its (snapped) body axes
+  const ContactRates r = contact_rates(k, to_body_twist(e.X_W1.q_WB, V1_W), s.V2_B);
+  s.qdot = r.qdot;
+  e.separation_rate = r.separation_rate;
+
+  const ContactFriction& fr = model.friction;
+  s.mode = fr.mu > 0.0 ? FrictionMode::sliding : FrictionMode::frictionless;
+  if (fr.mu > 0.0 && fr.rolling) {
+    const Vec6 rel = k.H_1c * s.qdot;
+    if (rel.segment<2>(3).norm() < fr.slip_threshold) {
+      const ModeChange mc = change_mode(model, s, FrictionMode::no_slip);
+      s.qdot = mc.qdot;
+      s.V2_B = mc.V2_B;
+      s.mode = FrictionMode::no_slip;
+    }
+  }
+  e.energy_change = reduced_energy(model, s) - before;
+  return e;
+}
+
+}  // namespace pivot
