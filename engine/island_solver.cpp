@@ -148,7 +148,7 @@ class Assembler {
 }  // namespace
 
 IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
-                          const lcp::LemkeOptions& lemke) {
+                          const lcp::LemkeOptions& lemke, lcp::SparseMixedLcpProblem* record) {
   Assembler assembler(rows, in);
   const Layout& L = assembler.layout();
   const int nv = assembler.nv(), ne = assembler.ne();
@@ -156,6 +156,7 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   out.lcp_size = L.m;
 
   lcp::SparseMixedLcpProblem problem = assembler.build();
+  if (record) *record = problem;
   lcp::MixedLcpOptions options;
   options.lemke = lemke;
   lcp::MixedLcpResult result = lcp::solve_mixed_lcp(problem, options);

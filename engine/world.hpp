@@ -72,6 +72,9 @@ struct WorldSettings {
   /// (the projection of world x, else world y, on the tangent plane), rad
   double friction_direction_offset = 0.0;
   lcp::LemkeOptions lemke{};  ///< solver options
+  /// keep a copy of every island's dynamics mixed LCP of the last step (World::recorded_lcps),
+  /// e.g. to write it to a problem file; off by default (a copy per island and step)
+  bool record_lcps = false;
 };
 
 /// a contact of the last step with its impulses
@@ -145,6 +148,11 @@ class World {
   [[nodiscard]] double potential_energy() const;
   /// the last step's report
   [[nodiscard]] const StepReport& last_report() const { return report_; }
+  /// with settings().record_lcps: the last step's dynamics mixed LCP of each island that had
+  /// one, as solved (before warm start); empty otherwise. lcp::reduce_mixed_lcp gives the LCP.
+  [[nodiscard]] const std::vector<lcp::SparseMixedLcpProblem>& recorded_lcps() const {
+    return recorded_lcps_;
+  }
   /// totals over all steps so far
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
 
@@ -169,6 +177,7 @@ class World {
   std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;
   StepReport report_;
   RunTotals totals_;
+  std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
   double time_ = 0.0;
   long steps_ = 0;
 };
