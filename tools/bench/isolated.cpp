@@ -27,8 +27,7 @@ bool write_all(int fd, const void* data, std::size_t size) {
 
 }  // namespace
 
-IsolatedResult run_isolated(const std::function<IsolatedAnswer()>& work,
-                            double timeout_seconds) {
+IsolatedResult run_isolated(const std::function<IsolatedAnswer()>& work, double timeout_seconds) {
   IsolatedResult result;
   int fds[2];
   if (::pipe(fds) != 0) {

@@ -15,7 +15,7 @@ LcpSolver pivot_lemke() {
     auto p = std::make_shared<const lcp::LcpProblem>(problem);
     return [p] {
       const lcp::LcpResult r = lcp::solve_lemke(*p);
-      return SolveOutcome{r.z, r.pivots, r.ok()};
+      return SolveOutcome{r.z, r.pivots, r.ok(), r.ok() ? "" : lcp::to_string(r.status)};
     };
   };
   return s;

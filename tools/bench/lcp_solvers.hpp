@@ -22,9 +22,10 @@ namespace pivot::bench {
 
 /// what one solve returned
 struct SolveOutcome {
-  lcp::Vector z;       ///< the solver's answer (empty: none)
-  int pivots = -1;     ///< pivots as the solver counts them; −1 when it does not say
+  lcp::Vector z;         ///< the solver's answer (empty: none)
+  int pivots = -1;       ///< pivots as the solver counts them; −1 when it does not say
   bool claimed = false;  ///< the solver's own success flag
+  std::string status;    ///< the solver's own word on a failure, when it gives one
 };
 
 /// a solve of one prepared problem; called repeatedly for the timing
@@ -55,6 +56,8 @@ struct LcpSolver {
 #endif
 
 /// the pivot budget every Lemke gets, as Pivot's automatic one: 100 n + 1000
-[[nodiscard]] inline int pivot_budget(long n) { return static_cast<int>(100 * n + 1000); }
+[[nodiscard]] inline int pivot_budget(long n) {
+  return static_cast<int>(100 * n + 1000);
+}
 
 }  // namespace pivot::bench

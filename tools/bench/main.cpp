@@ -7,8 +7,8 @@
 //   pivot-bench dump-lcps  only write the LCPs of Pivot's scenes (to --scene-lcps)
 //
 // Tables are Markdown, printed to stdout; docs/benchmarks.md holds the latest run.
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -48,8 +48,7 @@ int main(int argc, char** argv) {
   SceneBenchOptions scene_options;
   app.add_option("--data", data, "shared data folder (default: PIVOT_SHARED_DATA_DIR)");
   app.add_option("--scene-lcps", scene_lcps, "folder for the LCPs written from Pivot's scenes");
-  app.add_option("--budget", scene_options.budget_seconds,
-                 "wall-time budget of one scene run, s")
+  app.add_option("--budget", scene_options.budget_seconds, "wall-time budget of one scene run, s")
       ->capture_default_str();
   app.add_flag("--quick", quick, "smaller pyramids and fewer repeats (a smoke run)");
   auto* all = app.add_subcommand("all", "everything (the default)");
@@ -75,7 +74,7 @@ int main(int argc, char** argv) {
   std::cout << "# pivot-bench, " << today() << "\n\n" << machine_summary() << "\n\n";
   const auto start = Clock::now();
   if (everything || lcp->parsed() || dump->parsed()) {
-    std::cout << "Writing the LCPs of Pivot's scenes to " << scene_lcps.string() << ":\n";
+    std::cout << "Writing the LCPs of Pivot's scenes to " << scene_lcps.string() << ":\n\n";
     write_scene_lcps(scene_lcps, std::cout);
     std::cout << "\n";
     lcp_options.extra_dirs.push_back(scene_lcps);

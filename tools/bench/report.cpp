@@ -1,19 +1,28 @@
 #include "report.hpp"
 
 #include <fmt/core.h>
+#include <sched.h>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <ostream>
-#include <sched.h>
 
 namespace pivot::bench {
+
+namespace {
+// the width of a UTF-8 string in a terminal: its code points (no wide characters are used)
+std::size_t display_width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+}  // namespace
 
 void Table::print(std::ostream& out) const {
   std::vector<std::size_t> width(header.size(), 3);
   auto measure = [&](const std::vector<std::string>& row) {
     for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-      width[c] = std::max(width[c], row[c].size());
+      width[c] = std::max(width[c], display_width(row[c]));
   };
   measure(header);
   for (const auto& row : rows) measure(row);
@@ -22,7 +31,7 @@ void Table::print(std::ostream& out) const {
     out << '|';
     for (std::size_t c = 0; c < width.size(); ++c) {
       const std::string cell = c < row.size() ? row[c] : std::string();
-      const std::string pad(width[c] - std::min(width[c], cell.size()), ' ');
+      const std::string pad(width[c] - std::min(width[c], display_width(cell)), ' ');
       out << ' ' << (is_right(c) ? pad + cell : cell + pad) << " |";
     }
     out << '\n';
@@ -57,8 +66,7 @@ std::string machine_summary() {
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
   const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid),
-                   values.end());
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
   const double upper = values[mid];
   if (values.size() % 2 == 1) return upper;
   const double lower =
@@ -101,8 +109,9 @@ Timing time_median(const std::function<void()>& run, double budget_seconds, int 
   run();  // warm-up: allocations, caches
   std::vector<double> samples;
   const auto start = Clock::now();
-  while (static_cast<int>(samples.size()) < max_repeats &&
-         (static_cast<int>(samples.size()) < min_repeats || seconds_since(start) < budget_seconds)) {
+  while (
+      static_cast<int>(samples.size()) < max_repeats &&
+      (static_cast<int>(samples.size()) < min_repeats || seconds_since(start) < budget_seconds)) {
     const auto t0 = Clock::now();
     run();
     samples.push_back(seconds_since(t0));

@@ -11,7 +11,7 @@ namespace pivot::bench {
 struct SceneBenchOptions {
   /// wall-time budget of one (scene, engine) run; a run that needs more stops early and is
   /// reported with the steps it did (its error is then not comparable and not shown)
-  double budget_seconds = 20.0;
+  double budget_seconds = 10.0;
   /// pyramid sizes of the scene table
   std::vector<int> pyramid_levels{5, 10, 15};
   /// pyramid sizes of the scaling table, and the steps timed at each size

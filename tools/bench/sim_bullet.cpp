@@ -26,7 +26,9 @@
 namespace pivot::bench {
 namespace {
 
-btVector3 bt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+btVector3 bt(const Vec3& v) {
+  return {v.x(), v.y(), v.z()};
+}
 
 class BulletSimulation final : public Simulation {
  public:
@@ -59,8 +61,8 @@ class BulletSimulation final : public Simulation {
         shapes_.push_back(std::make_unique<btSphereShape>(b.radius));
       else
         shapes_.push_back(std::make_unique<btBoxShape>(bt(b.half_extents)));
-      btRigidBody* body = add_body(b.mass, bt(b.inertia_diag), shapes_.back().get(),
-                                   bt(b.position), mu, b.shape != ShapeKind::none);
+      btRigidBody* body = add_body(b.mass, bt(b.inertia_diag), shapes_.back().get(), bt(b.position),
+                                   mu, b.shape != ShapeKind::none);
       body->setLinearVelocity(bt(b.velocity));
       bodies_.push_back(body);
     }
@@ -72,8 +74,8 @@ class BulletSimulation final : public Simulation {
         c = std::make_unique<btPoint2PointConstraint>(*a, in_a);
       } else {
         btRigidBody* b = bodies_[j.body_b];
-        c = std::make_unique<btPoint2PointConstraint>(*a, *b, in_a,
-                                                      bt(j.anchor_W) - b->getCenterOfMassPosition());
+        c = std::make_unique<btPoint2PointConstraint>(
+            *a, *b, in_a, bt(j.anchor_W) - b->getCenterOfMassPosition());
       }
       world_->addConstraint(c.get(), true);
       constraints_.push_back(std::move(c));
@@ -154,11 +156,12 @@ Engine bullet_mlcp_engine() {
 }
 
 Engine bullet_si_engine() {
-  return {"bullet-si",
-          "Bullet 3.24 btDiscreteDynamicsWorld, btSequentialImpulseConstraintSolver (10 iterations)",
-          [](const SceneSpec& spec) -> std::unique_ptr<Simulation> {
-            return std::make_unique<BulletSimulation>(spec, false);
-          }};
+  return {
+      "bullet-si",
+      "Bullet 3.24 btDiscreteDynamicsWorld, btSequentialImpulseConstraintSolver (10 iterations)",
+      [](const SceneSpec& spec) -> std::unique_ptr<Simulation> {
+        return std::make_unique<BulletSimulation>(spec, false);
+      }};
 }
 
 }  // namespace pivot::bench

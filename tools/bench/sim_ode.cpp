@@ -3,7 +3,10 @@
 // detection (hash space; up to 8 points per pair), contacts with the friction pyramid
 // (dContactApprox1: |f_i| ≤ μ f_n along two directions), and ODE's defaults otherwise:
 // ERP 0.2, CFM 1e-10, no surface layer, no auto-disable.
+#include <fmt/core.h>
 #include <ode/ode.h>
+
+#include <cstdarg>
 
 #include <array>
 #include <memory>
@@ -13,10 +16,17 @@
 namespace pivot::bench {
 namespace {
 
+// ODE's messages ("LCP internal error, s <= 0", ...) are counted, not printed
+int g_ode_messages = 0;
+void count_message(int, const char*, va_list) {
+  ++g_ode_messages;
+}
+
 // dInitODE2 once per process
 void init_ode() {
   static const bool done = [] {
     dInitODE2(0);
+    dSetMessageHandler(&count_message);
     return true;
   }();
   (void)done;
@@ -81,6 +91,10 @@ class OdeSimulation final : public Simulation {
     return {v[0], v[1], v[2]};
   }
   int contacts() const override { return contacts_; }
+  std::string note() const override {
+    if (g_ode_messages == 0) return {};
+    return fmt::format("{} ODE messages (e.g. \"LCP internal error\")", g_ode_messages);
+  }
 
  private:
   static void near_callback(void* data, dGeomID o1, dGeomID o2) {
@@ -88,8 +102,8 @@ class OdeSimulation final : public Simulation {
     dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
     if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return;
     std::array<dContact, 8> contact{};
-    const int n = dCollide(o1, o2, static_cast<int>(contact.size()), &contact[0].geom,
-                           sizeof(dContact));
+    const int n =
+        dCollide(o1, o2, static_cast<int>(contact.size()), &contact[0].geom, sizeof(dContact));
     for (int i = 0; i < n; ++i) {
       contact[i].surface.mode = dContactApprox1;
       contact[i].surface.mu = self->mu_;

@@ -2,6 +2,9 @@
 // directions, Lemke with warm start) except the time step and gravity.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "sim_pivot.hpp"
 
 namespace pivot::bench {
@@ -46,7 +49,12 @@ class PivotSimulation final : public Simulation {
   }
 
   void step() override {
+    const auto t0 = Clock::now();
     const StepReport& r = world_.step();
+    step_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
+    solve_seconds_ += r.solve_seconds;
+    pivots_ += r.pivots;
+    ++steps_;
     failures_ += r.failures;
     fallbacks_ += r.fallbacks;
   }
@@ -55,14 +63,21 @@ class PivotSimulation final : public Simulation {
   Vec3 velocity(int body) const override { return world_.twist(ids_[body]).tail<3>(); }
   int contacts() const override { return world_.last_report().contacts; }
   std::string note() const override {
-    if (failures_ == 0 && fallbacks_ == 0) return {};
-    return fmt::format("{} LCP failures, {} fallbacks", failures_, fallbacks_);
+    if (steps_ == 0) return {};
+    std::string note = fmt::format("LCP solves {:.0f}% of the time, {:.1f} pivots/step",
+                                   100.0 * solve_seconds_ / std::max(step_seconds_, 1e-300),
+                                   static_cast<double>(pivots_) / steps_);
+    if (failures_ > 0 || fallbacks_ > 0)
+      note += fmt::format("; {} LCP failures, {} fallbacks", failures_, fallbacks_);
+    return note;
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
   World world_;
   std::vector<int> ids_;
-  long failures_ = 0, fallbacks_ = 0;
+  double step_seconds_ = 0.0, solve_seconds_ = 0.0;
+  long steps_ = 0, pivots_ = 0, failures_ = 0, fallbacks_ = 0;
 };
 
 }  // namespace
