@@ -59,8 +59,13 @@ std::string machine_summary() {
   cpu_set_t set;
   CPU_ZERO(&set);
   const int nproc = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
-  return fmt::format("nproc {}, {}; compiler {}; flags {}", nproc, cpu, PIVOT_BENCH_COMPILER,
-                     PIVOT_BENCH_FLAGS);
+  // the load when the run started: other work on the machine makes the times noisy
+  std::string load = "?";
+  std::ifstream loadavg("/proc/loadavg");
+  std::getline(loadavg, load);
+  return fmt::format("nproc {}, {}; compiler {}; flags {}; load average at the start {}", nproc,
+                     cpu, PIVOT_BENCH_COMPILER, PIVOT_BENCH_FLAGS,
+                     load.substr(0, load.find(' ', load.find(' ', load.find(' ') + 1) + 1)));
 }
 
 double median(std::vector<double> values) {
