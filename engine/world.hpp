@@ -149,7 +149,8 @@ class World {
   /// the last step's report
   [[nodiscard]] const StepReport& last_report() const { return report_; }
   /// with settings().record_lcps: the last step's dynamics mixed LCP of each island that had
-  /// one, as solved (before warm start); empty otherwise. lcp::reduce_mixed_lcp gives the LCP.
+  /// one, as assembled and handed to the solver; empty otherwise. lcp::reduce_mixed_lcp gives
+  /// the pure LCP that Lemke solves.
   [[nodiscard]] const std::vector<lcp::SparseMixedLcpProblem>& recorded_lcps() const {
     return recorded_lcps_;
   }
