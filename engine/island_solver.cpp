@@ -181,7 +181,7 @@ void dump_failed_problem(const lcp::SparseMixedLcpProblem& problem,
 }  // namespace
 
 IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
-                          const lcp::LemkeOptions& lemke) {
+                          const lcp::LemkeOptions& lemke, lcp::SparseMixedLcpProblem* record) {
   Assembler assembler(rows, in);
   const Layout& L = assembler.layout();
   const int nv = assembler.nv(), ne = assembler.ne();
@@ -189,6 +189,7 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   out.lcp_size = L.m;
 
   lcp::SparseMixedLcpProblem problem = assembler.build();
+  if (record) *record = problem;
   lcp::MixedLcpOptions options;
   options.lemke = lemke;
   lcp::MixedLcpResult result = lcp::solve_mixed_lcp(problem, options);

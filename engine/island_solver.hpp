@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/constraint_set.hpp"
+#include "lcp/lcp_problem.hpp"
 #include "lcp/lcp_result.hpp"
 #include "lcp/lemke.hpp"
 
@@ -48,8 +49,10 @@ struct IslandOutput {
   std::string message;
 };
 
-/// assemble and solve; never returns non-finite velocities (see the fallback in the .cpp)
+/// assemble and solve; never returns non-finite velocities (see the fallback in the .cpp).
+/// With `record`, the assembled mixed LCP is copied there before it is solved.
 [[nodiscard]] IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
-                                        const lcp::LemkeOptions& lemke);
+                                        const lcp::LemkeOptions& lemke,
+                                        lcp::SparseMixedLcpProblem* record = nullptr);
 
 }  // namespace pivot

@@ -73,6 +73,9 @@ struct WorldSettings {
   /// (the projection of world x, else world y, on the tangent plane), rad
   double friction_direction_offset = 0.0;
   lcp::LemkeOptions lemke{};  ///< solver options
+  /// keep a copy of every island's dynamics mixed LCP of the last step (World::recorded_lcps),
+  /// e.g. to write it to a problem file; off by default (a copy per island and step)
+  bool record_lcps = false;
 };
 
 /// a contact of the last step with its impulses
@@ -146,6 +149,12 @@ class World {
   [[nodiscard]] double potential_energy() const;
   /// the last step's report
   [[nodiscard]] const StepReport& last_report() const { return report_; }
+  /// with settings().record_lcps: the last step's dynamics mixed LCP of each island that had
+  /// one, as assembled and handed to the solver; empty otherwise. lcp::reduce_mixed_lcp gives
+  /// the pure LCP that Lemke solves.
+  [[nodiscard]] const std::vector<lcp::SparseMixedLcpProblem>& recorded_lcps() const {
+    return recorded_lcps_;
+  }
   /// totals over all steps so far
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
 
@@ -170,6 +179,7 @@ class World {
   std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;
   StepReport report_;
   RunTotals totals_;
+  std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
   double time_ = 0.0;
   long steps_ = 0;
 };

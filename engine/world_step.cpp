@@ -208,6 +208,7 @@ const StepReport& World::step() {
   const double h = settings_.time_step;
   const int n = set_.size();
   report_ = StepReport{};
+  recorded_lcps_.clear();
 
   // 1. forces at (p_t, v_t, t): gravity, the gyroscopic term −ω × (I ω) (Cline eq. 2.27), and
   // the external forces; their gradients for the linearly implicit step (Cline eq. 2.52–2.54)
@@ -318,8 +319,11 @@ const StepReport& World::step() {
     const int m = island_lcp_size(rows_, island);
     if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
       lemke.warm_start = it->second.second;
+    lcp::SparseMixedLcpProblem* record = nullptr;
+    if (settings_.record_lcps && (m > 0 || !island.equalities.empty()))
+      record = &recorded_lcps_.emplace_back();
     const auto t0 = Clock::now();
-    const IslandOutput out = solve_island(rows_, island, lemke);
+    const IslandOutput out = solve_island(rows_, island, lemke, record);
     report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     if (out.status == lcp::LcpStatus::solved) next_warm_start[island.bodies] = {m, out.active_set};
     const bool has_lcp = out.lcp_size > 0 || !island.equalities.empty();

@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
           catch2 nlohmann-json3-dev libcli11-dev)
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libbenchmark-dev)
+  # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)
+  packages+=(libbenchmark-dev libode-dev libdart-dev libsiconos-numerics-dev)
 fi
 
 missing=()

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/world.hpp"
+#include "lcp/mixed_lcp.hpp"
 
 using namespace pivot;
 
@@ -160,4 +161,37 @@ TEST_CASE("slow: stacks stand: 10 boxes, and 2 boxes with a 1:100 mass ratio", "
   const double drift2 = stack({1.0, 100.0}, 5.0);
   INFO("1:100 stack drift after 5 s: " << drift2 << " m");
   CHECK(drift2 < 1e-4);
+}
+
+TEST_CASE("record_lcps keeps the step's island LCP, which reduces to the LCP Lemke solved",
+          "[contact]") {
+  // a box resting on a plane: 4 contacts, each with 1 normal, 4 friction directions and 1 γ
+  for (bool record : {false, true}) {
+    WorldSettings s{.time_step = 1e-3};
+    s.record_lcps = record;
+    World world(s);
+    add_ground(world, 0.5);
+    world.add_body({.name = "box",
+                    .mass = 1.0,
+                    .shape = make_box(Vec3(0.1, 0.1, 0.05)),
+                    .position = Vec3(0.0, 0.0, 0.05)});
+    world.step();
+    world.step();
+    if (!record) {
+      CHECK(world.recorded_lcps().empty());
+      continue;
+    }
+    REQUIRE(world.recorded_lcps().size() == 1);
+    const lcp::SparseMixedLcpProblem& p = world.recorded_lcps().front();
+    const lcp::LcpProblem reduced = lcp::reduce_mixed_lcp(
+        {p.P.toDense(), p.Q.toDense(), p.K.toDense(), p.S.toDense(), p.u, p.v, p.name});
+    CHECK(reduced.q.size() == 4 * 6);
+    // the normal impulses of the recorded problem's solution are the step's: ≈ m g h in total
+    const lcp::LcpResult r = lcp::solve_lemke(reduced);
+    REQUIRE(r.ok());
+    double total = 0.0;
+    for (const ContactInfo& c : world.contacts()) total += c.normal_impulse;
+    CHECK(r.z.head(4).sum() == Approx(total).epsilon(1e-9));
+    CHECK(total == Approx(kG * 1e-3).epsilon(1e-6));
+  }
 }

@@ -1,0 +1,87 @@
+// pivot-bench: Pivot side by side with peer engines, in one run (issue #9).
+//
+//   pivot-bench [all]      everything below, in this order (a few minutes on 2 cores)
+//   pivot-bench lcp        LCP solvers on the shared data set and on LCPs of Pivot's own steps
+//   pivot-bench scenes     the same scenes in Pivot, ODE and Bullet: time per step and error
+//   pivot-bench scaling    time per step against pyramid size, with fitted exponents
+//   pivot-bench dump-lcps  only write the LCPs of Pivot's scenes (to --scene-lcps)
+//
+// Tables are Markdown, printed to stdout; docs/benchmarks.md holds the latest run.
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "lcp_benchmark.hpp"
+#include "report.hpp"
+#include "scene_benchmark.hpp"
+#include "scene_lcps.hpp"
+
+namespace fs = std::filesystem;
+using namespace pivot::bench;
+
+namespace {
+
+fs::path default_data_dir() {
+  if (const char* env = std::getenv("PIVOT_SHARED_DATA_DIR")) return env;
+  return PIVOT_SHARED_DATA_DIR;
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  return buffer;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"pivot-bench: Pivot against peer engines (LCP solvers, scenes, scaling)"};
+  fs::path data = default_data_dir();
+  fs::path scene_lcps = fs::path(PIVOT_BENCH_OUT_DIR) / "scene-lcps";
+  bool quick = false;
+  SceneBenchOptions scene_options;
+  app.add_option("--data", data, "shared data folder (default: PIVOT_SHARED_DATA_DIR)");
+  app.add_option("--scene-lcps", scene_lcps, "folder for the LCPs written from Pivot's scenes");
+  app.add_option("--budget", scene_options.budget_seconds, "wall-time budget of one scene run, s")
+      ->capture_default_str();
+  app.add_flag("--quick", quick, "smaller pyramids and fewer repeats (a smoke run)");
+  auto* all = app.add_subcommand("all", "everything (the default)");
+  auto* lcp = app.add_subcommand("lcp", "LCP solvers");
+  auto* scenes = app.add_subcommand("scenes", "scenes in every engine");
+  auto* scaling = app.add_subcommand("scaling", "time per step against pyramid size");
+  auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
+  app.require_subcommand(0, 1);
+  CLI11_PARSE(app, argc, argv);
+  const bool everything = app.get_subcommands().empty() || all->parsed();
+
+  LcpBenchOptions lcp_options;
+  lcp_options.data_dir = data;
+  if (quick) {
+    lcp_options.budget_seconds = 0.05;
+    lcp_options.max_repeats = 5;
+    scene_options.budget_seconds = std::min(scene_options.budget_seconds, 5.0);
+    scene_options.pyramid_levels = {5};
+    scene_options.scaling_levels = {3, 5, 7};
+    scene_options.scaling_steps = 10;
+  }
+
+  std::cout << "# pivot-bench, " << today() << "\n\n" << machine_summary() << "\n\n";
+  const auto start = Clock::now();
+  if (everything || lcp->parsed() || dump->parsed()) {
+    std::cout << "Writing the LCPs of Pivot's scenes to " << scene_lcps.string() << ":\n\n";
+    write_scene_lcps(scene_lcps, std::cout);
+    std::cout << "\n";
+    lcp_options.extra_dirs.push_back(scene_lcps);
+  }
+  if (everything || lcp->parsed()) run_lcp_benchmark(lcp_options, std::cout);
+  if (everything || scenes->parsed()) run_scene_benchmark(scene_options, std::cout);
+  if (everything || scaling->parsed()) run_scaling_benchmark(scene_options, std::cout);
+  std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
+  return 0;
+}
