@@ -17,12 +17,12 @@ std::vector<std::pair<double, double>> chain_errors(Stabilization stab, double a
   int prev = kWorldBody;
   for (int i = 0; i < 6; ++i) {
     // a thin 100 mm × 10 mm × 10 mm link of 0.1 kg along x
-    const int link = world.add_body({.name = "link" + std::to_string(i),
+    const int link = world.add_body({.name = std::string("link").append(std::to_string(i)),
                                      .mass = 0.1,
                                      .shape = make_box(Vec3(0.05, 0.005, 0.005)),
                                      .position = Vec3(0.05 + 0.1 * i, 0.0, 0.0)});
     world.add_joint(
-        BallJointSettings{.name = "j" + std::to_string(i), .anchor_W = Vec3(0.1 * i, 0.0, 0.0)},
+        BallJointSettings{.name = std::string("j").append(std::to_string(i)), .anchor_W = Vec3(0.1 * i, 0.0, 0.0)},
         link, prev);
     prev = link;
   }

@@ -44,12 +44,12 @@ TEST_CASE("the same world run twice gives bit-identical states", "[world]") {
     World world({.time_step = 1e-3});
     int prev = kWorldBody;
     for (int i = 0; i < 4; ++i) {
-      const int b = world.add_body({.name = "link" + std::to_string(i),
+      const int b = world.add_body({.name = std::string("link").append(std::to_string(i)),
                                     .mass = 0.1,
                                     .inertia_diag = Vec3(1e-5, 1e-4, 1e-4),
                                     .position = Vec3(0.05 + 0.1 * i, 0, 0)});
       world.add_joint(
-          BallJointSettings{.name = "j" + std::to_string(i), .anchor_W = Vec3(0.1 * i, 0, 0)}, b,
+          BallJointSettings{.name = std::string("j").append(std::to_string(i)), .anchor_W = Vec3(0.1 * i, 0, 0)}, b,
           prev);
       prev = b;
     }
