@@ -184,3 +184,35 @@ TEST_CASE("torus rolling upright like a wheel wraps its periodic chart", "[engin
   CHECK(std::min(std::abs(u_end - wrap(u0 + turn)), std::abs(u_end - wrap(u0 - turn))) < 1e-6);
   CHECK(events.empty());  // periodic: no patch changes
 }
+
+TEST_CASE("rolling without slip or spin: the spin is stopped, the rolling goes on",
+          "[engine][reduced]") {
+  // Kry & Pai 2002 §3.4.3 (not implemented there): with spin_threshold above the initial spin
+  // the contact enters no slip no spin at the end of the first step; the projection stops the
+  // spin about the normal (a sphere's spin is decoupled from its rolling, so v is unchanged)
+  // and the sphere rolls on straight with ω_z = 0.
+  ReducedContactModel m;
+  m.body1 = sphere_body(0.1, 2.0);
+  m.body2 = ground_plane();
+  m.friction.mu = 0.5;
+  m.friction.spin_threshold = 10.0;
+  m.friction.mu_spin_static = 0.05;
+  m.friction.min_slide_time = 0.0;
+  Pose X;
+  X.x_WB = Vec3(0.0, 0.0, 0.1);
+  Vec6 V;
+  V << -5.0, 10.0, 3.0, 1.0, 0.5, 0.0;
+  ReducedEntry e = enter_reduced_mode(m, X, V, Pose{}, Vec6::Zero());
+  REQUIRE(e.state.mode == FrictionMode::no_slip);
+  const ReducedAdvanceResult r = advance(m, e.state, 1.0);
+  REQUIRE(r.status == ReducedStatus::ok);
+  CHECK(e.state.mode == FrictionMode::no_slip_no_spin);
+  const Vec6 V1 = body1_world_twist(m, e.state);
+  Vec6 expected = V;
+  expected[2] = 0.0;
+  CHECK((V1 - expected).norm() < 1e-8);
+  CHECK((body1_pose(m, e.state).x_WB - Vec3(1.0, 0.5, 0.1)).norm() < 1e-8);
+  const ReducedDynamics d = reduced_dynamics(m, e.state);
+  CHECK(std::abs(d.spin) < 1e-12);
+  CHECK(std::abs(d.normal_torque) < 1e-9);  // no torque needed to keep it from spinning
+}
