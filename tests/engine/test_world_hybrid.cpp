@@ -232,3 +232,26 @@ TEST_CASE("hybrid: turning the flag off hands the pair back to the LCP", "[engin
   CHECK(V.norm() < 1e-9);
   CHECK(w.twist(b).norm() < 1e-6);
 }
+
+TEST_CASE("hybrid: a lifting force separates the pair and the LCP takes over", "[engine][hybrid]") {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
+  const int b = w.add_body({.name = "ball", .mass = 1.0, .shape = make_sphere(0.1),
+                            .position = Vec3(0.0, 0.0, 0.1)});
+  for (int k = 0; k < 20; ++k) w.step();
+  REQUIRE(w.in_reduced_mode(b));
+  // 2 m g upwards: the normal force turns tensile at once
+  w.add_force({.body = b, .force = Vec3(0.0, 0.0, 2.0 * 9.81)});
+  const StepReport& rep = w.step();
+  REQUIRE(rep.switches.size() == 1);
+  CHECK_FALSE(rep.switches[0].entered);
+  CHECK(rep.switches[0].reason.rfind("separated", 0) == 0);
+  CHECK_FALSE(w.in_reduced_mode(b));
+  // the LCP's step from rest: v = h (2g − g) upwards, no contact impulse
+  CHECK(w.twist(b)(5) == Approx(0.01 * 9.81).epsilon(1e-9));
+  for (int k = 0; k < 20; ++k) w.step();
+  CHECK(w.pose(b).x_WB.z() > 0.1 + 0.01);
+  CHECK_FALSE(w.in_reduced_mode(b));
+}
