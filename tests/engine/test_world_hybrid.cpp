@@ -255,3 +255,33 @@ TEST_CASE("hybrid: a lifting force separates the pair and the LCP takes over", "
   CHECK(w.pose(b).x_WB.z() > 0.1 + 0.01);
   CHECK_FALSE(w.in_reduced_mode(b));
 }
+
+TEST_CASE("hybrid: boxes, jointed spheres and spheres on free bodies stay in the LCP",
+          "[engine][hybrid]") {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
+  // a box: no smooth surface
+  w.add_body({.name = "box", .mass = 1.0, .shape = make_box(Vec3(0.1, 0.1, 0.1)),
+              .position = Vec3(0.0, 0.0, 0.1)});
+  // a sphere hanging on a ball joint while resting on the ground
+  const int j = w.add_body({.name = "jointed", .mass = 1.0, .shape = make_sphere(0.1),
+                            .position = Vec3(1.0, 0.0, 0.1)});
+  w.add_joint(BallJointSettings{.anchor_W = Vec3(1.0, 0.0, 0.1)}, j, kWorldBody);
+  // a sphere resting on a free box (the partner must be fixed)
+  w.add_body({.name = "base", .mass = 5.0, .shape = make_box(Vec3(0.2, 0.2, 0.1)),
+              .position = Vec3(-1.0, 0.0, 0.1)});
+  w.add_body({.name = "top", .mass = 1.0, .shape = make_sphere(0.1),
+              .position = Vec3(-1.0, 0.0, 0.3)});
+  // a capsule: no automatic smooth surface
+  w.add_body({.name = "capsule", .mass = 1.0, .shape = make_capsule(0.05, 0.1),
+              .position = Vec3(2.0, 0.0, 0.05),
+              .orientation = Quat(Eigen::AngleAxisd(EIGEN_PI / 2, Vec3::UnitX()))});
+  for (int k = 0; k < 50; ++k) {
+    const StepReport& rep = w.step();
+    CHECK(rep.reduced_pairs == 0);
+    CHECK(rep.switches.empty());
+  }
+  CHECK(w.totals().reduced_entries == 0);
+}
