@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 #include <cmath>
 
+#include "collision/ellipsoid_surface.hpp"
+#include "collision/plane_surface.hpp"
 #include "engine/error.hpp"
 
 namespace pivot {
@@ -36,6 +38,15 @@ RigidBody make_rigid_body(const BodySettings& s) {
   b.shape = s.shape;
   b.collision_group = s.collision_group;
   b.collision_mask = s.collision_mask;
+  b.smooth_surface = s.smooth_surface;
+  if (!b.smooth_surface && s.shape) {
+    if (s.shape->type == ShapeType::sphere)
+      b.smooth_surface = make_sphere_surface(s.shape->radius);
+    else if (s.shape->type == ShapeType::ellipsoid)
+      b.smooth_surface = make_ellipsoid_surface(s.shape->radii);
+    else if (s.shape->type == ShapeType::plane)
+      b.smooth_surface = make_plane_surface(s.shape->normal, s.shape->offset);
+  }
   if (s.fixed) return b;
   if (s.shape && (s.shape->type == ShapeType::plane || s.shape->type == ShapeType::mesh))
     fail(fmt::format("a {} shape needs a fixed body", to_string(s.shape->type)));

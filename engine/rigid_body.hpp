@@ -7,6 +7,7 @@
 #include <string>
 
 #include "collision/shape.hpp"
+#include "collision/smooth_surface.hpp"
 #include "engine/spatial.hpp"
 
 namespace pivot {
@@ -31,6 +32,11 @@ struct BodySettings {
   double restitution = 0.0;           ///< Newton coefficient e ∈ [0, 1]; a pair uses max
   std::uint32_t collision_group = 1;  ///< group bits
   std::uint32_t collision_mask = 0xffffffffu;  ///< groups it collides with
+  /// smooth surface for the hybrid (reduced contact-coordinate) mode, in the shape frame (the
+  /// collision shape is unchanged). None: a sphere, ellipsoid or plane shape gets its own
+  /// (collision/ellipsoid_surface.hpp, plane_surface.hpp); other shapes get none and never
+  /// enter reduced mode.
+  SmoothSurfacePtr smooth_surface{};
 };
 
 /// the model part of a body, fixed after creation
@@ -47,6 +53,8 @@ struct RigidBody {
   Vec3 shape_offset = Vec3::Zero();  ///< the shape frame's origin in the body (COM) frame, m
   std::uint32_t collision_group = 1;
   std::uint32_t collision_mask = 0xffffffffu;
+  /// smooth surface for the hybrid mode in the shape frame (may be null; see BodySettings)
+  SmoothSurfacePtr smooth_surface;
 
   /// world inertia R I_B Rᵀ at orientation q_WB (Cline eq. 2.15)
   [[nodiscard]] Mat3 inertia_W(const Quat& q_WB) const;

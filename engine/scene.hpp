@@ -50,7 +50,7 @@ struct SceneSettings {
   double duration = 1.0;  ///< simulated time, s, > 0
   double output_rate_hz =
       100.0;  ///< trajectory frames per simulated second, ≥ 0 (0: first and last only)
-  /// the hybrid (reduced contact-coordinate) mode: stored, not implemented yet (a runner warns)
+  /// the hybrid (reduced contact-coordinate) mode; build_world copies it to WorldSettings::hybrid
   bool hybrid = false;
   /// time_step (dt), gravity, stabilization, ... (WorldSettings's defaults are the file's)
   WorldSettings world{};

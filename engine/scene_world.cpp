@@ -18,7 +18,9 @@ World build_world(const Scene& scene) {
   // the entry that caused them
   World world = [&scene] {
     try {
-      return World(scene.settings.world);
+      WorldSettings settings = scene.settings.world;
+      settings.hybrid = scene.settings.hybrid;  // the scene's "hybrid" setting
+      return World(settings);
     } catch (const std::exception& e) {
       fail(scene, "/settings", e);
     }

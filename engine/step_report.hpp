@@ -8,6 +8,16 @@
 
 namespace pivot {
 
+/// a pair entering or leaving the hybrid reduced mode (docs/hybrid.md "The World switch")
+struct SwitchEvent {
+  double time = 0.0;     ///< s (the end of the step that switched)
+  int body = -1;         ///< the free body
+  int partner = -1;      ///< the fixed body it touches
+  bool entered = false;  ///< true: entered reduced mode; false: left it
+  std::string reason;    ///< why it left ("separated", "new contact with body 3", ...)
+  double energy_change = 0.0;  ///< entry: the projection's energy change (after − before), J
+};
+
 struct StepReport {
   double time = 0.0;           ///< simulated time after the step, s
   int islands = 0;             ///< islands solved with an LCP
@@ -24,6 +34,8 @@ struct StepReport {
   double joint_error_after = 0.0;   ///< max |g| of joint rows at the end of the step
   double penetration_before = 0.0;  ///< max penetration after integration, before post, m
   double penetration_after = 0.0;   ///< max penetration at the end of the step, m
+  int reduced_pairs = 0;  ///< pairs in hybrid reduced mode at the end of the step
+  std::vector<SwitchEvent> switches;  ///< hybrid entries and exits during the step
   /// things a user should know, e.g. redundant joints (named), once per step they occur
   std::vector<std::string> warnings;
 };
@@ -35,6 +47,8 @@ struct RunTotals {
   long failures = 0;
   long fallbacks = 0;
   double solve_seconds = 0.0;
+  long reduced_entries = 0;  ///< hybrid: pairs that entered reduced mode
+  long reduced_exits = 0;    ///< hybrid: pairs that left it
 };
 
 }  // namespace pivot

@@ -150,6 +150,9 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
       pose.q_WB.norm() < 1e-6)
     throw Error(
         fmt::format("body \"{}\": set_state needs a finite pose and twist", set_.body(body).name));
+  // a pair in hybrid reduced mode leaves it: its state is the user's now
+  for (std::size_t k = reduced_.size(); k-- > 0;)
+    if (reduced_[k].body == body || reduced_[k].partner == body) exit_reduced(k, "set_state");
   set_.set_pose(body, pose);
   if (!set_.body(body).fixed) set_.twist(body) = twist;
 }

@@ -34,6 +34,7 @@
 #include "engine/constraint_set.hpp"
 #include "engine/error.hpp"
 #include "engine/forces.hpp"
+#include "engine/reduced_contact_integrator.hpp"
 #include "engine/rigid_body_set.hpp"
 #include "engine/step_report.hpp"
 #include "lcp/lemke.hpp"
@@ -76,6 +77,20 @@ struct WorldSettings {
   /// keep a copy of every island's dynamics mixed LCP of the last step (World::recorded_lcps),
   /// e.g. to write it to a problem file; off by default (a copy per island and step)
   bool record_lcps = false;
+  /// hybrid mode (docs/hybrid.md "The World switch"): a free body with a smooth surface resting
+  /// on one fixed body with a smooth surface is advanced in reduced contact coordinates (Kry &
+  /// Pai 2002) instead of by the LCP, until it separates, touches something else, or the
+  /// geometry fails
+  bool hybrid = false;
+  /// hybrid entry: consecutive steps the pair must have met the entry rule
+  int hybrid_entry_steps = 10;
+  /// hybrid entry: all contact points of the pair within this distance of one point, m; the
+  /// contact's gap after projection and at entry must also be below it
+  double hybrid_point_tolerance = 1e-3;
+  /// hybrid entry: the largest relative normal speed the projection may drop, m/s
+  double hybrid_max_normal_speed = 0.05;
+  /// the reduced integrator's settings (dt_max, tolerance, ...)
+  ReducedStepSettings hybrid_integrator{};
 };
 
 /// a contact of the last step with its impulses
@@ -155,6 +170,11 @@ class World {
   [[nodiscard]] const std::vector<lcp::SparseMixedLcpProblem>& recorded_lcps() const {
     return recorded_lcps_;
   }
+  /// turns the hybrid mode on or off between steps; off: every reduced pair leaves at the
+  /// next step, with its exact pose and twist
+  void set_hybrid(bool on) { settings_.hybrid = on; }
+  /// hybrid: true while the body is advanced in reduced contact coordinates
+  [[nodiscard]] bool in_reduced_mode(int body) const { return is_reduced(body); }
   /// totals over all steps so far
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
 
@@ -163,6 +183,22 @@ class World {
   void detect_contacts(std::vector<Contact>& out);
   void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
   void check_body(int body, const char* what) const;
+  // hybrid mode (world_hybrid.cpp)
+  struct ReducedPair {
+    int body = -1, partner = -1;
+    ReducedContactModel model;
+    ReducedContactState state;
+    Pose next_pose{};  // after this step's advance
+    Vec6 next_twist = Vec6::Zero();
+  };
+  [[nodiscard]] bool is_reduced(int body) const;
+  void exit_reduced(std::size_t k, std::string reason);
+  /// exits where needed, advances the others by h, drops their pair contacts from `contacts`
+  void hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
+  /// removes contacts between a reduced body and its partner
+  void drop_reduced_contacts(std::vector<Contact>& contacts) const;
+  /// the entry rule on this step's contacts; enters the pairs that qualify
+  void hybrid_after_step();
   int add_joint_impl(std::unique_ptr<Joint> joint);
 
   WorldSettings settings_;
@@ -180,6 +216,9 @@ class World {
   StepReport report_;
   RunTotals totals_;
   std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
+  std::vector<ReducedPair> reduced_;
+  std::vector<int> hybrid_streak_;  // per body: consecutive steps meeting the entry rule
+  std::vector<SwitchEvent> pending_switches_;  // exits outside step() (set_state)
   double time_ = 0.0;
   long steps_ = 0;
 };

@@ -238,14 +238,19 @@ const StepReport& World::step() {
         for (int c = 0; c < 3; ++c) dfdv.emplace_back(6 * i + r, 6 * i + c, G(r, c));
     }
   }
+  // the external forces alone (without gravity and the gyroscopic term): the wrench of a pair
+  // in hybrid reduced mode
+  Eigen::VectorXd f_ext = Eigen::VectorXd::Zero(6 * n);
   for (const auto& force : forces_) {
-    force->apply(set_, time_, f);
+    force->apply(set_, time_, f_ext);
     if (settings_.implicit_forces && force->add_gradients(set_, time_, dfdp, dfdv)) {
       const auto bodies = force->coupled_bodies();
       for (std::size_t k = 1; k < bodies.size(); ++k) couplings.emplace_back(bodies[0], bodies[k]);
     }
   }
-  if (!f.allFinite()) {
+  f += f_ext;
+  if (!f.allFinite() || !f_ext.allFinite()) {
+    f_ext.setZero();
     report_.warnings.push_back("external forces are not finite: they are ignored this step");
     f.setZero();
   }
@@ -288,6 +293,9 @@ const StepReport& World::step() {
   // contacts at p_t, and their rows
   std::vector<Contact> contacts;
   detect_contacts(contacts);
+  // hybrid: pairs in reduced mode leave it (new contacts, events) or advance by h; their own
+  // contact is not in the LCP
+  if (settings_.hybrid || !reduced_.empty()) hybrid_before_lcp(contacts, f_ext);
   const int first_contact_row = static_cast<int>(rows_.unilaterals.size());
   const int first_cone = static_cast<int>(rows_.cones.size());
   add_contact_rows(contacts, true);
@@ -379,10 +387,17 @@ const StepReport& World::step() {
     contacts_[c] = ContactInfo{contacts[c], contact_lambda[c], contact_tangent[c]};
 
   // 4. positions from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q)
+  for (const ReducedPair& pair : reduced_) v_new.segment<6>(6 * pair.body) = pair.next_twist;
   for (int i = 0; i < n; ++i) {
     if (set_.body(i).fixed) continue;
+    if (is_reduced(i)) continue;  // set below from the reduced state
     set_.twist(i) = v_new.segment<6>(6 * i);
     set_.set_pose(i, integrate(set_.pose(i), h * v_new.segment<6>(6 * i)));
+  }
+
+  for (const ReducedPair& pair : reduced_) {
+    set_.set_pose(pair.body, pair.next_pose);
+    set_.twist(pair.body) = pair.next_twist;
   }
 
   // 5. stabilization at p(t+h), with contacts detected anew so their gaps are current
@@ -397,6 +412,10 @@ const StepReport& World::step() {
   time_ += h;
   ++steps_;
   report_.time = time_;
+  hybrid_after_step();
+  report_.reduced_pairs = static_cast<int>(reduced_.size());
+  report_.switches = std::move(pending_switches_);
+  pending_switches_.clear();
   totals_.steps = steps_;
   totals_.pivots += report_.pivots;
   totals_.failures += report_.failures;
@@ -424,6 +443,7 @@ void World::post_stabilize() {
     }
     std::vector<Contact> contacts;
     detect_contacts(contacts);
+    drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
     add_contact_rows(contacts, false);
     if (rows_.equalities.empty() && rows_.unilaterals.empty()) return;
     auto islands = split_islands(set_, rows_, {});

@@ -18,8 +18,6 @@ int check(const std::string& file) {
   const Scene scene = load_scene(file);
   // the engine checks what the format cannot (e.g. inertia, joint geometry)
   (void)build_world(scene);
-  if (scene.settings.hybrid)
-    fmt::print(stderr, "hybrid mode is not available yet; running full-coordinate LCP\n");
   fmt::print("{}\n", resolved_scene_json(scene));
   return 0;
 }

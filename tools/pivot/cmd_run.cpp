@@ -255,8 +255,6 @@ CLI::Validator positive_seconds() {
 }  // namespace
 
 int run_scene(const Scene& scene, const fs::path& target, bool quiet) {
-  if (scene.settings.hybrid)
-    fmt::print(stderr, "hybrid mode is not available yet; running full-coordinate LCP\n");
   World world = build_world(scene);
 
   const double h = scene.settings.world.time_step;
@@ -294,9 +292,10 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet) {
           "written",
           k, world.time()));
     }
-    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},0,{}\n", r.time, e.kinetic,
+    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", r.time, e.kinetic,
                e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
-               r.joint_error_after, r.penetration_after, lcp::to_string(r.status));
+               r.joint_error_after, r.penetration_after, r.reduced_pairs,
+               lcp::to_string(r.status));
     ++stats.steps;
     stats.contacts += r.contacts;
     if (r.failures > 0) {

@@ -1,0 +1,185 @@
+// World's hybrid mode (docs/hybrid.md "The World switch"; notes/kry.md §10): the entry rule,
+// advancing reduced pairs inside World::step, and the exits.
+#include <fmt/core.h>
+#include <algorithm>
+#include <cmath>
+
+#include "engine/world.hpp"
+
+namespace pivot {
+
+bool World::is_reduced(int body) const {
+  return std::any_of(reduced_.begin(), reduced_.end(),
+                     [body](const ReducedPair& p) { return p.body == body; });
+}
+
+void World::exit_reduced(std::size_t k, std::string reason) {
+  SwitchEvent e;
+  e.time = time_;
+  e.body = reduced_[k].body;
+  e.partner = reduced_[k].partner;
+  e.entered = false;
+  e.reason = std::move(reason);
+  pending_switches_.push_back(std::move(e));
+  ++totals_.reduced_exits;
+  if (static_cast<int>(hybrid_streak_.size()) > reduced_[k].body)
+    hybrid_streak_[reduced_[k].body] = 0;
+  reduced_.erase(reduced_.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+void World::drop_reduced_contacts(std::vector<Contact>& contacts) const {
+  if (reduced_.empty()) return;
+  std::erase_if(contacts, [this](const Contact& c) {
+    return std::any_of(reduced_.begin(), reduced_.end(), [&c](const ReducedPair& p) {
+      return (c.body_a == p.body && c.body_b == p.partner) ||
+             (c.body_b == p.body && c.body_a == p.partner);
+    });
+  });
+}
+
+void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext) {
+  if (!settings_.hybrid) {
+    while (!reduced_.empty()) exit_reduced(reduced_.size() - 1, "hybrid turned off");
+    return;
+  }
+  const double h = settings_.time_step;
+  for (std::size_t k = reduced_.size(); k-- > 0;) {
+    ReducedPair& pair = reduced_[k];
+    // a joint on the body (added while reduced)
+    bool jointed = false;
+    for (const auto& j : joints_)
+      if (j->body_a() == pair.body || j->body_b() == pair.body) jointed = true;
+    if (jointed) {
+      exit_reduced(k, "a joint acts on the body");
+      continue;
+    }
+    // a contact with any other body (speculative ones within the margin included)
+    int other = -2;
+    for (const Contact& c : contacts) {
+      const int o = c.body_a == pair.body ? c.body_b : c.body_b == pair.body ? c.body_a : -2;
+      if (o != -2 && o != pair.partner) other = o;
+    }
+    if (other != -2) {
+      exit_reduced(k, other >= 0 ? fmt::format("new contact with body {} (\"{}\")", other,
+                                               set_.body(other).name)
+                                 : std::string("new contact"));
+      continue;
+    }
+    // advance a copy; on anything but ok the pair leaves at the start of the step, and the
+    // LCP takes this step from the exact state
+    ReducedContactState state = pair.state;
+    pair.model.body1.wrench_W = f_ext.segment<6>(6 * pair.body);
+    ReducedAdvanceResult r;
+    try {
+      r = advance(pair.model, state, h, settings_.hybrid_integrator);
+    } catch (const std::exception& e) {
+      exit_reduced(k, std::string("bad_geometry: ") + e.what());
+      continue;
+    }
+    if (r.status != ReducedStatus::ok) {
+      exit_reduced(k, r.message.empty() ? std::string(to_string(r.status))
+                                        : fmt::format("{}: {}", to_string(r.status), r.message));
+      continue;
+    }
+    const Pose X = body1_pose(pair.model, state);
+    const Vec6 V = body1_world_twist(pair.model, state);
+    if (!X.x_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite()) {
+      exit_reduced(k, "bad_geometry: non-finite state");
+      continue;
+    }
+    pair.state = state;
+    pair.next_pose = X;
+    pair.next_twist = V;
+  }
+  drop_reduced_contacts(contacts);
+}
+
+void World::hybrid_after_step() {
+  const int n = set_.size();
+  hybrid_streak_.resize(n, 0);
+  if (!settings_.hybrid) {
+    std::fill(hybrid_streak_.begin(), hybrid_streak_.end(), 0);
+    return;
+  }
+  const double tol = settings_.hybrid_point_tolerance;
+  for (int i = 0; i < n; ++i) {
+    const RigidBody& b = set_.body(i);
+    if (b.fixed || !b.smooth_surface || is_reduced(i)) {
+      hybrid_streak_[i] = 0;
+      continue;
+    }
+    // the entry rule on this step's contacts: all with one fixed smooth partner, at one point,
+    // compressive; no joints on the body
+    int partner = -2;
+    bool ok = true;
+    double lambda = 0.0;
+    Vec3 p0 = Vec3::Zero();
+    int count = 0;
+    for (const ContactInfo& ci : contacts_) {
+      const Contact& c = ci.contact;
+      if (c.body_a != i && c.body_b != i) continue;
+      const int o = c.body_a == i ? c.body_b : c.body_a;
+      const Vec3 p = c.body_a == i ? c.point_a : c.point_b;
+      if (count == 0) {
+        partner = o;
+        p0 = p;
+      } else if (o != partner || (p - p0).norm() > tol) {
+        ok = false;
+      }
+      lambda += ci.normal_impulse;
+      ++count;
+    }
+    ok = ok && count > 0 && lambda > 0.0 && partner >= 0 && set_.body(partner).fixed &&
+         set_.body(partner).smooth_surface;
+    for (const auto& j : joints_)
+      if (j->body_a() == i || j->body_b() == i) ok = false;
+    hybrid_streak_[i] = ok ? hybrid_streak_[i] + 1 : 0;
+    if (!ok || hybrid_streak_[i] < settings_.hybrid_entry_steps) continue;
+
+    // enter: project onto the manifold and map the twist to q̇ (reduced_contact.hpp)
+    hybrid_streak_[i] = 0;
+    const RigidBody& p = set_.body(partner);
+    ReducedPair pair;
+    pair.body = i;
+    pair.partner = partner;
+    pair.model.body1.surface = {b.smooth_surface, Pose{b.shape_offset, Quat::Identity()}};
+    pair.model.body1.mass = b.mass;
+    pair.model.body1.inertia_B = b.inertia_B;
+    pair.model.body2.surface = {p.smooth_surface, Pose{p.shape_offset, Quat::Identity()}};
+    pair.model.body2.fixed = true;
+    pair.model.gravity = settings_.gravity;
+    pair.model.friction.mu = std::sqrt(b.friction * p.friction);
+    ReducedEntry e;
+    try {
+      validate(pair.model);
+      e = enter_reduced_mode(pair.model, set_.pose(i), set_.twist(i), set_.pose(partner),
+                             Vec6::Zero(), time_, p0);
+    } catch (const std::exception& ex) {
+      report_.warnings.push_back(
+          fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
+      continue;
+    }
+    if (!e.search.converged || std::abs(e.search.gap) > tol ||
+        std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed)
+      continue;  // not a clean single contact now; the streak starts again
+    const Pose X = body1_pose(pair.model, e.state);
+    const Vec6 V = body1_world_twist(pair.model, e.state);
+    if (!X.x_WB.allFinite() || !V.allFinite()) continue;
+    set_.set_pose(i, X);
+    set_.twist(i) = V;
+    pair.state = e.state;
+    pair.next_pose = X;
+    pair.next_twist = V;
+    SwitchEvent ev;
+    ev.time = time_;
+    ev.body = i;
+    ev.partner = partner;
+    ev.entered = true;
+    ev.energy_change = e.energy_change;
+    pending_switches_.push_back(std::move(ev));
+    ++totals_.reduced_entries;
+    reduced_.push_back(std::move(pair));
+  }
+}
+
+}  // namespace pivot

@@ -1,0 +1,287 @@
+// World's hybrid switch (docs/hybrid.md "The World switch"): pairs entering reduced contact
+// coordinates, advancing inside World::step, and leaving. Ground truth: conservation laws of
+// frictionless contact (energy, horizontal momentum) and rolling kinematics v = ω × r.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/world.hpp"
+
+using namespace pivot;
+
+namespace {
+
+double energy(const World& w) { return w.kinetic_energy() + w.potential_energy(); }
+
+// an ellipsoid tilted about x by `tilt`, its lowest point on z = 0: COM height = support
+// distance sqrt(nᵀ diag(r²) n) along the body-frame direction n of world −z
+Pose resting_ellipsoid(const Vec3& radii, double tilt) {
+  const Quat q(Eigen::AngleAxisd(tilt, Vec3::UnitX()));
+  const Vec3 n = q.conjugate() * Vec3::UnitZ();
+  const double z = std::sqrt(n.dot(radii.cwiseProduct(radii).cwiseProduct(n)));
+  return Pose{Vec3(0.0, 0.0, z), q};
+}
+
+struct Rocking {
+  double max_dE = 0.0, max_dv = 0.0;
+  int entries = 0, exits = 0;
+  double t_entry = -1.0;
+};
+
+// a frictionless ellipsoid rocking on the plane for 10 s at h = 10 ms; drifts measured from
+// the entry into reduced mode (hybrid) or from the same time (LCP alone)
+Rocking rock(bool hybrid, double measure_from) {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = hybrid;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0),
+              .friction = 0.0});
+  const Vec3 r(0.3, 0.2, 0.12);
+  const Pose X = resting_ellipsoid(r, 0.35);
+  const int e = w.add_body({.name = "ellipsoid",
+                            .mass = 2.0,
+                            .shape = make_ellipsoid(r),
+                            .position = X.x_WB,
+                            .orientation = X.q_WB,
+                            .velocity = Vec3(0.3, -0.1, 0.0),
+                            .angular_velocity = Vec3(0.0, 0.0, 0.8),
+                            .friction = 0.0});
+  Rocking out;
+  double E0 = 0.0;
+  Vec2 v0 = Vec2::Zero();
+  bool measuring = false;
+  while (w.time() < 10.0 - 1e-9) {
+    const StepReport& rep = w.step();
+    for (const SwitchEvent& ev : rep.switches) {
+      if (ev.entered) {
+        ++out.entries;
+        if (out.t_entry < 0.0) out.t_entry = ev.time;
+      } else {
+        ++out.exits;
+        UNSCOPED_INFO("exit at " << ev.time << ": " << ev.reason);
+      }
+    }
+    const bool start = hybrid ? rep.reduced_pairs == 1 : w.time() >= measure_from - 1e-9;
+    if (!measuring && start) {
+      measuring = true;
+      E0 = energy(w);
+      v0 = w.twist(e).segment<2>(3);
+    }
+    if (measuring) {
+      out.max_dE = std::max(out.max_dE, std::abs(energy(w) - E0) / std::abs(E0));
+      out.max_dv = std::max(out.max_dv, (w.twist(e).segment<2>(3) - v0).norm());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("hybrid: frictionless ellipsoid rocking on a plane conserves energy", "[engine][hybrid]") {
+  const Rocking hy = rock(true, 0.0);
+  const Rocking lcp = rock(false, hy.t_entry);
+  std::printf("hybrid rocking: entry at t = %.3f s, max |dE|/E = %.3g, max |dv_h| = %.3g m/s; "
+              "LCP alone: max |dE|/E = %.3g, max |dv_h| = %.3g m/s\n",
+              hy.t_entry, hy.max_dE, hy.max_dv, lcp.max_dE, lcp.max_dv);
+  CHECK(hy.entries == 1);
+  CHECK(hy.exits == 0);
+  CHECK(hy.t_entry > 0.0);
+  CHECK(hy.t_entry < 1.0);
+  CHECK(hy.max_dE < 1e-6);
+  CHECK(hy.max_dv < 1e-6);
+  CHECK(lcp.max_dE > 10.0 * hy.max_dE);
+}
+
+TEST_CASE("hybrid: sphere rolling without slip keeps v = omega r", "[engine][hybrid]") {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0),
+              .friction = 0.5});
+  const double r = 0.1, v = 1.0;
+  const int b = w.add_body({.name = "ball",
+                            .mass = 1.0,
+                            .shape = make_sphere(r),
+                            .position = Vec3(0.0, 0.0, r),
+                            .velocity = Vec3(v, 0.0, 0.0),
+                            .angular_velocity = Vec3(0.0, v / r, 0.0),
+                            .friction = 0.5});
+  int entries = 0, exits = 0;
+  bool in = false;
+  Vec6 V0 = Vec6::Zero();
+  double max_dV = 0.0, max_slip = 0.0;
+  while (w.time() < 5.0 - 1e-9) {
+    const StepReport& rep = w.step();
+    for (const SwitchEvent& ev : rep.switches) (ev.entered ? entries : exits) += 1;
+    if (!in && rep.reduced_pairs == 1) {
+      in = true;
+      V0 = w.twist(b);
+    }
+    if (in) {
+      const Vec6 V = w.twist(b);
+      max_dV = std::max(max_dV, (V - V0).norm());
+      // the contact point's velocity v + ω × (−r z)
+      max_slip = std::max(max_slip, (V.tail<3>() + V.head<3>().cross(Vec3(0, 0, -r))).norm());
+    }
+  }
+  std::printf("hybrid rolling sphere: entry speed %.9f m/s, max |dV| = %.3g, max slip = %.3g "
+              "m/s, x(5 s) = %.9f m\n",
+              V0(3), max_dV, max_slip, w.pose(b).x_WB.x());
+  CHECK(entries == 1);
+  CHECK(exits == 0);
+  CHECK(in);
+  CHECK(V0(3) == Approx(v).epsilon(1e-3));
+  CHECK(max_dV < 1e-6);
+  CHECK(max_slip < 1e-6);
+  CHECK(std::abs(w.pose(b).x_WB.z() - r) < 1e-6);
+}
+
+TEST_CASE("hybrid: dropped ellipsoid bounces, enters reduced mode, leaves at a box",
+          "[engine][hybrid]") {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0),
+              .friction = 0.0, .restitution = 0.5});
+  const int box = w.add_body({.name = "box",
+                              .fixed = true,
+                              .shape = make_box(Vec3(0.1, 0.5, 0.2)),
+                              .position = Vec3(1.5, 0.0, 0.2),
+                              .friction = 0.0,
+                              .restitution = 0.5});
+  const Vec3 r(0.15, 0.1, 0.08);
+  const int e = w.add_body({.name = "ellipsoid",
+                            .mass = 1.0,
+                            .shape = make_ellipsoid(r),
+                            .position = Vec3(0.0, 0.0, 0.3),
+                            .velocity = Vec3(0.5, 0.0, 0.0),
+                            .friction = 0.0,
+                            .restitution = 0.5});
+  int entries = 0, exits = 0, box_exits = 0;
+  double first_entry = -1.0, first_exit = -1.0;
+  double max_jump_entry = 0.0, max_dvx = 0.0;
+  double E_in = 0.0;
+  bool in = false;
+  double max_dE_reduced = 0.0;
+  while (w.time() < 4.0 - 1e-9) {
+    const double E_before = energy(w);
+    const Vec6 V_before = w.twist(e);
+    const StepReport& rep = w.step();
+    for (const SwitchEvent& ev : rep.switches) {
+      if (ev.entered) {
+        ++entries;
+        if (first_entry < 0.0) first_entry = ev.time;
+        max_jump_entry = std::max(max_jump_entry, std::abs(ev.energy_change));
+        // entry: the step (LCP, then the projection) keeps the energy and the horizontal
+        // momentum (frictionless)
+        CHECK(std::abs(energy(w) - E_before) < 1e-3 * std::abs(E_before));
+        max_dvx = std::max(max_dvx, std::abs(w.twist(e)(3) - V_before(3)));
+      } else {
+        ++exits;
+        if (first_exit < 0.0) first_exit = ev.time;
+        if (ev.reason.find("new contact with body " + std::to_string(box)) == 0) ++box_exits;
+        INFO("exit at " << ev.time << ": " << ev.reason);
+      }
+    }
+    if (rep.reduced_pairs == 1 && !in) {
+      in = true;
+      E_in = energy(w);
+    } else if (rep.reduced_pairs == 1) {
+      max_dE_reduced = std::max(max_dE_reduced, std::abs(energy(w) - E_in));
+    } else {
+      in = false;
+    }
+  }
+  std::printf("hybrid drop: %d entries (first at %.2f s, max |dE| of a projection %.3g J), %d "
+              "exits (first at %.2f s, %d at the box), max |dE| while reduced %.3g J, max "
+              "|dvx| at entry %.3g m/s\n",
+              entries, first_entry, max_jump_entry, exits, first_exit, box_exits,
+              max_dE_reduced, max_dvx);
+  CHECK(entries >= 1);
+  CHECK(box_exits >= 1);
+  CHECK(first_entry > 0.3);  // after the bounces
+  CHECK(first_exit > first_entry);
+  CHECK(max_dE_reduced < 1e-6);
+  CHECK(max_dvx < 1e-6);
+  // the box sent it back
+  CHECK(w.twist(e)(3) < 0.0);
+}
+
+TEST_CASE("hybrid: turning the flag off hands the pair back to the LCP", "[engine][hybrid]") {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
+  const int b = w.add_body({.name = "ball", .mass = 1.0, .shape = make_sphere(0.1),
+                            .position = Vec3(0.0, 0.0, 0.1)});
+  for (int k = 0; k < 20; ++k) w.step();
+  REQUIRE(w.last_report().reduced_pairs == 1);
+  REQUIRE(w.in_reduced_mode(b));
+  CHECK(w.totals().reduced_entries == 1);
+  const Pose X = w.pose(b);
+  const Vec6 V = w.twist(b);
+  w.set_hybrid(false);
+  const StepReport& rep = w.step();
+  REQUIRE(rep.switches.size() == 1);
+  CHECK_FALSE(rep.switches[0].entered);
+  CHECK(rep.switches[0].reason == "hybrid turned off");
+  CHECK(rep.reduced_pairs == 0);
+  CHECK_FALSE(w.in_reduced_mode(b));
+  // the LCP took the step from the exact state: the ball keeps resting
+  CHECK((w.pose(b).x_WB - X.x_WB).norm() < 1e-6);
+  CHECK(V.norm() < 1e-9);
+  CHECK(w.twist(b).norm() < 1e-6);
+}
+
+TEST_CASE("hybrid: a lifting force separates the pair and the LCP takes over", "[engine][hybrid]") {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
+  const int b = w.add_body({.name = "ball", .mass = 1.0, .shape = make_sphere(0.1),
+                            .position = Vec3(0.0, 0.0, 0.1)});
+  for (int k = 0; k < 20; ++k) w.step();
+  REQUIRE(w.in_reduced_mode(b));
+  // 2 m g upwards: the normal force turns tensile at once
+  w.add_force({.body = b, .force = Vec3(0.0, 0.0, 2.0 * 9.81)});
+  const StepReport& rep = w.step();
+  REQUIRE(rep.switches.size() == 1);
+  CHECK_FALSE(rep.switches[0].entered);
+  CHECK(rep.switches[0].reason.rfind("separated", 0) == 0);
+  CHECK_FALSE(w.in_reduced_mode(b));
+  // the LCP's step from rest: v = h (2g − g) upwards, no contact impulse
+  CHECK(w.twist(b)(5) == Approx(0.01 * 9.81).epsilon(1e-9));
+  for (int k = 0; k < 20; ++k) w.step();
+  CHECK(w.pose(b).x_WB.z() > 0.1 + 0.01);
+  CHECK_FALSE(w.in_reduced_mode(b));
+}
+
+TEST_CASE("hybrid: boxes, jointed spheres and spheres on free bodies stay in the LCP",
+          "[engine][hybrid]") {
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
+  // a box: no smooth surface
+  w.add_body({.name = "box", .mass = 1.0, .shape = make_box(Vec3(0.1, 0.1, 0.1)),
+              .position = Vec3(0.0, 0.0, 0.1)});
+  // a sphere hanging on a ball joint while resting on the ground
+  const int j = w.add_body({.name = "jointed", .mass = 1.0, .shape = make_sphere(0.1),
+                            .position = Vec3(1.0, 0.0, 0.1)});
+  w.add_joint(BallJointSettings{.anchor_W = Vec3(1.0, 0.0, 0.1)}, j, kWorldBody);
+  // a sphere resting on a free box (the partner must be fixed)
+  w.add_body({.name = "base", .mass = 5.0, .shape = make_box(Vec3(0.2, 0.2, 0.1)),
+              .position = Vec3(-1.0, 0.0, 0.1)});
+  w.add_body({.name = "top", .mass = 1.0, .shape = make_sphere(0.1),
+              .position = Vec3(-1.0, 0.0, 0.3)});
+  // a capsule: no automatic smooth surface
+  w.add_body({.name = "capsule", .mass = 1.0, .shape = make_capsule(0.05, 0.1),
+              .position = Vec3(2.0, 0.0, 0.05),
+              .orientation = Quat(Eigen::AngleAxisd(EIGEN_PI / 2, Vec3::UnitX()))});
+  for (int k = 0; k < 50; ++k) {
+    const StepReport& rep = w.step();
+    CHECK(rep.reduced_pairs == 0);
+    CHECK(rep.switches.empty());
+  }
+  CHECK(w.totals().reduced_entries == 0);
+}
