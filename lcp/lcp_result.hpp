@@ -20,13 +20,13 @@ enum class LcpStatus {
 
 /// How far (z, w) is from solving the LCP, each relative to its own scale (componentwise, so a
 /// huge z cannot hide a violated row):
-///   s_i                 = |q_i| + Σ_j |M_ij z_j| + η    the scale of w_i (its rounding error ~ ε
-///   s_i),
-///                         η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞) so rows that cancel exactly are not judged
-///                         on noise
+///   s_i                 = |q_i| + Σ_j |M_ij z_j|      the scale of w_i (its rounding error ~ ε
+///   s_i) w̃_i                 = 0 if |w_i| ≤ η, else w_i    η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞), the noise
+///                                                     floor: rows whose terms cancel exactly are
+///                                                     not judged on rounding
 ///   min_z               = min(0, min_i z_i) / ‖z‖∞
-///   min_w               = min(0, min_i w_i / s_i)
-///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w_i| / s_i)
+///   min_w               = min(0, min_i w̃_i / s_i)
+///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w̃_i| / s_i)
 /// (0/0 counts as 0.) w is recomputed as M z + q from the problem, never taken from the solver.
 struct LcpResiduals {
   double min_z = 0.0;

@@ -12,12 +12,17 @@
 // nonbasic and the columns whose z is basic; its inverse is updated in O(k²) per pivot (k basic
 // z's: bordering, Sherman–Morrison row/column replacement, and block deletion) and refactorized
 // from an LU every `refactor_interval` pivots and whenever a check fails.
-// Every `solved` is verified by measure_residuals() on the problem as given. A failed check, a
-// ray or a basis that breaks down is re-checked from scratch before it is reported: with
-// M + δI (δ = 1e-10 ‖M‖∞: strictly copositive, so no ray; the answer is judged on M), then
-// refactorizing every 4 pivots with a 100× larger and a 100× smaller pivot tolerance. A basis
-// that misses by rounding is corrected by a block principal pivot on the signs (polish). Only
-// then is `numerical_failure` or `ray_termination` returned.
+// Every `solved` is verified by measure_residuals() on the problem as given (the raw z, or
+// max(z, 0) when only rounding-level negative z_i fail). When z₀ has fallen to rounding level
+// (≤ 1e-8 of its start) the complementary active sets next to the current basis are tried as an
+// early completion, accepted only when verified: on degenerate resting-contact LCPs the path
+// otherwise creeps with z₀ ≈ 0 and can end on a false ray or cycle. Each attempt has a budget
+// of 10 n + 1000 pivots. A failed check, a ray or a basis that breaks down is re-checked from
+// scratch before it is reported: with M + δI (δ = 1e-10 ‖M‖∞: strictly copositive, so no ray;
+// the answer is judged on M), then refactorizing every 4 pivots with a 100× larger and a 100×
+// smaller pivot tolerance, and with another covering vector. A basis that misses by rounding is
+// corrected by a block principal pivot on the signs (polish). Only then is `numerical_failure`
+// or `ray_termination` returned (docs/lcp.md, "Hard cases").
 
 #include <optional>
 #include <vector>

@@ -15,18 +15,22 @@ LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vect
   if (n > 0) {
     constexpr double tiny = std::numeric_limits<double>::min();
     const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), tiny);
-    // the scale of each w_i: |q_i| + Σ_j |M_ij z_j| (what its rounding error is relative to),
-    // plus η = n ε max(‖q‖∞, ‖M‖∞‖z‖∞) so rows that cancel to nothing are not judged on noise
+    // the scale of each w_i: |q_i| + Σ_j |M_ij z_j|, what its rounding error is relative to
+    const Vector w_scale = (q.cwiseAbs() + M.cwiseAbs() * z.cwiseAbs()).cwiseMax(tiny);
+    // the noise floor η = n ε max(‖q‖∞, ‖M‖∞‖z‖∞): a w_i within it counts as 0. A row whose terms
+    // cancel exactly (a friction-cone row μ λ_n − Σ λ_f of a degenerate contact) comes out as
+    // ±(the rounding of z, amplified by the basis' condition), which is nothing next to the
+    // problem's scale but everything next to the row's own vanishing scale.
     const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();
     const double eta = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
                        std::max(q.lpNorm<Eigen::Infinity>(), m_norm * z.lpNorm<Eigen::Infinity>());
-    const Vector w_scale =
-        (q.cwiseAbs() + M.cwiseAbs() * z.cwiseAbs()).array() + std::max(eta, tiny);
+    const Vector w_judged = w.unaryExpr([eta](double x) { return std::abs(x) <= eta ? 0.0 : x; });
     r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
-    r.min_w = std::min(0.0, w.cwiseQuotient(w_scale).minCoeff());
+    r.min_w = std::min(0.0, w_judged.cwiseQuotient(w_scale).minCoeff());
     for (Eigen::Index i = 0; i < n; ++i)
-      r.max_complementarity = std::max(
-          r.max_complementarity, std::min(std::abs(z(i)) / z_scale, std::abs(w(i)) / w_scale(i)));
+      r.max_complementarity =
+          std::max(r.max_complementarity,
+                   std::min(std::abs(z(i)) / z_scale, std::abs(w_judged(i)) / w_scale(i)));
   }
   if (w_out) *w_out = std::move(w);
   return r;

@@ -1,0 +1,64 @@
+// The residual check's definition (lcp/lcp_result.hpp): componentwise scales, and the noise
+// floor η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞) below which a w_i counts as zero.
+#include <catch2/catch.hpp>
+#include <limits>
+
+#include "lcp/residual.hpp"
+
+using namespace pivot::lcp;
+
+TEST_CASE("residuals: a row that cancels to rounding is not judged on that rounding", "[lcp]") {
+  // Row 2 is the friction-cone row w_2 = μ z_0 − z_1 of an unloaded contact, as in a box
+  // pyramid's LCP: z_0 came out of a basis solve as −4e-18 (rounding next to ‖z‖∞ = 0.13), so
+  // w_2 = −2e-18 and the row's own scale |μ z_0| is that same number. The exact answer has
+  // z_0 = w_2 = 0; the rounded one must pass.
+  DenseMatrix M(3, 3);
+  M << 1.0, 0.0, 0.0,  //
+      0.0, 1.0, 0.0,   //
+      0.5, -1.0, 0.0;
+  Vector q(3);
+  q << 4e-18, 0.2, 0.0;
+  Vector z(3);
+  z << -4e-18, 0.0, 0.13;
+  Vector w;
+  const LcpResiduals r = measure_residuals(M, q, z, &w);
+  REQUIRE(w(0) == 0.0);
+  REQUIRE(w(2) == Approx(-2e-18).margin(1e-30));
+  // η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞) = 3 ε max(0.2, 1.5 · 0.13) = 3 ε 0.2 ≈ 1.3e-16 > |w_2|
+  const double eta = 3 * std::numeric_limits<double>::epsilon() * 0.2;
+  REQUIRE(std::abs(w(2)) < eta);
+  CHECK(r.min_z == Approx(-4e-18 / 0.13));  // rounding relative to ‖z‖∞
+  CHECK(r.min_w == 0.0);                    // |w_2| ≤ η counts as 0
+  CHECK(r.max_complementarity < 1e-15);
+  CHECK(r.worst() <= 1e-9);
+}
+
+TEST_CASE("residuals: a violated row above the noise floor is still rejected", "[lcp]") {
+  // the same cone row violated by 1e-6 of the problem's scale: far above η (≈ 1e-16), and −100 %
+  // of the row's own scale
+  DenseMatrix M(2, 2);
+  M << 1.0, 0.0,  //
+      0.5, 0.0;
+  Vector q(2);
+  q << -1.0, -0.5 - 1e-6;
+  Vector z(2);
+  z << 1.0, 0.0;
+  const LcpResiduals r = measure_residuals(M, q, z);
+  CHECK(r.min_w ==
+        Approx(-1e-6 / 1.0).epsilon(1e-3));  // w_1 = −1e-6 against s_1 = 0.5 + 0.5 + 1e-6
+  CHECK(r.worst() > 1e-9);
+}
+
+TEST_CASE("residuals: scaling the problem changes nothing", "[lcp]") {
+  DenseMatrix M(2, 2);
+  M << 2.0, 1.0,  //
+      1.0, 2.0;
+  Vector q(2);
+  q << -1.0, 0.5;
+  Vector z(2);
+  z << 0.5, 0.0;
+  const LcpResiduals a = measure_residuals(M, q, z);
+  const LcpResiduals b = measure_residuals(1e8 * M, 1e8 * q, z);
+  CHECK(a.worst() == b.worst());
+  CHECK(a.worst() == 0.0);
+}
