@@ -124,6 +124,34 @@ std::string figures(const fs::path& file, const ReportInput& in) {
                     "No contacts and no damping: the total energy should stay constant. The "
                     "velocity-level step dissipates a little (first order in h).");
   }
+  // Kry 2000 §6.4 / App. B: the rattleback's yaw rate (scenes/rattleback_*.json)
+  {
+    std::vector<PlotSeries> series;
+    const std::pair<const char*, const char*> runs[] = {
+        {"rattleback_spin", "spin start, mu = 0.3"},
+        {"rattleback_frictionless", "spin start, mu = 0"},
+        {"rattleback_tap", "tap start, mu = 0.3"}};
+    for (const auto& [stem, label] : runs)
+      if (const RunData* r = fig.run(stem)) {
+        PlotSeries s{label, {}, {}};
+        const auto& frames = r->body("rattleback");
+        for (std::size_t i = 0; i < frames.size(); i += 2) {
+          s.x.push_back(frames[i][0]);
+          s.y.push_back(frame_field(frames[i], "wz"));
+        }
+        series.push_back(std::move(s));
+      }
+    if (!series.empty())
+      md += fig.add("rattleback-yaw", series,
+                    {.title = "Kry's rattleback (App. B): yaw rate omega_z",
+                     .x_label = "t (s)",
+                     .y_label = "omega_z, world (rad/s)"},
+                    "Reduced contact coordinates from t = 0. The spin start with mu = 0.3 turns "
+                    "from counter-clockwise to clockwise (Kry 2000 Fig. 6.7) at 25.5 s, where "
+                    "the independent notes/kry_check/spin_03.txt has its first negative sample "
+                    "(the paper says about 8 s; notes/kry.md 6.4). Without friction it never "
+                    "reverses (Kry 2000 6.4); the tap start spins clockwise (Fig. 6.6).");
+  }
   return md;
 }
 
