@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "engine/world.hpp"
+#include "support/hybrid_entry.hpp"
 
 using namespace pivot;
 
@@ -301,17 +302,7 @@ TEST_CASE("hybrid: entry_steps 0 enters at the first step from the given state",
                             .shape = make_sphere(0.1),
                             .position = Vec3(0.3, -0.2, 0.1),
                             .angular_velocity = Vec3(0.0, 0.0, 2.0)});
-  const StepReport& r = w.step();
-  REQUIRE(r.switches.size() == 1);
-  const SwitchEvent& e = r.switches.front();
-  CHECK(e.entered);
-  CHECK(e.time == 0.0);
-  CHECK(e.position_change < 1e-15);
-  CHECK(e.rotation_change < 1e-15);
-  CHECK(e.twist_change < 1e-15);
-  CHECK(std::abs(e.energy_change) < 1e-15);
-  CHECK(r.reduced_pairs == 1);
-  CHECK(w.totals().lcp_solves == 0);
+  test::check_entry_at_start(w, w.step(), 1e-15);
   for (int k = 0; k < 99; ++k) w.step();
   // a spinning sphere at rest on a plane stays where it is, spinning
   CHECK((w.pose(b).x_WB - Vec3(0.3, -0.2, 0.1)).norm() < 1e-12);
