@@ -163,7 +163,12 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
   ReducedEntry e;
   try {
     validate(pair.model);
-    e = enter_reduced_mode(pair.model, X0, V0, set_.pose(partner), Vec6::Zero(), time_, p_guess);
+    // the contact to rounding (one more Newton step than find_contact's default needs), so a
+    // state already on the manifold is kept as it is; the default where that does not converge
+    e = enter_reduced_mode(pair.model, X0, V0, set_.pose(partner), Vec6::Zero(), time_, p_guess,
+                           1e-14);
+    if (!e.search.converged)
+      e = enter_reduced_mode(pair.model, X0, V0, set_.pose(partner), Vec6::Zero(), time_, p_guess);
     // without an LCP impulse to show it (a start-of-step entry), the contact must carry load
     if (need_normal_force) {
       const ReducedDynamics d = reduced_dynamics(pair.model, e.state);
