@@ -1,5 +1,6 @@
 #include "collision/smooth_surface.hpp"
 
+#include <fmt/core.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -85,6 +86,39 @@ std::vector<SurfacePoint> SmoothSurface::samples() const {
         for (int j = 0; j < nv; ++j)
           out.push_back({patch, Vec2(dom.period.x() * i / nu, dom.period.y() * j / nv)});
     }
+  }
+  return out;
+}
+
+std::vector<Vec3> surface_grid_points(const SmoothSurface& surface, int n) {
+  if (n < 2)
+    throw Error(fmt::format("{}: a sampling grid needs n >= 2 (got {})", surface.name(), n));
+  std::vector<Vec3> out;
+  for (int patch = 0; patch < surface.patch_count(); ++patch) {
+    const PatchDomain& dom = surface.domain(patch);
+    Vec2 lo = Vec2::Zero(), hi = Vec2::Zero();
+    double closed = 1.0;  // 1: the grid includes the far edge; 0: periodic, one period
+    if (dom.bounded()) {
+      lo = hi = dom.vertices[0];
+      for (const Vec2& v : dom.vertices) {
+        lo = lo.cwiseMin(v);
+        hi = hi.cwiseMax(v);
+      }
+    } else if (dom.period.x() > 0.0 && dom.period.y() > 0.0) {
+      hi = dom.period;
+      closed = 0.0;
+    } else {
+      throw Error(
+          fmt::format("{}: an unbounded surface cannot be sampled on a grid", surface.name()));
+    }
+    const double steps = n - closed;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const Vec2 uv(lo.x() + (hi.x() - lo.x()) * i / steps,
+                      lo.y() + (hi.y() - lo.y()) * j / steps);
+        if (dom.contains(uv, 1e-12 * (1.0 + (hi - lo).norm())))
+          out.push_back(surface.point(patch, uv));
+      }
   }
   return out;
 }

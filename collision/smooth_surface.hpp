@@ -91,6 +91,13 @@ using SmoothSurfacePtr = std::shared_ptr<const SmoothSurface>;
 [[nodiscard]] std::optional<SurfacePoint> across_edge(const SmoothSurface& surface, int patch,
                                                       int edge, double alpha);
 
+/// points of the surface on an n × n grid over every patch (n ≥ 2): over the bounding box of a
+/// bounded domain, edges included, keeping the points inside it; over one period of a periodic
+/// coordinate. E.g. for a convex hull that approximates the surface from inside (scene shapes
+/// `"convex"` with `"surface_samples"`). Throws pivot::Error for an unbounded, non-periodic
+/// domain (a plane) or n < 2.
+[[nodiscard]] std::vector<Vec3> surface_grid_points(const SmoothSurface& surface, int n);
+
 /// the edge links of a multi-patch surface found from its geometry: edge i of patch a and edge
 /// j of patch b are linked when their end points and midpoints coincide within `tolerance`
 /// (reversed: a's start is b's end). Returns links[patch][edge].

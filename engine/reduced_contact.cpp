@@ -376,12 +376,12 @@ ModeChange change_mode(const ReducedContactModel& model, const ReducedContactSta
 
 ReducedEntry enter_reduced_mode(const ReducedContactModel& model, const Pose& X_W1,
                                 const Vec6& V1_W, const Pose& X_W2, const Vec6& V2_W, double time,
-                                const std::optional<Vec3>& p_W_guess) {
+                                const std::optional<Vec3>& p_W_guess, double search_tolerance) {
   validate(model);
   const ReducedBody& b1 = model.body1;
   const ReducedBody& b2 = model.body2;
   ReducedEntry e;
-  e.search = find_contact(b1.surface, X_W1, b2.surface, X_W2, p_W_guess);
+  e.search = find_contact(b1.surface, X_W1, b2.surface, X_W2, p_W_guess, search_tolerance);
 
   // energy before: the given full-coordinate state
   auto kinetic = [](const ReducedBody& b, const Quat& q_WB, const Vec6& V_W) {

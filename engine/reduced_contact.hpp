@@ -186,10 +186,12 @@ struct ReducedEntry {
   double energy_change = 0.0;    ///< J: after minus before (snap, dropped velocity, projection)
 };
 /// poses and Pivot world twists (ω; v at the centre of mass, world axes) of both bodies;
-/// p_W_guess: a point near the contact (e.g. the collision detector's)
+/// p_W_guess: a point near the contact (e.g. the collision detector's); search_tolerance: the
+/// contact search's residual tolerance (find_contact)
 [[nodiscard]] ReducedEntry enter_reduced_mode(const ReducedContactModel& model, const Pose& X_W1,
                                               const Vec6& V1_W, const Pose& X_W2, const Vec6& V2_W,
                                               double time = 0.0,
-                                              const std::optional<Vec3>& p_W_guess = {});
+                                              const std::optional<Vec3>& p_W_guess = {},
+                                              double search_tolerance = 1e-12);
 
 }  // namespace pivot

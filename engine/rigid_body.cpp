@@ -70,6 +70,15 @@ RigidBody make_rigid_body(const BodySettings& s) {
       b.shape_offset = -mp.com_S;
     }
   }
+  if (s.centre_of_mass) {
+    // a given centre of mass: the shape's inertia about its centroid moved there (parallel axes)
+    const Vec3& c = *s.centre_of_mass;
+    if (!s.shape) fail("centre_of_mass needs a shape");
+    if (!c.allFinite()) fail("centre_of_mass must be finite");
+    const Vec3 d = c + b.shape_offset;  // from the centroid (−shape_offset) to c
+    inertia += mass * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+    b.shape_offset = -c;
+  }
   if (s.inertia_diag) {
     const Vec3& I = *s.inertia_diag;
     if (!I.allFinite() || !(I.minCoeff() > 0.0))

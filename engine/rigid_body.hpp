@@ -22,7 +22,11 @@ struct BodySettings {
   double mass = 1.0;                   ///< kg, > 0 (ignored when fixed or density > 0)
   double density = 0.0;                ///< kg/m³; > 0 means mass from the shape's volume
   std::optional<Vec3> inertia_diag{};  ///< principal inertia, body frame, kg·m², > 0
-  ShapePtr shape{};                    ///< collision shape (none: the body never collides)
+  /// centre of mass in the shape frame, m (needs a shape); none: the shape's centroid (uniform
+  /// density). The shape's inertia (without inertia_diag) is moved to it by parallel axes.
+  /// For bodies of non-uniform density, e.g. Kry's rattleback (docs/hybrid.md)
+  std::optional<Vec3> centre_of_mass{};
+  ShapePtr shape{};  ///< collision shape (none: the body never collides)
   /// origin of the body's shape frame in world (the COM for symmetric primitives), m
   Vec3 position = Vec3::Zero();
   Quat orientation = Quat::Identity();   ///< body → world rotation (normalized on creation)

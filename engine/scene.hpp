@@ -21,6 +21,7 @@
 #include <variant>
 #include <vector>
 
+#include "collision/bezier_surface.hpp"
 #include "collision/shape.hpp"
 #include "constraints/ball_joint.hpp"
 #include "constraints/fixed_joint.hpp"
@@ -56,6 +57,32 @@ struct SceneSettings {
   WorldSettings world{};
 };
 
+/// the kinds of smooth surface a scene can give a body ("smooth_surface"/"type")
+enum class SceneSurfaceType { bezier, torus, paraboloid, ellipsoid, sphere, plane };
+
+/// "bezier", "torus", ... as written in scene files
+[[nodiscard]] const char* to_string(SceneSurfaceType type);
+
+/// A body's smooth surface for the hybrid mode as the file describes it (docs/scene-format.md
+/// "Smooth surfaces"; only the fields of its type are meaningful), placed in the body's shape
+/// frame, together with the surface built from it (collision/*_surface.hpp).
+struct SceneSmoothSurface {
+  SceneSurfaceType type = SceneSurfaceType::bezier;
+  std::vector<BezierPatch> patches;     ///< bezier: the control points as written, m
+  Vec3 scale = Vec3::Ones();            ///< bezier: control points scaled by this before placement
+  double major_radius = 0.0;            ///< torus, m
+  double minor_radius = 0.0;            ///< torus, m
+  Vec2 curvature_radii = Vec2::Zero();  ///< paraboloid: (R_u, R_v) at the apex, m
+  Vec2 half_extents = Vec2::Zero();     ///< paraboloid: domain |u| ≤ a, |v| ≤ b, m
+  Vec3 radii = Vec3::Zero();            ///< ellipsoid semi-axes, m
+  double radius = 0.0;                  ///< sphere, m
+  Vec3 normal = Vec3::UnitZ();          ///< plane, unit (out of the solid)
+  double offset = 0.0;                  ///< plane: n·x = offset, m
+  Vec3 position = Vec3::Zero();         ///< placement in the shape frame, m
+  Quat orientation = Quat::Identity();  ///< surface → shape frame rotation
+  SmoothSurfacePtr built;               ///< the placed surface
+};
+
 struct SceneShape;
 
 /// one child of a compound shape, placed in the compound's frame
@@ -79,7 +106,10 @@ struct SceneShape {
   std::string obj;                           ///< mesh: the path as written in the file
   std::filesystem::path obj_path;            ///< mesh: the path resolved against the scene's folder
   std::vector<SceneCompoundChild> children;  ///< compound
-  ShapePtr built;                            ///< the collision shape
+  /// convex: > 0 when the points are the body's smooth surface sampled on an n × n grid per
+  /// patch (collision/smooth_surface.hpp surface_grid_points) instead of given
+  int surface_samples = 0;
+  ShapePtr built;  ///< the collision shape
 };
 
 /// a body: its settings for World::add_body and the shape as described
@@ -87,6 +117,8 @@ struct SceneBody {
   BodySettings settings;            ///< settings.shape is shape->built
   std::optional<SceneShape> shape;  ///< none: the body never collides
   bool has_density = false;         ///< mass properties from "density" (else from "mass")
+  /// settings.smooth_surface is smooth_surface->built; none: the shape's automatic surface
+  std::optional<SceneSmoothSurface> smooth_surface;
 };
 
 /// the settings of any joint type

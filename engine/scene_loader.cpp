@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -12,6 +13,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "collision/ellipsoid_surface.hpp"
+#include "collision/paraboloid_surface.hpp"
+#include "collision/plane_surface.hpp"
+#include "collision/torus_surface.hpp"
+#include "collision/transformed_surface.hpp"
 #include "engine/scene.hpp"
 
 namespace pivot {
@@ -110,6 +116,12 @@ Vec3 vec3(const Context& ctx, const json& j, const std::string& ptr, Range range
   Vec3 v;
   for (int i = 0; i < 3; ++i) v[i] = number(ctx, j[i], ptr + "/" + std::to_string(i), range);
   return v;
+}
+
+Vec2 vec2(const Context& ctx, const json& j, const std::string& ptr, Range range) {
+  if (!j.is_array() || j.size() != 2)
+    ctx.fail(ptr, fmt::format("expected an array of 2 numbers (got {})", describe(j)));
+  return {number(ctx, j[0], ptr + "/0", range), number(ctx, j[1], ptr + "/1", range)};
 }
 
 /// a JSON object whose keys must all be among `allowed`
@@ -326,7 +338,7 @@ std::vector<std::string> shape_keys(ShapeType type) {
     case ShapeType::ellipsoid:
       return {"type", "radii"};
     case ShapeType::convex:
-      return {"type", "points"};
+      return {"type", "points", "surface_samples"};
     case ShapeType::plane:
       return {"type", "normal", "offset"};
     case ShapeType::mesh:
@@ -337,7 +349,9 @@ std::vector<std::string> shape_keys(ShapeType type) {
   return {"type"};
 }
 
-SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr, bool in_compound) {
+/// `surface`: the body's smooth surface, for a convex shape sampled from it (null in compounds)
+SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr, bool in_compound,
+                      const SmoothSurface* surface) {
   // the type decides which keys are allowed: read it before checking the others
   const Object probe(ctx, j, ptr, {}, /*check_keys=*/false);
   SceneShape s;
@@ -366,6 +380,25 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
       s.radii = o.required_vec3("radii", Range::positive);
       break;
     case ShapeType::convex: {
+      if (o.has("surface_samples")) {
+        if (o.has("points"))
+          ctx.fail(o.pointer("surface_samples"),
+                   "give either \"points\" or \"surface_samples\", not both");
+        s.surface_samples = o.integer("surface_samples", 0);
+        if (s.surface_samples < 2 || s.surface_samples > 256)
+          ctx.fail(o.pointer("surface_samples"),
+                   fmt::format("expected an integer in [2, 256] (got {})", s.surface_samples));
+        if (!surface)
+          ctx.fail(o.pointer("surface_samples"),
+                   in_compound ? "not inside a compound (the samples are in the body's shape frame)"
+                               : "needs the body's \"smooth_surface\"");
+        try {
+          s.points = surface_grid_points(*surface, s.surface_samples);
+        } catch (const std::exception& e) {
+          ctx.fail(o.pointer("surface_samples"), e.what());
+        }
+        break;
+      }
       const json& points = o.required_array("points");
       if (points.size() < 4)
         ctx.fail(o.pointer("points"),
@@ -400,7 +433,8 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
         const std::string cptr = o.pointer("children") + "/" + std::to_string(i);
         const Object c(ctx, children[i], cptr, {"shape", "position", "quat_wxyz"});
         SceneCompoundChild child;
-        child.shape.push_back(read_shape(ctx, c.required("shape"), c.pointer("shape"), true));
+        child.shape.push_back(
+            read_shape(ctx, c.required("shape"), c.pointer("shape"), true, nullptr));
         child.position = c.vec3("position", Vec3::Zero(), Range::any);
         child.orientation = c.quat("quat_wxyz");
         s.children.push_back(std::move(child));
@@ -451,13 +485,126 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
   return s;
 }
 
+// ---- smooth surfaces ----
+
+constexpr std::array<const char*, 6> kSurfaceTypes = {"bezier",    "torus",  "paraboloid",
+                                                      "ellipsoid", "sphere", "plane"};
+
+std::vector<std::string> surface_keys(SceneSurfaceType type) {
+  std::vector<std::string> keys = {"type", "position", "quat_wxyz"};
+  switch (type) {
+    case SceneSurfaceType::bezier:
+      keys.insert(keys.end(), {"patches", "scale"});
+      break;
+    case SceneSurfaceType::torus:
+      keys.insert(keys.end(), {"major_radius", "minor_radius"});
+      break;
+    case SceneSurfaceType::paraboloid:
+      keys.insert(keys.end(), {"curvature_radii", "half_extents"});
+      break;
+    case SceneSurfaceType::ellipsoid:
+      keys.emplace_back("radii");
+      break;
+    case SceneSurfaceType::sphere:
+      keys.emplace_back("radius");
+      break;
+    case SceneSurfaceType::plane:
+      keys.insert(keys.end(), {"normal", "offset"});
+      break;
+  }
+  return keys;
+}
+
+BezierPatch read_patch(const Context& ctx, const json& j, const std::string& ptr) {
+  if (!j.is_array() || j.size() != 16)
+    ctx.fail(ptr, fmt::format("expected the 16 control points [x, y, z] of a bicubic patch, "
+                              "P_ij at index 4 i + j (got {})",
+                              describe(j)));
+  BezierPatch P;
+  for (std::size_t k = 0; k < 16; ++k)
+    P[k] = vec3(ctx, j[k], ptr + "/" + std::to_string(k), Range::any);
+  return P;
+}
+
+SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const std::string& ptr) {
+  const Object probe(ctx, j, ptr, {}, /*check_keys=*/false);
+  const std::string type = probe.required_string("type");
+  const auto it = std::find(kSurfaceTypes.begin(), kSurfaceTypes.end(), type);
+  if (it == kSurfaceTypes.end())
+    ctx.fail(
+        probe.pointer("type"),
+        fmt::format("unknown smooth surface type \"{}\" (expected one of: {})", type,
+                    join(std::vector<std::string>(kSurfaceTypes.begin(), kSurfaceTypes.end()))));
+  SceneSmoothSurface s;
+  s.type = static_cast<SceneSurfaceType>(it - kSurfaceTypes.begin());
+  const Object o(ctx, j, ptr, surface_keys(s.type));
+  s.position = o.vec3("position", Vec3::Zero(), Range::any);
+  s.orientation = o.quat("quat_wxyz");
+  SmoothSurfacePtr base;
+  try {
+    switch (s.type) {
+      case SceneSurfaceType::bezier: {
+        const json& patches = o.required_array("patches");
+        if (patches.empty()) ctx.fail(o.pointer("patches"), "expected at least one patch");
+        for (std::size_t k = 0; k < patches.size(); ++k)
+          s.patches.push_back(
+              read_patch(ctx, patches[k], o.pointer("patches") + "/" + std::to_string(k)));
+        s.scale = o.vec3("scale", Vec3::Ones(), Range::positive);
+        // scale, then turn and move: Bézier patches are affine invariant
+        const Mat3 A = s.orientation.toRotationMatrix() * s.scale.asDiagonal();
+        std::vector<BezierPatch> placed;
+        for (const BezierPatch& P : s.patches)
+          placed.push_back(transform_bezier_patch(P, A, s.position));
+        s.built = std::make_shared<BezierSurface>(std::move(placed));
+        return s;
+      }
+      case SceneSurfaceType::torus:
+        s.major_radius = o.required_number("major_radius", Range::positive);
+        s.minor_radius = o.required_number("minor_radius", Range::positive);
+        if (!(s.minor_radius < s.major_radius))
+          ctx.fail(o.pointer("minor_radius"),
+                   fmt::format("expected minor_radius < major_radius (got {} >= {})",
+                               s.minor_radius, s.major_radius));
+        base = std::make_shared<TorusSurface>(s.major_radius, s.minor_radius);
+        break;
+      case SceneSurfaceType::paraboloid:
+        s.curvature_radii = vec2(ctx, o.required("curvature_radii", "[R_u, R_v]"),
+                                 o.pointer("curvature_radii"), Range::positive);
+        s.half_extents = vec2(ctx, o.required("half_extents", "[a, b]"), o.pointer("half_extents"),
+                              Range::positive);
+        base = std::make_shared<ParaboloidSurface>(s.curvature_radii.x(), s.curvature_radii.y(),
+                                                   s.half_extents.x(), s.half_extents.y());
+        break;
+      case SceneSurfaceType::ellipsoid:
+        s.radii = o.required_vec3("radii", Range::positive);
+        base = make_ellipsoid_surface(s.radii);
+        break;
+      case SceneSurfaceType::sphere:
+        s.radius = o.required_number("radius", Range::positive);
+        base = make_sphere_surface(s.radius);
+        break;
+      case SceneSurfaceType::plane:
+        s.normal = o.unit_vec3("normal", Vec3::UnitZ());
+        s.offset = o.number("offset", 0.0, Range::any);
+        base = make_plane_surface(s.normal, s.offset);
+        break;
+    }
+    s.built = place_surface(base, Pose{s.position, s.orientation});
+  } catch (const SceneError&) {
+    throw;
+  } catch (const std::exception& e) {
+    ctx.fail(ptr, e.what());
+  }
+  return s;
+}
+
 // ---- bodies ----
 
 SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
-  const Object o(
-      ctx, j, ptr,
-      {"name", "fixed", "shape", "mass", "density", "inertia_diag", "position", "quat_wxyz",
-       "velocity", "angular_velocity", "angular_velocity_deg", "friction", "restitution"});
+  const Object o(ctx, j, ptr,
+                 {"name", "fixed", "shape", "smooth_surface", "mass", "density", "inertia_diag",
+                  "centre_of_mass", "position", "quat_wxyz", "velocity", "angular_velocity",
+                  "angular_velocity_deg", "friction", "restitution"});
   SceneBody b;
   BodySettings& s = b.settings;
   s.name = o.required_string("name");
@@ -465,8 +612,14 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
   if (s.name == "world")
     ctx.fail(o.pointer("name"), "\"world\" is reserved for the world in joints and springs");
   s.fixed = o.boolean("fixed", false);
+  if (o.has("smooth_surface")) {
+    b.smooth_surface =
+        read_smooth_surface(ctx, o.required("smooth_surface"), o.pointer("smooth_surface"));
+    s.smooth_surface = b.smooth_surface->built;
+  }
   if (o.has("shape")) {
-    b.shape = read_shape(ctx, o.required("shape"), o.pointer("shape"), false);
+    b.shape =
+        read_shape(ctx, o.required("shape"), o.pointer("shape"), false, s.smooth_surface.get());
     s.shape = b.shape->built;
     const ShapeType t = b.shape->type;
     if (!s.fixed && (t == ShapeType::plane || t == ShapeType::mesh))
@@ -474,8 +627,8 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
                fmt::format("a {} shape needs a fixed body (\"fixed\": true)", to_string(t)));
   }
   if (s.fixed) {
-    for (const char* key : {"mass", "density", "inertia_diag", "velocity", "angular_velocity",
-                            "angular_velocity_deg"})
+    for (const char* key : {"mass", "density", "inertia_diag", "centre_of_mass", "velocity",
+                            "angular_velocity", "angular_velocity_deg"})
       if (o.has(key))
         ctx.fail(o.pointer(key),
                  "a fixed body has no mass and does not move: remove this key "
@@ -495,6 +648,13 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
       s.mass = 1.0;
     }
     if (o.has("inertia_diag")) s.inertia_diag = o.required_vec3("inertia_diag", Range::positive);
+    if (o.has("centre_of_mass")) {
+      if (!b.shape)
+        ctx.fail(o.pointer("centre_of_mass"),
+                 "\"centre_of_mass\" is in the shape's frame: it "
+                 "needs a shape");
+      s.centre_of_mass = o.required_vec3("centre_of_mass", Range::any);
+    }
     s.velocity = o.vec3("velocity", Vec3::Zero(), Range::any);
     if (o.has("angular_velocity") && o.has("angular_velocity_deg"))
       ctx.fail(ptr, "give either \"angular_velocity\" or \"angular_velocity_deg\", not both");
@@ -643,13 +803,66 @@ SceneSpring read_spring(const Context& ctx, const json& j, const std::string& pt
 
 // ---- settings ----
 
+/// the hybrid mode's settings: entry rule, reduced integrator, friction thresholds
+void read_hybrid_settings(const Context& ctx, const Object& o, WorldSettings& w) {
+  w.hybrid_entry_steps = o.integer("hybrid_entry_steps", w.hybrid_entry_steps);
+  if (w.hybrid_entry_steps < 0)
+    ctx.fail(o.pointer("hybrid_entry_steps"),
+             fmt::format("expected an integer >= 0 (got {})", w.hybrid_entry_steps));
+  w.hybrid_point_tolerance =
+      o.number("hybrid_point_tolerance", w.hybrid_point_tolerance, Range::positive);
+  w.hybrid_max_normal_speed =
+      o.number("hybrid_max_normal_speed", w.hybrid_max_normal_speed, Range::non_negative);
+  ReducedStepSettings& ri = w.hybrid_integrator;
+  ri.dt_max = o.number("hybrid_dt_max", ri.dt_max, Range::positive);
+  if (ri.dt_max < ri.dt_min)
+    ctx.fail(
+        o.pointer("hybrid_dt_max"),
+        fmt::format("expected at least the smallest step {} s (got {})", ri.dt_min, ri.dt_max));
+  ri.tolerance = o.number("hybrid_tolerance", ri.tolerance, Range::positive);
+  ContactFriction& f = w.hybrid_friction;
+  // null (the default): μ_static = the pair's μ
+  if (o.has("hybrid_mu_static") && !o.required("hybrid_mu_static").is_null())
+    f.mu_static = o.required_number("hybrid_mu_static", Range::non_negative);
+  f.mu_spin_static = o.number("hybrid_mu_spin_static", f.mu_spin_static, Range::non_negative);
+  f.slip_threshold = o.number("hybrid_slip_threshold", f.slip_threshold, Range::non_negative);
+  f.spin_threshold = o.number("hybrid_spin_threshold", f.spin_threshold, Range::non_negative);
+  f.min_slide_time = o.number("hybrid_min_slide_time", f.min_slide_time, Range::non_negative);
+  f.rolling = o.boolean("hybrid_rolling", f.rolling);
+  f.slip_regularization =
+      o.number("hybrid_slip_regularization", f.slip_regularization, Range::non_negative);
+}
+
 SceneSettings read_settings(const Context& ctx, const json* j) {
   SceneSettings s;
   if (!j) return s;
   const Object o(ctx, *j, "/settings",
-                 {"dt", "duration", "gravity", "friction_directions", "stabilization", "hybrid",
-                  "output_rate_hz", "baumgarte_alpha", "implicit_forces", "contact_margin",
-                  "restitution_threshold", "post_step_cap", "max_post_steps", "limit_margin"});
+                 {"dt",
+                  "duration",
+                  "gravity",
+                  "friction_directions",
+                  "stabilization",
+                  "hybrid",
+                  "output_rate_hz",
+                  "baumgarte_alpha",
+                  "implicit_forces",
+                  "contact_margin",
+                  "restitution_threshold",
+                  "post_step_cap",
+                  "max_post_steps",
+                  "limit_margin",
+                  "hybrid_entry_steps",
+                  "hybrid_point_tolerance",
+                  "hybrid_max_normal_speed",
+                  "hybrid_dt_max",
+                  "hybrid_tolerance",
+                  "hybrid_mu_static",
+                  "hybrid_mu_spin_static",
+                  "hybrid_slip_threshold",
+                  "hybrid_spin_threshold",
+                  "hybrid_min_slide_time",
+                  "hybrid_rolling",
+                  "hybrid_slip_regularization"});
   WorldSettings& w = s.world;
   w.time_step = o.number("dt", w.time_step, Range::positive);
   s.duration = o.number("duration", s.duration, Range::positive);
@@ -682,6 +895,7 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
     ctx.fail(o.pointer("max_post_steps"),
              fmt::format("expected an integer >= 1 (got {})", w.max_post_steps));
   w.limit_margin = o.number("limit_margin", w.limit_margin, Range::non_negative);
+  read_hybrid_settings(ctx, o, w);
   return s;
 }
 
@@ -743,6 +957,10 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
 }
 
 }  // namespace
+
+const char* to_string(SceneSurfaceType type) {
+  return kSurfaceTypes[static_cast<std::size_t>(type)];
+}
 
 JointType SceneJoint::type() const {
   return std::visit(

@@ -38,6 +38,10 @@ ojson shape_json(const SceneShape& s) {
       j["radii"] = vec(s.radii);
       break;
     case ShapeType::convex: {
+      if (s.surface_samples > 0) {
+        j["surface_samples"] = s.surface_samples;
+        break;
+      }
       ojson points = ojson::array();
       for (const Vec3& p : s.points) points.push_back(vec(p));
       j["points"] = points;
@@ -63,8 +67,48 @@ ojson shape_json(const SceneShape& s) {
   return j;
 }
 
+ojson smooth_surface_json(const SceneSmoothSurface& s) {
+  ojson j;
+  j["type"] = to_string(s.type);
+  switch (s.type) {
+    case SceneSurfaceType::bezier: {
+      ojson patches = ojson::array();
+      for (const BezierPatch& P : s.patches) {
+        ojson points = ojson::array();
+        for (const Vec3& p : P) points.push_back(vec(p));
+        patches.push_back(points);
+      }
+      j["patches"] = patches;
+      j["scale"] = vec(s.scale);
+      break;
+    }
+    case SceneSurfaceType::torus:
+      j["major_radius"] = s.major_radius;
+      j["minor_radius"] = s.minor_radius;
+      break;
+    case SceneSurfaceType::paraboloid:
+      j["curvature_radii"] = ojson::array({s.curvature_radii.x(), s.curvature_radii.y()});
+      j["half_extents"] = ojson::array({s.half_extents.x(), s.half_extents.y()});
+      break;
+    case SceneSurfaceType::ellipsoid:
+      j["radii"] = vec(s.radii);
+      break;
+    case SceneSurfaceType::sphere:
+      j["radius"] = s.radius;
+      break;
+    case SceneSurfaceType::plane:
+      j["normal"] = vec(s.normal);
+      j["offset"] = s.offset;
+      break;
+  }
+  j["position"] = vec(s.position);
+  j["quat_wxyz"] = wxyz(s.orientation);
+  return j;
+}
+
 ojson settings_json(const SceneSettings& s) {
   const WorldSettings& w = s.world;
+  const ContactFriction& f = w.hybrid_friction;
   return {{"dt", w.time_step},
           {"duration", s.duration},
           {"gravity", vec(w.gravity)},
@@ -78,7 +122,20 @@ ojson settings_json(const SceneSettings& s) {
           {"restitution_threshold", w.restitution_threshold},
           {"post_step_cap", w.post_step_cap},
           {"max_post_steps", w.max_post_steps},
-          {"limit_margin", w.limit_margin}};
+          {"limit_margin", w.limit_margin},
+          {"hybrid_entry_steps", w.hybrid_entry_steps},
+          {"hybrid_point_tolerance", w.hybrid_point_tolerance},
+          {"hybrid_max_normal_speed", w.hybrid_max_normal_speed},
+          {"hybrid_dt_max", w.hybrid_integrator.dt_max},
+          {"hybrid_tolerance", w.hybrid_integrator.tolerance},
+          // null: μ_static = the pair's μ
+          {"hybrid_mu_static", f.mu_static < 0.0 ? ojson(nullptr) : ojson(f.mu_static)},
+          {"hybrid_mu_spin_static", f.mu_spin_static},
+          {"hybrid_slip_threshold", f.slip_threshold},
+          {"hybrid_spin_threshold", f.spin_threshold},
+          {"hybrid_min_slide_time", f.min_slide_time},
+          {"hybrid_rolling", f.rolling},
+          {"hybrid_slip_regularization", f.slip_regularization}};
 }
 
 ojson body_json(const SceneBody& b) {
@@ -87,12 +144,14 @@ ojson body_json(const SceneBody& b) {
   j["name"] = s.name;
   j["fixed"] = s.fixed;
   if (b.shape) j["shape"] = shape_json(*b.shape);
+  if (b.smooth_surface) j["smooth_surface"] = smooth_surface_json(*b.smooth_surface);
   if (!s.fixed) {
     if (b.has_density)
       j["density"] = s.density;
     else
       j["mass"] = s.mass;
     if (s.inertia_diag) j["inertia_diag"] = vec(*s.inertia_diag);
+    if (s.centre_of_mass) j["centre_of_mass"] = vec(*s.centre_of_mass);
   }
   j["position"] = vec(s.position);
   j["quat_wxyz"] = wxyz(s.orientation);

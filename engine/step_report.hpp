@@ -10,12 +10,17 @@ namespace pivot {
 
 /// a pair entering or leaving the hybrid reduced mode (docs/hybrid.md "The World switch")
 struct SwitchEvent {
-  double time = 0.0;     ///< s (the end of the step that switched)
-  int body = -1;         ///< the free body
-  int partner = -1;      ///< the fixed body it touches
-  bool entered = false;  ///< true: entered reduced mode; false: left it
-  std::string reason;    ///< why it left ("separated", "new contact with body 3", ...)
+  double time = 0.0;           ///< s (the end of the step that switched)
+  int body = -1;               ///< the free body
+  int partner = -1;            ///< the fixed body it touches
+  bool entered = false;        ///< true: entered reduced mode; false: left it
+  std::string reason;          ///< why it left ("separated", "new contact with body 3", ...)
   double energy_change = 0.0;  ///< entry: the projection's energy change (after − before), J
+  /// entry: how far the projection onto the contact manifold moved the body: its centre of
+  /// mass (m), its orientation (rad), and its twist (largest component of ΔV, rad/s or m/s)
+  double position_change = 0.0;
+  double rotation_change = 0.0;
+  double twist_change = 0.0;
 };
 
 struct StepReport {
@@ -26,15 +31,15 @@ struct StepReport {
   double solve_seconds = 0.0;  ///< wall time in the LCP solves
   /// solved, or the first failure status of an island (its fallback is then in use)
   lcp::LcpStatus status = lcp::LcpStatus::solved;
-  int failures = 0;                 ///< islands whose LCP failed this step
-  int fallbacks = 0;                ///< islands solved by the fallback (see docs/step.md)
-  int contacts = 0;                 ///< contacts in the LCP
-  int post_steps = 0;               ///< post-stabilization LCPs solved
-  double joint_error_before = 0.0;  ///< max |g| of joint rows after integration, before post
-  double joint_error_after = 0.0;   ///< max |g| of joint rows at the end of the step
-  double penetration_before = 0.0;  ///< max penetration after integration, before post, m
-  double penetration_after = 0.0;   ///< max penetration at the end of the step, m
-  int reduced_pairs = 0;  ///< pairs in hybrid reduced mode at the end of the step
+  int failures = 0;                   ///< islands whose LCP failed this step
+  int fallbacks = 0;                  ///< islands solved by the fallback (see docs/step.md)
+  int contacts = 0;                   ///< contacts in the LCP
+  int post_steps = 0;                 ///< post-stabilization LCPs solved
+  double joint_error_before = 0.0;    ///< max |g| of joint rows after integration, before post
+  double joint_error_after = 0.0;     ///< max |g| of joint rows at the end of the step
+  double penetration_before = 0.0;    ///< max penetration after integration, before post, m
+  double penetration_after = 0.0;     ///< max penetration at the end of the step, m
+  int reduced_pairs = 0;              ///< pairs in hybrid reduced mode at the end of the step
   std::vector<SwitchEvent> switches;  ///< hybrid entries and exits during the step
   /// things a user should know, e.g. redundant joints (named), once per step they occur
   std::vector<std::string> warnings;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "collision/plane_surface.hpp"
+
 namespace pivot {
 
 const char* to_string(Stabilization s) {
@@ -39,6 +41,23 @@ World::World(WorldSettings settings)
   if (!(s.post_step_cap >= 0.0) || s.max_post_steps < 1)
     throw Error("post_step_cap must be >= 0 and max_post_steps >= 1");
   if (!(s.limit_margin >= 0.0)) throw Error("limit_margin must be >= 0");
+  if (s.hybrid_entry_steps < 0)
+    throw Error(fmt::format("hybrid_entry_steps must be >= 0 (got {})", s.hybrid_entry_steps));
+  if (!(s.hybrid_point_tolerance > 0.0) || !std::isfinite(s.hybrid_point_tolerance))
+    throw Error("hybrid_point_tolerance must be positive and finite");
+  if (!(s.hybrid_max_normal_speed >= 0.0) || !std::isfinite(s.hybrid_max_normal_speed))
+    throw Error("hybrid_max_normal_speed must be finite and >= 0");
+  const ReducedStepSettings& ri = s.hybrid_integrator;
+  if (!(ri.dt_max > 0.0) || !(ri.dt_min > 0.0) || !(ri.dt_min <= ri.dt_max) ||
+      !std::isfinite(ri.dt_max) || !(ri.tolerance > 0.0) || !std::isfinite(ri.tolerance))
+    throw Error("hybrid integrator: dt_max >= dt_min > 0 and tolerance > 0 are needed");
+  // the reduced model's own check of the friction law (μ is the pair's)
+  ReducedContactModel probe;
+  probe.body1.surface.surface = probe.body2.surface.surface = make_plane_surface(Vec3::UnitZ(), 0);
+  probe.body2.fixed = true;
+  probe.friction = s.hybrid_friction;
+  probe.friction.mu = 0.0;
+  validate(probe);
 }
 
 int World::add_body(const BodySettings& settings) {

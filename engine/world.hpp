@@ -82,7 +82,10 @@ struct WorldSettings {
   /// Pai 2002) instead of by the LCP, until it separates, touches something else, or the
   /// geometry fails
   bool hybrid = false;
-  /// hybrid entry: consecutive steps the pair must have met the entry rule
+  /// hybrid entry: consecutive steps the pair must have met the entry rule, ≥ 0. 0: the pair
+  /// enters at the start of the first step whose contacts qualify, before the LCP, from the
+  /// state as it is (e.g. a scene's initial state on the contact manifold); the smooth surfaces
+  /// decide then (docs/hybrid.md "The World switch", entry)
   int hybrid_entry_steps = 10;
   /// hybrid entry: all contact points of the pair within this distance of one point, m; the
   /// contact's gap after projection and at entry must also be below it
@@ -91,6 +94,9 @@ struct WorldSettings {
   double hybrid_max_normal_speed = 0.05;
   /// the reduced integrator's settings (dt_max, tolerance, ...)
   ReducedStepSettings hybrid_integrator{};
+  /// the friction law and mode-switching thresholds of reduced pairs; `mu` is ignored: a pair
+  /// uses √(μ_A μ_B) of its bodies, as the LCP does
+  ContactFriction hybrid_friction{};
 };
 
 /// a contact of the last step with its impulses
@@ -199,6 +205,16 @@ class World {
   void drop_reduced_contacts(std::vector<Contact>& contacts) const;
   /// the entry rule on this step's contacts; enters the pairs that qualify
   void hybrid_after_step();
+  /// hybrid_entry_steps = 0: enters the pairs whose contacts qualify at the start of the step
+  void hybrid_enter_at_start(const std::vector<Contact>& contacts);
+  /// a free body with a smooth surface, not reduced, no joint on it
+  [[nodiscard]] bool hybrid_candidate(int body) const;
+  /// a fixed body with a smooth surface
+  [[nodiscard]] bool hybrid_partner(int body) const;
+  /// projects the body onto the contact manifold with its partner and enters reduced mode if
+  /// the contact is clean (converged, gap and normal speed within tolerance; with
+  /// need_normal_force also a compressive reduced normal force); false otherwise
+  bool try_enter_reduced(int body, int partner, const Vec3& p_W_guess, bool need_normal_force);
   int add_joint_impl(std::unique_ptr<Joint> joint);
 
   WorldSettings settings_;
@@ -217,7 +233,7 @@ class World {
   RunTotals totals_;
   std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
   std::vector<ReducedPair> reduced_;
-  std::vector<int> hybrid_streak_;  // per body: consecutive steps meeting the entry rule
+  std::vector<int> hybrid_streak_;             // per body: consecutive steps meeting the entry rule
   std::vector<SwitchEvent> pending_switches_;  // exits outside step() (set_state)
   double time_ = 0.0;
   long steps_ = 0;

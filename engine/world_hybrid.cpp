@@ -42,6 +42,7 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     while (!reduced_.empty()) exit_reduced(reduced_.size() - 1, "hybrid turned off");
     return;
   }
+  if (settings_.hybrid_entry_steps == 0) hybrid_enter_at_start(contacts);
   const double h = settings_.time_step;
   for (std::size_t k = reduced_.size(); k-- > 0;) {
     ReducedPair& pair = reduced_[k];
@@ -94,91 +95,158 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
   drop_reduced_contacts(contacts);
 }
 
+namespace {
+
+/// the contacts of one body in a step: its single partner (or none), the spread of its points
+/// on the body, and the point of the deepest contact
+struct BodyContacts {
+  int count = 0;
+  int partner = -1;
+  bool one_partner = true;
+  Vec3 first_point = Vec3::Zero();
+  double spread = 0.0;  // largest distance of a point from the first, m
+  Vec3 deepest_point = Vec3::Zero();
+  double min_gap = 0.0;
+
+  void add(const Contact& c, int body) {
+    const int other = c.body_a == body ? c.body_b : c.body_a;
+    const Vec3 p = c.body_a == body ? c.point_a : c.point_b;
+    if (count == 0) {
+      partner = other;
+      first_point = deepest_point = p;
+      min_gap = c.gap;
+    } else {
+      one_partner = one_partner && other == partner;
+      spread = std::max(spread, (p - first_point).norm());
+      if (c.gap < min_gap) {
+        min_gap = c.gap;
+        deepest_point = p;
+      }
+    }
+    ++count;
+  }
+};
+
+bool touches(const Contact& c, int body) {
+  return c.body_a == body || c.body_b == body;
+}
+
+}  // namespace
+
+bool World::hybrid_candidate(int body) const {
+  const RigidBody& b = set_.body(body);
+  if (b.fixed || !b.smooth_surface || is_reduced(body)) return false;
+  return std::none_of(joints_.begin(), joints_.end(),
+                      [body](const auto& j) { return j->body_a() == body || j->body_b() == body; });
+}
+
+bool World::hybrid_partner(int partner) const {
+  return partner >= 0 && set_.body(partner).fixed && set_.body(partner).smooth_surface;
+}
+
+bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need_normal_force) {
+  const RigidBody& b = set_.body(i);
+  const RigidBody& p = set_.body(partner);
+  ReducedPair pair;
+  pair.body = i;
+  pair.partner = partner;
+  pair.model.body1.surface = {b.smooth_surface, Pose{b.shape_offset, Quat::Identity()}};
+  pair.model.body1.mass = b.mass;
+  pair.model.body1.inertia_B = b.inertia_B;
+  pair.model.body2.surface = {p.smooth_surface, Pose{p.shape_offset, Quat::Identity()}};
+  pair.model.body2.fixed = true;
+  pair.model.gravity = settings_.gravity;
+  pair.model.friction = settings_.hybrid_friction;
+  pair.model.friction.mu = std::sqrt(b.friction * p.friction);
+  const Pose X0 = set_.pose(i);
+  const Vec6 V0 = set_.twist(i);
+  ReducedEntry e;
+  try {
+    validate(pair.model);
+    // the contact to rounding (one more Newton step than find_contact's default needs), so a
+    // state already on the manifold is kept as it is; the default where that does not converge
+    e = enter_reduced_mode(pair.model, X0, V0, set_.pose(partner), Vec6::Zero(), time_, p_guess,
+                           1e-14);
+    if (!e.search.converged)
+      e = enter_reduced_mode(pair.model, X0, V0, set_.pose(partner), Vec6::Zero(), time_, p_guess);
+    // without an LCP impulse to show it (a start-of-step entry), the contact must carry load
+    if (need_normal_force) {
+      const ReducedDynamics d = reduced_dynamics(pair.model, e.state);
+      if (!d.ok || !(d.normal_force > 0.0)) return false;
+    }
+  } catch (const std::exception& ex) {
+    report_.warnings.push_back(
+        fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
+    return false;
+  }
+  if (!e.search.converged || std::abs(e.search.gap) > settings_.hybrid_point_tolerance ||
+      std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed)
+    return false;  // not a clean single contact now
+  const Pose X = body1_pose(pair.model, e.state);
+  const Vec6 V = body1_world_twist(pair.model, e.state);
+  if (!X.x_WB.allFinite() || !V.allFinite()) return false;
+  set_.set_pose(i, X);
+  set_.twist(i) = V;
+  pair.state = e.state;
+  pair.next_pose = X;
+  pair.next_twist = V;
+  SwitchEvent ev;
+  ev.time = time_;
+  ev.body = i;
+  ev.partner = partner;
+  ev.entered = true;
+  ev.energy_change = e.energy_change;
+  ev.position_change = (X.x_WB - X0.x_WB).norm();
+  ev.rotation_change = X.q_WB.angularDistance(X0.q_WB);
+  ev.twist_change = (V - V0).cwiseAbs().maxCoeff();
+  pending_switches_.push_back(std::move(ev));
+  ++totals_.reduced_entries;
+  reduced_.push_back(std::move(pair));
+  return true;
+}
+
+void World::hybrid_enter_at_start(const std::vector<Contact>& contacts) {
+  for (int i = 0; i < set_.size(); ++i) {
+    if (!hybrid_candidate(i)) continue;
+    BodyContacts bc;
+    for (const Contact& c : contacts)
+      if (touches(c, i)) bc.add(c, i);
+    // the proxies' points may be spread (a sampled hull, a mesh): the smooth surfaces decide
+    if (bc.count > 0 && bc.one_partner && hybrid_partner(bc.partner))
+      try_enter_reduced(i, bc.partner, bc.deepest_point, true);
+  }
+}
+
 void World::hybrid_after_step() {
   const int n = set_.size();
   hybrid_streak_.resize(n, 0);
-  if (!settings_.hybrid) {
+  if (!settings_.hybrid || settings_.hybrid_entry_steps == 0) {
+    // off, or entries happen at the start of steps (hybrid_enter_at_start)
     std::fill(hybrid_streak_.begin(), hybrid_streak_.end(), 0);
     return;
   }
-  const double tol = settings_.hybrid_point_tolerance;
   for (int i = 0; i < n; ++i) {
-    const RigidBody& b = set_.body(i);
-    if (b.fixed || !b.smooth_surface || is_reduced(i)) {
+    if (!hybrid_candidate(i)) {
       hybrid_streak_[i] = 0;
       continue;
     }
     // the entry rule on this step's contacts: all with one fixed smooth partner, at one point,
-    // compressive; no joints on the body
-    int partner = -2;
-    bool ok = true;
+    // compressive
+    BodyContacts bc;
     double lambda = 0.0;
-    Vec3 p0 = Vec3::Zero();
-    int count = 0;
-    for (const ContactInfo& ci : contacts_) {
-      const Contact& c = ci.contact;
-      if (c.body_a != i && c.body_b != i) continue;
-      const int o = c.body_a == i ? c.body_b : c.body_a;
-      const Vec3 p = c.body_a == i ? c.point_a : c.point_b;
-      if (count == 0) {
-        partner = o;
-        p0 = p;
-      } else if (o != partner || (p - p0).norm() > tol) {
-        ok = false;
+    for (const ContactInfo& ci : contacts_)
+      if (touches(ci.contact, i)) {
+        bc.add(ci.contact, i);
+        lambda += ci.normal_impulse;
       }
-      lambda += ci.normal_impulse;
-      ++count;
-    }
-    ok = ok && count > 0 && lambda > 0.0 && partner >= 0 && set_.body(partner).fixed &&
-         set_.body(partner).smooth_surface;
-    for (const auto& j : joints_)
-      if (j->body_a() == i || j->body_b() == i) ok = false;
+    const bool ok = bc.count > 0 && bc.one_partner &&
+                    bc.spread <= settings_.hybrid_point_tolerance && lambda > 0.0 &&
+                    hybrid_partner(bc.partner);
     hybrid_streak_[i] = ok ? hybrid_streak_[i] + 1 : 0;
     if (!ok || hybrid_streak_[i] < settings_.hybrid_entry_steps) continue;
-
-    // enter: project onto the manifold and map the twist to q̇ (reduced_contact.hpp)
+    // enter (the streak starts again whether it works or not)
     hybrid_streak_[i] = 0;
-    const RigidBody& p = set_.body(partner);
-    ReducedPair pair;
-    pair.body = i;
-    pair.partner = partner;
-    pair.model.body1.surface = {b.smooth_surface, Pose{b.shape_offset, Quat::Identity()}};
-    pair.model.body1.mass = b.mass;
-    pair.model.body1.inertia_B = b.inertia_B;
-    pair.model.body2.surface = {p.smooth_surface, Pose{p.shape_offset, Quat::Identity()}};
-    pair.model.body2.fixed = true;
-    pair.model.gravity = settings_.gravity;
-    pair.model.friction.mu = std::sqrt(b.friction * p.friction);
-    ReducedEntry e;
-    try {
-      validate(pair.model);
-      e = enter_reduced_mode(pair.model, set_.pose(i), set_.twist(i), set_.pose(partner),
-                             Vec6::Zero(), time_, p0);
-    } catch (const std::exception& ex) {
-      report_.warnings.push_back(
-          fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
-      continue;
-    }
-    if (!e.search.converged || std::abs(e.search.gap) > tol ||
-        std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed)
-      continue;  // not a clean single contact now; the streak starts again
-    const Pose X = body1_pose(pair.model, e.state);
-    const Vec6 V = body1_world_twist(pair.model, e.state);
-    if (!X.x_WB.allFinite() || !V.allFinite()) continue;
-    set_.set_pose(i, X);
-    set_.twist(i) = V;
-    pair.state = e.state;
-    pair.next_pose = X;
-    pair.next_twist = V;
-    SwitchEvent ev;
-    ev.time = time_;
-    ev.body = i;
-    ev.partner = partner;
-    ev.entered = true;
-    ev.energy_change = e.energy_change;
-    pending_switches_.push_back(std::move(ev));
-    ++totals_.reduced_entries;
-    reduced_.push_back(std::move(pair));
+    try_enter_reduced(i, bc.partner, bc.first_point, false);
   }
 }
 

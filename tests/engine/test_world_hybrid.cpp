@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "engine/world.hpp"
+#include "support/hybrid_entry.hpp"
 
 using namespace pivot;
 
@@ -284,4 +285,85 @@ TEST_CASE("hybrid: boxes, jointed spheres and spheres on free bodies stay in the
     CHECK(rep.switches.empty());
   }
   CHECK(w.totals().reduced_entries == 0);
+}
+
+TEST_CASE("hybrid: entry_steps 0 enters at the first step from the given state",
+          "[engine][hybrid]") {
+  // a sphere resting on the plane, spinning about the vertical (no slip: v = 0 at rest): it
+  // enters before the first LCP, and the entry changes nothing (ground truth: the state given
+  // is on the manifold, so the projection is the identity up to rounding)
+  WorldSettings s{.time_step = 0.01};
+  s.hybrid = true;
+  s.hybrid_entry_steps = 0;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
+  const int b = w.add_body({.name = "ball",
+                            .mass = 1.0,
+                            .shape = make_sphere(0.1),
+                            .position = Vec3(0.3, -0.2, 0.1),
+                            .angular_velocity = Vec3(0.0, 0.0, 2.0)});
+  test::check_entry_at_start(w, w.step(), 1e-15);
+  for (int k = 0; k < 99; ++k) w.step();
+  // a spinning sphere at rest on a plane stays where it is, spinning
+  CHECK((w.pose(b).x_WB - Vec3(0.3, -0.2, 0.1)).norm() < 1e-12);
+  CHECK(w.twist(b)[2] == Approx(2.0).epsilon(1e-12));
+}
+
+TEST_CASE("hybrid: entry_steps 0 waits for a contact that carries load", "[engine][hybrid]") {
+  // dropped from 5 cm: no entry in the air (no contact), none at the impact (normal speed
+  // above hybrid_max_normal_speed); entry at the first step after the LCP stopped it
+  WorldSettings s{.time_step = 0.001};
+  s.hybrid = true;
+  s.hybrid_entry_steps = 0;
+  World w(s);
+  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
+  w.add_body({.name = "ball", .mass = 1.0, .shape = make_sphere(0.1), .position = {0, 0, 0.15}});
+  double t_entry = -1.0;
+  while (w.time() < 0.3 && t_entry < 0.0)
+    for (const SwitchEvent& e : w.step().switches)
+      if (e.entered) t_entry = e.time;
+  // free fall of 5 cm takes sqrt(2 · 0.05 / 9.81) = 0.101 s
+  CHECK(t_entry > 0.1);
+  CHECK(t_entry < 0.12);
+  CHECK(w.totals().lcp_solves > 0);
+}
+
+TEST_CASE("hybrid: the World's friction thresholds reach the reduced pair", "[engine][hybrid]") {
+  // a sphere sliding at v0 = 2 m/s with μ = 0.3: with a slip threshold above its slip it enters
+  // rolling at once (the projection keeps the angular momentum about the contact: v = 5/7 v0),
+  // with the default 5 mm/s it slides first (v = v0 − μ g t)
+  auto run = [](double slip_threshold) {
+    WorldSettings s{.time_step = 0.001};
+    s.hybrid = true;
+    s.hybrid_entry_steps = 0;
+    s.hybrid_friction.slip_threshold = slip_threshold;
+    World w(s);
+    w.add_body({.name = "ground",
+                .fixed = true,
+                .shape = make_plane(Vec3::UnitZ(), 0.0),
+                .friction = 0.3});
+    const int b = w.add_body({.name = "ball",
+                              .mass = 1.0,
+                              .shape = make_sphere(0.1),
+                              .position = {0, 0, 0.1},
+                              .velocity = {2, 0, 0},
+                              .friction = 0.3});
+    for (int k = 0; k < 10; ++k) w.step();
+    return w.twist(b)[3];
+  };
+  CHECK(run(10.0) == Approx(2.0 * 5.0 / 7.0).epsilon(1e-9));
+  CHECK(run(0.005) == Approx(2.0 - 0.3 * 9.81 * 0.01).epsilon(1e-9));
+}
+
+TEST_CASE("hybrid: bad hybrid settings are errors", "[engine][hybrid]") {
+  auto make = [](auto edit) {
+    WorldSettings s;
+    edit(s);
+    return World(s);
+  };
+  CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_entry_steps = -1; }), Error);
+  CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_point_tolerance = 0.0; }), Error);
+  CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_integrator.dt_max = 0.0; }), Error);
+  CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_friction.slip_threshold = -1.0; }), Error);
+  CHECK_NOTHROW(make([](WorldSettings& s) { s.hybrid_entry_steps = 0; }));
 }

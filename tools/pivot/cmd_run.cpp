@@ -157,6 +157,19 @@ struct RunStats {
   double max_penetration = 0.0;
   std::vector<std::string> warnings;  // distinct, in order of first occurrence
   long more_warnings = 0;             // distinct warnings beyond kMaxWarnings
+  // hybrid entries: the largest changes their projections made (SwitchEvent)
+  double entry_position_change = 0.0, entry_rotation_change = 0.0, entry_twist_change = 0.0,
+         entry_energy_change = 0.0;
+
+  void add_switches(const std::vector<SwitchEvent>& switches) {
+    for (const SwitchEvent& e : switches) {
+      if (!e.entered) continue;
+      entry_position_change = std::max(entry_position_change, e.position_change);
+      entry_rotation_change = std::max(entry_rotation_change, e.rotation_change);
+      entry_twist_change = std::max(entry_twist_change, e.twist_change);
+      entry_energy_change = std::max(entry_energy_change, std::abs(e.energy_change));
+    }
+  }
 };
 
 ojson summary_json(const Scene& scene, const World& world, const RunStats& stats,
@@ -197,6 +210,12 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
               {"fallbacks", t.fallbacks},
               {"failed_steps", stats.failed_steps},
               {"solve_time_s", t.solve_seconds}};
+  j["hybrid"] = {{"entries", t.reduced_entries},
+                 {"exits", t.reduced_exits},
+                 {"entry_max_position_change", stats.entry_position_change},
+                 {"entry_max_rotation_change", stats.entry_rotation_change},
+                 {"entry_max_twist_change", stats.entry_twist_change},
+                 {"entry_max_energy_change", stats.entry_energy_change}};
   j["warnings"] = stats.warnings;
   j["more_warnings"] = stats.more_warnings;
   return j;
@@ -294,8 +313,7 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet) {
     }
     fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", r.time, e.kinetic,
                e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
-               r.joint_error_after, r.penetration_after, r.reduced_pairs,
-               lcp::to_string(r.status));
+               r.joint_error_after, r.penetration_after, r.reduced_pairs, lcp::to_string(r.status));
     ++stats.steps;
     stats.contacts += r.contacts;
     if (r.failures > 0) {
@@ -304,6 +322,7 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet) {
     }
     stats.max_joint_error = std::max(stats.max_joint_error, r.joint_error_after);
     stats.max_penetration = std::max(stats.max_penetration, r.penetration_after);
+    stats.add_switches(r.switches);
     for (const std::string& w : r.warnings) {
       // distinct messages only, while the set stays small; beyond that every one is counted
       if (seen_warnings.size() < kMaxTrackedWarnings && !seen_warnings.insert(w).second) continue;

@@ -54,19 +54,11 @@ class Reader {
   const fs::path& file_;
 };
 
-const std::set<std::string> kKinds = {"final",
-                                      "at",
-                                      "max",
-                                      "min",
-                                      "slope",
-                                      "displacement",
-                                      "max_displacement",
-                                      "period",
-                                      "sign_changes",
-                                      "metric_max",
-                                      "metric_final",
-                                      "energy_drift",
-                                      "summary"};
+const std::set<std::string> kKinds = {"final",        "at",           "max",
+                                      "min",          "mean",         "first_sign_change",
+                                      "slope",        "displacement", "max_displacement",
+                                      "period",       "sign_changes", "metric_max",
+                                      "metric_final", "energy_drift", "summary"};
 
 Measure read_measure(const json& j, const std::string& where, const fs::path& file) {
   Reader r(j, where, file);
@@ -81,8 +73,9 @@ Measure read_measure(const json& j, const std::string& where, const fs::path& fi
   m.from = r.number("from").value_or(m.from);
   m.to = r.number("to").value_or(m.to);
   const bool body_kind = m.kind == "final" || m.kind == "at" || m.kind == "max" ||
-                         m.kind == "min" || m.kind == "slope" || m.kind == "period" ||
-                         m.kind == "sign_changes" || m.kind == "displacement";
+                         m.kind == "min" || m.kind == "mean" || m.kind == "slope" ||
+                         m.kind == "period" || m.kind == "sign_changes" ||
+                         m.kind == "first_sign_change" || m.kind == "displacement";
   if (body_kind && m.body.empty()) r.fail("body", "missing (this measure needs a body)");
   if (body_kind && m.kind != "displacement" && m.field.empty())
     r.fail("field", "missing (this measure needs a trajectory field)");
@@ -195,6 +188,21 @@ double measure(const Measure& m, const RunData& run) {
       best = k == "max" ? std::max(best, v) : std::min(best, v);
     }
     return best;
+  }
+  if (k == "mean") {
+    const auto frames = window(run.body(m.body), m.from, m.to);
+    double sum = 0.0;
+    for (const Frame& f : frames) sum += frame_field(f, m.field);
+    return sum / static_cast<double>(frames.size());
+  }
+  if (k == "first_sign_change") {  // the first zero crossing, by linear interpolation
+    const auto frames = window(run.body(m.body), m.from, m.to);
+    for (std::size_t i = 1; i < frames.size(); ++i) {
+      const double a = frame_field(frames[i - 1], m.field), b = frame_field(frames[i], m.field);
+      if ((a < 0.0) != (b < 0.0))
+        return frames[i - 1][0] + (frames[i][0] - frames[i - 1][0]) * a / (a - b);
+    }
+    throw std::runtime_error("the field does not change sign in the window");
   }
   if (k == "slope") {  // least-squares slope of field(t) over the window
     const auto frames = window(run.body(m.body), m.from, m.to);

@@ -55,26 +55,37 @@ class Figures {
   const ReportInput& in_;
 };
 
+/// one series per run of `runs` (stem, label) that exists, its points added by `points`
+template <class Points>
+std::vector<PlotSeries> series_of(const Figures& fig,
+                                  std::initializer_list<std::pair<const char*, const char*>> runs,
+                                  Points points) {
+  std::vector<PlotSeries> out;
+  for (const auto& [stem, label] : runs)
+    if (const RunData* r = fig.run(stem)) {
+      PlotSeries s{label, {}, {}};
+      points(*r, s);
+      out.push_back(std::move(s));
+    }
+  return out;
+}
+
 std::string figures(const fs::path& file, const ReportInput& in) {
   Figures fig(file, in);
   std::string md;
   // Cline 2002 Figs. 5.6–5.10: max joint error per step, three stabilization modes
   {
-    std::vector<PlotSeries> series;
-    const std::pair<const char*, const char*> modes[] = {
-        {"chain_6_links_none", "none"},
-        {"chain_6_links_baumgarte", "Baumgarte, alpha = 200"},
-        {"chain_6_links", "post-stabilization (after the post-step)"}};
-    for (const auto& [stem, label] : modes)
-      if (const RunData* r = fig.run(stem)) {
-        PlotSeries s{label, {}, {}};
-        const auto t = r->metric("t"), e = r->metric("max_joint_error");
-        for (std::size_t i = 0; i < t.size(); ++i) {
-          s.x.push_back(std::round(t[i] / 1e-3));
-          s.y.push_back(e[i] * 1e3);
-        }
-        series.push_back(std::move(s));
-      }
+    const auto series = series_of(fig,
+                                  {{"chain_6_links_none", "none"},
+                                   {"chain_6_links_baumgarte", "Baumgarte, alpha = 200"},
+                                   {"chain_6_links", "post-stabilization (after the post-step)"}},
+                                  [](const RunData& r, PlotSeries& s) {
+                                    const auto t = r.metric("t"), e = r.metric("max_joint_error");
+                                    for (std::size_t i = 0; i < t.size(); ++i) {
+                                      s.x.push_back(std::round(t[i] / 1e-3));
+                                      s.y.push_back(e[i] * 1e3);
+                                    }
+                                  });
     if (!series.empty())
       md += fig.add("cline-chain", series,
                     {.title = "Cline 2002 sec. 5.2.1: 6-link chain, max joint error",
@@ -123,6 +134,30 @@ std::string figures(const fs::path& file, const ReportInput& in) {
                      .log_y = true},
                     "No contacts and no damping: the total energy should stay constant. The "
                     "velocity-level step dissipates a little (first order in h).");
+  }
+  // Kry 2000 §6.4 / App. B: the rattleback's yaw rate (scenes/rattleback_*.json)
+  {
+    const auto series = series_of(fig,
+                                  {{"rattleback_spin", "spin start, mu = 0.3"},
+                                   {"rattleback_frictionless", "spin start, mu = 0"},
+                                   {"rattleback_tap", "tap start, mu = 0.3"}},
+                                  [](const RunData& r, PlotSeries& s) {
+                                    const auto& frames = r.body("rattleback");
+                                    for (std::size_t i = 0; i < frames.size(); i += 2) {
+                                      s.x.push_back(frames[i][0]);
+                                      s.y.push_back(frame_field(frames[i], "wz"));
+                                    }
+                                  });
+    if (!series.empty())
+      md += fig.add("rattleback-yaw", series,
+                    {.title = "Kry's rattleback (App. B): yaw rate omega_z",
+                     .x_label = "t (s)",
+                     .y_label = "omega_z, world (rad/s)"},
+                    "Reduced contact coordinates from t = 0. The spin start with mu = 0.3 turns "
+                    "from counter-clockwise to clockwise (Kry 2000 Fig. 6.7) at 25.5 s, where "
+                    "the independent notes/kry_check/spin_03.txt has its first negative sample "
+                    "(the paper says about 8 s; notes/kry.md 6.4). Without friction it never "
+                    "reverses (Kry 2000 6.4); the tap start spins clockwise (Fig. 6.6).");
   }
   return md;
 }
