@@ -78,9 +78,9 @@ struct WorldSettings {
   /// e.g. to write it to a problem file; off by default (a copy per island and step)
   bool record_lcps = false;
   /// hybrid mode (docs/hybrid.md "The World switch"): a free body with a smooth surface resting
-  /// on one fixed body with a smooth surface is advanced in reduced contact coordinates (Kry &
-  /// Pai 2002) instead of by the LCP, until it separates, touches something else, or the
-  /// geometry fails
+  /// on one fixed body with a smooth surface, or two free bodies with smooth surfaces touching
+  /// only each other, are advanced in reduced contact coordinates (Kry & Pai 2002) instead of
+  /// by the LCP, until they separate, touch something else, or the geometry fails
   bool hybrid = false;
   /// hybrid entry: consecutive steps the pair must have met the entry rule
   int hybrid_entry_steps = 10;
@@ -173,7 +173,8 @@ class World {
   /// turns the hybrid mode on or off between steps; off: every reduced pair leaves at the
   /// next step, with its exact pose and twist
   void set_hybrid(bool on) { settings_.hybrid = on; }
-  /// hybrid: true while the body is advanced in reduced contact coordinates
+  /// hybrid: true while the body is advanced in reduced contact coordinates (either body of a
+  /// free pair; never a fixed partner)
   [[nodiscard]] bool in_reduced_mode(int body) const { return is_reduced(body); }
   /// totals over all steps so far
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
@@ -185,11 +186,14 @@ class World {
   void check_body(int body, const char* what) const;
   // hybrid mode (world_hybrid.cpp)
   struct ReducedPair {
-    int body = -1, partner = -1;
+    int body = -1, partner = -1;  // body 1 (free) and body 2 (fixed, or free: partner_free)
+    bool partner_free = false;
     ReducedContactModel model;
     ReducedContactState state;
     Pose next_pose{};  // after this step's advance
     Vec6 next_twist = Vec6::Zero();
+    Pose next_pose2{};  // the free partner's, after this step's advance
+    Vec6 next_twist2 = Vec6::Zero();
   };
   [[nodiscard]] bool is_reduced(int body) const;
   void exit_reduced(std::size_t k, std::string reason);

@@ -1,16 +1,43 @@
 // World's hybrid mode (docs/hybrid.md "The World switch"; notes/kry.md §10): the entry rule,
-// advancing reduced pairs inside World::step, and the exits.
+// advancing reduced pairs inside World::step, and the exits. A pair is a free body on a fixed
+// body, or two free bodies (the 11-DOF form of notes/kry.md §2, "Two free bodies" [DERIVED]).
 #include <fmt/core.h>
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <vector>
 
 #include "engine/world.hpp"
 
 namespace pivot {
 
+namespace {
+
+const Contact& contact_of(const Contact& c) { return c; }
+const Contact& contact_of(const ContactInfo& c) { return c.contact; }
+
+// the first body other than `partner` that touches `body` in `contacts`, or −2 (none)
+template <class C>
+int other_contact(const std::vector<C>& contacts, int body, int partner) {
+  for (const C& x : contacts) {
+    const Contact& c = contact_of(x);
+    const int o = c.body_a == body ? c.body_b : c.body_b == body ? c.body_a : -2;
+    if (o != -2 && o != partner) return o;
+  }
+  return -2;
+}
+
+bool has_joint(const std::vector<std::unique_ptr<Joint>>& joints, int body) {
+  return std::any_of(joints.begin(), joints.end(),
+                     [body](const auto& j) { return j->body_a() == body || j->body_b() == body; });
+}
+
+}  // namespace
+
 bool World::is_reduced(int body) const {
-  return std::any_of(reduced_.begin(), reduced_.end(),
-                     [body](const ReducedPair& p) { return p.body == body; });
+  return std::any_of(reduced_.begin(), reduced_.end(), [body](const ReducedPair& p) {
+    return p.body == body || (p.partner_free && p.partner == body);
+  });
 }
 
 void World::exit_reduced(std::size_t k, std::string reason) {
@@ -22,8 +49,8 @@ void World::exit_reduced(std::size_t k, std::string reason) {
   e.reason = std::move(reason);
   pending_switches_.push_back(std::move(e));
   ++totals_.reduced_exits;
-  if (static_cast<int>(hybrid_streak_.size()) > reduced_[k].body)
-    hybrid_streak_[reduced_[k].body] = 0;
+  for (const int b : {reduced_[k].body, reduced_[k].partner})
+    if (b >= 0 && static_cast<int>(hybrid_streak_.size()) > b) hybrid_streak_[b] = 0;
   reduced_.erase(reduced_.begin() + static_cast<std::ptrdiff_t>(k));
 }
 
@@ -45,20 +72,15 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
   const double h = settings_.time_step;
   for (std::size_t k = reduced_.size(); k-- > 0;) {
     ReducedPair& pair = reduced_[k];
-    // a joint on the body (added while reduced)
-    bool jointed = false;
-    for (const auto& j : joints_)
-      if (j->body_a() == pair.body || j->body_b() == pair.body) jointed = true;
-    if (jointed) {
+    // a joint on the body or on a free partner (added while reduced)
+    if (has_joint(joints_, pair.body) || (pair.partner_free && has_joint(joints_, pair.partner))) {
       exit_reduced(k, "a joint acts on the body");
       continue;
     }
-    // a contact with any other body (speculative ones within the margin included)
-    int other = -2;
-    for (const Contact& c : contacts) {
-      const int o = c.body_a == pair.body ? c.body_b : c.body_b == pair.body ? c.body_a : -2;
-      if (o != -2 && o != pair.partner) other = o;
-    }
+    // a contact of the body, or of a free partner, with any other body (speculative ones within
+    // the margin included)
+    int other = other_contact(contacts, pair.body, pair.partner);
+    if (other == -2 && pair.partner_free) other = other_contact(contacts, pair.partner, pair.body);
     if (other != -2) {
       exit_reduced(k, other >= 0 ? fmt::format("new contact with body {} (\"{}\")", other,
                                                set_.body(other).name)
@@ -69,6 +91,7 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     // LCP takes this step from the exact state
     ReducedContactState state = pair.state;
     pair.model.body1.wrench_W = f_ext.segment<6>(6 * pair.body);
+    if (pair.partner_free) pair.model.body2.wrench_W = f_ext.segment<6>(6 * pair.partner);
     ReducedAdvanceResult r;
     try {
       r = advance(pair.model, state, h, settings_.hybrid_integrator);
@@ -83,13 +106,17 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     }
     const Pose X = body1_pose(pair.model, state);
     const Vec6 V = body1_world_twist(pair.model, state);
-    if (!X.x_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite()) {
+    const Vec6 V2 = body2_world_twist(state);
+    if (!X.x_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite() ||
+        !state.X_W2.x_WB.allFinite() || !state.X_W2.q_WB.coeffs().allFinite() || !V2.allFinite()) {
       exit_reduced(k, "bad_geometry: non-finite state");
       continue;
     }
     pair.state = state;
     pair.next_pose = X;
     pair.next_twist = V;
+    pair.next_pose2 = state.X_W2;
+    pair.next_twist2 = V2;
   }
   drop_reduced_contacts(contacts);
 }
@@ -108,8 +135,9 @@ void World::hybrid_after_step() {
       hybrid_streak_[i] = 0;
       continue;
     }
-    // the entry rule on this step's contacts: all with one fixed smooth partner, at one point,
-    // compressive; no joints on the body
+    // the entry rule on this step's contacts: all with one smooth partner, at one point,
+    // compressive; no joints on the body. A free partner must touch nothing else, carry no
+    // joint and not be reduced; the pair is entered from its body of the lower index (body 1)
     int partner = -2;
     bool ok = true;
     double lambda = 0.0;
@@ -129,10 +157,12 @@ void World::hybrid_after_step() {
       lambda += ci.normal_impulse;
       ++count;
     }
-    ok = ok && count > 0 && lambda > 0.0 && partner >= 0 && set_.body(partner).fixed &&
-         set_.body(partner).smooth_surface;
-    for (const auto& j : joints_)
-      if (j->body_a() == i || j->body_b() == i) ok = false;
+    ok = ok && count > 0 && lambda > 0.0 && partner >= 0 && set_.body(partner).smooth_surface &&
+         !has_joint(joints_, i);
+    const bool partner_free = ok && !set_.body(partner).fixed;
+    if (partner_free)
+      ok = partner > i && !is_reduced(partner) && !has_joint(joints_, partner) &&
+           other_contact(contacts_, partner, i) == -2;
     hybrid_streak_[i] = ok ? hybrid_streak_[i] + 1 : 0;
     if (!ok || hybrid_streak_[i] < settings_.hybrid_entry_steps) continue;
 
@@ -146,14 +176,19 @@ void World::hybrid_after_step() {
     pair.model.body1.mass = b.mass;
     pair.model.body1.inertia_B = b.inertia_B;
     pair.model.body2.surface = {p.smooth_surface, Pose{p.shape_offset, Quat::Identity()}};
-    pair.model.body2.fixed = true;
+    pair.model.body2.fixed = !partner_free;
+    pair.partner_free = partner_free;
+    if (partner_free) {
+      pair.model.body2.mass = p.mass;
+      pair.model.body2.inertia_B = p.inertia_B;
+    }
     pair.model.gravity = settings_.gravity;
     pair.model.friction.mu = std::sqrt(b.friction * p.friction);
     ReducedEntry e;
     try {
       validate(pair.model);
       e = enter_reduced_mode(pair.model, set_.pose(i), set_.twist(i), set_.pose(partner),
-                             Vec6::Zero(), time_, p0);
+                             partner_free ? Vec6(set_.twist(partner)) : Vec6::Zero(), time_, p0);
     } catch (const std::exception& ex) {
       report_.warnings.push_back(
           fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
@@ -164,12 +199,16 @@ void World::hybrid_after_step() {
       continue;  // not a clean single contact now; the streak starts again
     const Pose X = body1_pose(pair.model, e.state);
     const Vec6 V = body1_world_twist(pair.model, e.state);
-    if (!X.x_WB.allFinite() || !V.allFinite()) continue;
+    const Vec6 V2 = body2_world_twist(e.state);
+    if (!X.x_WB.allFinite() || !V.allFinite() || !V2.allFinite()) continue;
     set_.set_pose(i, X);
     set_.twist(i) = V;
+    if (partner_free) set_.twist(partner) = V2;  // body 2 keeps its pose (enter_reduced_mode)
     pair.state = e.state;
     pair.next_pose = X;
     pair.next_twist = V;
+    pair.next_pose2 = e.state.X_W2;
+    pair.next_twist2 = V2;
     SwitchEvent ev;
     ev.time = time_;
     ev.body = i;

@@ -256,7 +256,7 @@ TEST_CASE("hybrid: a lifting force separates the pair and the LCP takes over", "
   CHECK_FALSE(w.in_reduced_mode(b));
 }
 
-TEST_CASE("hybrid: boxes, jointed spheres and spheres on free bodies stay in the LCP",
+TEST_CASE("hybrid: boxes, jointed spheres and spheres on free boxes stay in the LCP",
           "[engine][hybrid]") {
   WorldSettings s{.time_step = 0.01};
   s.hybrid = true;
@@ -269,7 +269,7 @@ TEST_CASE("hybrid: boxes, jointed spheres and spheres on free bodies stay in the
   const int j = w.add_body({.name = "jointed", .mass = 1.0, .shape = make_sphere(0.1),
                             .position = Vec3(1.0, 0.0, 0.1)});
   w.add_joint(BallJointSettings{.anchor_W = Vec3(1.0, 0.0, 0.1)}, j, kWorldBody);
-  // a sphere resting on a free box (the partner must be fixed)
+  // a sphere resting on a free box (no smooth surface; the box also touches the ground)
   w.add_body({.name = "base", .mass = 5.0, .shape = make_box(Vec3(0.2, 0.2, 0.1)),
               .position = Vec3(-1.0, 0.0, 0.1)});
   w.add_body({.name = "top", .mass = 1.0, .shape = make_sphere(0.1),
@@ -284,4 +284,104 @@ TEST_CASE("hybrid: boxes, jointed spheres and spheres on free bodies stay in the
     CHECK(rep.switches.empty());
   }
   CHECK(w.totals().reduced_entries == 0);
+}
+
+namespace {
+
+// zero gravity: a sphere (r = 0.1 m, 1 kg) rolling on top of a free flat ellipsoid, a raft of
+// semi-axes (1, 1, 0.05) m and 3 kg, the two pressed together by F = ∓2 N along z at their
+// centres (equal and opposite, constant; the raft's top is curved with radius 20 m, so the sphere
+// rolls on for the whole run instead of running down its side). The forces sum to zero, so the total momentum P = Σ m v is constant; they are
+// constant fields, so E = T − Σ F·x is constant while the contact does no work (rolling without
+// slip, μ = 0.8 never reached). Both bodies start at rest relative to each other at the contact.
+struct FreePair {
+  std::vector<Vec3> x_sphere, x_slab;  // every 10 ms
+  Vec3 P0 = Vec3::Zero();
+  double max_dP = 0.0, max_dE = 0.0;  // from the first entry (hybrid) or from t = 0 (LCP)
+  int entries = 0, exits = 0, reduced_steps = 0;
+};
+
+FreePair press(bool hybrid, double h, double duration) {
+  WorldSettings s{.time_step = h, .gravity = Vec3::Zero()};
+  s.hybrid = hybrid;
+  World w(s);
+  const Vec3 v(0.3, 0.1, 0.0), w_sphere(-1.0, 3.0, 0.0);  // ω × (0, 0, −r) = −v: no slip
+  const int a = w.add_body({.name = "sphere", .mass = 1.0, .shape = make_sphere(0.1),
+                            .position = Vec3(0.0, 0.0, 0.15), .velocity = v,
+                            .angular_velocity = w_sphere, .friction = 0.8});
+  const int b = w.add_body({.name = "slab", .mass = 3.0, .shape = make_ellipsoid(Vec3(1.0, 1.0, 0.05)),
+                            .friction = 0.8});
+  const double F = 2.0;
+  w.add_force({.body = a, .force = Vec3(0.0, 0.0, -F)});
+  w.add_force({.body = b, .force = Vec3(0.0, 0.0, F)});
+  auto momentum = [&] { return 1.0 * w.twist(a).tail<3>() + 3.0 * w.twist(b).tail<3>(); };
+  auto energy = [&] { return w.kinetic_energy() + F * w.pose(a).x_WB.z() - F * w.pose(b).x_WB.z(); };
+  FreePair out;
+  bool measuring = !hybrid;
+  Vec3 P0 = momentum();
+  double E0 = energy();
+  const int per_frame = static_cast<int>(std::lround(0.01 / h));
+  for (int k = 1; w.time() < duration - 1e-9; ++k) {
+    const StepReport& rep = w.step();
+    for (const SwitchEvent& ev : rep.switches) {
+      (ev.entered ? out.entries : out.exits) += 1;
+      INFO("switch at " << ev.time << ": " << ev.reason);
+      CHECK(ev.entered);
+      if (ev.entered && !measuring) {
+        measuring = true;
+        P0 = momentum();
+        E0 = energy();
+      }
+    }
+    if (rep.reduced_pairs == 1) {
+      ++out.reduced_steps;
+      CHECK(w.in_reduced_mode(a));
+      CHECK(w.in_reduced_mode(b));
+    }
+    if (measuring) {
+      out.max_dP = std::max(out.max_dP, (momentum() - P0).norm());
+      out.max_dE = std::max(out.max_dE, std::abs(energy() - E0));
+    }
+    if (k % per_frame == 0) {
+      out.x_sphere.push_back(w.pose(a).x_WB);
+      out.x_slab.push_back(w.pose(b).x_WB);
+    }
+  }
+  out.P0 = P0;
+  return out;
+}
+
+double max_gap(const std::vector<Vec3>& p, const std::vector<Vec3>& q) {
+  double d = 0.0;
+  for (std::size_t k = 0; k < std::min(p.size(), q.size()); ++k) d = std::max(d, (p[k] - q[k]).norm());
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("hybrid: two free bodies pressed together roll in reduced mode, conserving P and E",
+          "[engine][hybrid]") {
+  const double T = 1.0;
+  const FreePair hy = press(true, 0.01, T);
+  const FreePair lcp = press(false, 0.01, T);
+  const FreePair fine = press(false, 0.001, T);
+  const double d_hy = std::max(max_gap(hy.x_sphere, fine.x_sphere), max_gap(hy.x_slab, fine.x_slab));
+  const double d_lcp =
+      std::max(max_gap(lcp.x_sphere, fine.x_sphere), max_gap(lcp.x_slab, fine.x_slab));
+  std::printf("hybrid free pair: %d entries, %d exits, %d reduced steps; max |dP| = %.3g, max |dE| "
+              "= %.3g J; LCP alone (10 ms): max |dP| = %.3g, max |dE| = %.3g J; max distance to the "
+              "LCP at 1 ms: hybrid %.3g m, LCP at 10 ms %.3g m\n",
+              hy.entries, hy.exits, hy.reduced_steps, hy.max_dP, hy.max_dE, lcp.max_dP, lcp.max_dE,
+              d_hy, d_lcp);
+  CHECK(hy.entries == 1);
+  CHECK(hy.exits == 0);
+  CHECK(hy.reduced_steps >= 85);  // entered after the 10 LCP steps of the entry rule
+  // conserved quantities (their exact values: P constant, E constant)
+  CHECK(hy.max_dP < 1e-8);
+  CHECK(hy.max_dE < 1e-7);
+  CHECK(lcp.max_dP < 1e-8);  // the LCP's impulses are equal and opposite too
+  CHECK(lcp.max_dE > 100.0 * hy.max_dE);
+  // the same motion as the LCP's: closer to the LCP at 1 ms than the LCP at 10 ms is
+  CHECK(d_hy < d_lcp);
+  CHECK(d_hy < 5e-3);
 }
