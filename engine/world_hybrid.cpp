@@ -32,6 +32,34 @@ bool has_joint(const std::vector<std::unique_ptr<Joint>>& joints, int body) {
                      [body](const auto& j) { return j->body_a() == body || j->body_b() == body; });
 }
 
+// Two free bodies entering reduced mode: the inelastic impulse j n at the contact point p that
+// stops their relative normal velocity, applied to copies of their twists (n points towards
+// body i). Equal and opposite, so it keeps the total linear and angular momentum, which the
+// projection of enter_reduced_mode (body 2 keeps its twist) would not (notes/kry.md §10.2,
+// entry step 5: "split by mass"). Returns v_n and the kinetic energy change −½ v_n² / K.
+//   v_n = n·(v_i + ω_i × r_i − v_o − ω_o × r_o),  K = Σ 1/m + (r × n)ᵀ I_W⁻¹ (r × n)
+struct NormalStop {
+  double v_n = 0.0;     // m/s, > 0 separating
+  double energy = 0.0;  // J, ≤ 0
+};
+NormalStop stop_normal_velocity(const RigidBodySet& set, int i, int o, const Vec3& p, const Vec3& n,
+                            Vec6& V_i, Vec6& V_o) {
+  const Vec3 r_i = p - set.pose(i).x_WB, r_o = p - set.pose(o).x_WB;
+  const Mat3 Iinv_i = set.body(i).inverse_inertia_W(set.pose(i).q_WB);
+  const Mat3 Iinv_o = set.body(o).inverse_inertia_W(set.pose(o).q_WB);
+  const double v_n = n.dot(V_i.tail<3>() + V_i.head<3>().cross(r_i) - V_o.tail<3>() -
+                           V_o.head<3>().cross(r_o));
+  const Vec3 a_i = r_i.cross(n), a_o = r_o.cross(n);
+  const double K = set.body(i).inverse_mass + set.body(o).inverse_mass +
+                   a_i.dot(Iinv_i * a_i) + a_o.dot(Iinv_o * a_o);
+  const double j = -v_n / K;
+  V_i.head<3>() += Iinv_i * (j * a_i);
+  V_i.tail<3>() += set.body(i).inverse_mass * j * n;
+  V_o.head<3>() -= Iinv_o * (j * a_o);
+  V_o.tail<3>() -= set.body(o).inverse_mass * j * n;
+  return {v_n, -0.5 * v_n * v_n / K};
+}
+
 }  // namespace
 
 bool World::is_reduced(int body) const {
@@ -184,18 +212,28 @@ void World::hybrid_after_step() {
     }
     pair.model.gravity = settings_.gravity;
     pair.model.friction.mu = std::sqrt(b.friction * p.friction);
+    Vec6 V1_W = set_.twist(i), V2_W = Vec6::Zero();
+    NormalStop stop;
+    if (partner_free) {
+      // at the contact of the smooth surfaces now (the detector's is from the step's start)
+      const ContactSearchResult c = find_contact(pair.model.body1.surface, set_.pose(i),
+                                                 pair.model.body2.surface, set_.pose(partner), p0);
+      if (!c.converged) continue;
+      V2_W = set_.twist(partner);
+      stop = stop_normal_velocity(set_, i, partner, c.p_W2, c.n_W, V1_W, V2_W);
+    }
     ReducedEntry e;
     try {
       validate(pair.model);
-      e = enter_reduced_mode(pair.model, set_.pose(i), set_.twist(i), set_.pose(partner),
-                             partner_free ? Vec6(set_.twist(partner)) : Vec6::Zero(), time_, p0);
+      e = enter_reduced_mode(pair.model, set_.pose(i), V1_W, set_.pose(partner), V2_W, time_, p0);
     } catch (const std::exception& ex) {
       report_.warnings.push_back(
           fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
       continue;
     }
     if (!e.search.converged || std::abs(e.search.gap) > tol ||
-        std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed)
+        std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed ||
+        std::abs(stop.v_n) > settings_.hybrid_max_normal_speed)
       continue;  // not a clean single contact now; the streak starts again
     const Pose X = body1_pose(pair.model, e.state);
     const Vec6 V = body1_world_twist(pair.model, e.state);
@@ -214,7 +252,7 @@ void World::hybrid_after_step() {
     ev.body = i;
     ev.partner = partner;
     ev.entered = true;
-    ev.energy_change = e.energy_change;
+    ev.energy_change = e.energy_change + stop.energy;
     pending_switches_.push_back(std::move(ev));
     ++totals_.reduced_entries;
     reduced_.push_back(std::move(pair));
