@@ -13,8 +13,12 @@ namespace pivot {
 
 namespace {
 
-const Contact& contact_of(const Contact& c) { return c; }
-const Contact& contact_of(const ContactInfo& c) { return c.contact; }
+const Contact& contact_of(const Contact& c) {
+  return c;
+}
+const Contact& contact_of(const ContactInfo& c) {
+  return c.contact;
+}
 
 // the first body other than `partner` that touches `body` in `contacts`, or −2 (none)
 template <class C>
@@ -43,15 +47,15 @@ struct NormalStop {
   double energy = 0.0;  // J, ≤ 0
 };
 NormalStop stop_normal_velocity(const RigidBodySet& set, int i, int o, const Vec3& p, const Vec3& n,
-                            Vec6& V_i, Vec6& V_o) {
+                                Vec6& V_i, Vec6& V_o) {
   const Vec3 r_i = p - set.pose(i).x_WB, r_o = p - set.pose(o).x_WB;
   const Mat3 Iinv_i = set.body(i).inverse_inertia_W(set.pose(i).q_WB);
   const Mat3 Iinv_o = set.body(o).inverse_inertia_W(set.pose(o).q_WB);
-  const double v_n = n.dot(V_i.tail<3>() + V_i.head<3>().cross(r_i) - V_o.tail<3>() -
-                           V_o.head<3>().cross(r_o));
+  const double v_n =
+      n.dot(V_i.tail<3>() + V_i.head<3>().cross(r_i) - V_o.tail<3>() - V_o.head<3>().cross(r_o));
   const Vec3 a_i = r_i.cross(n), a_o = r_o.cross(n);
-  const double K = set.body(i).inverse_mass + set.body(o).inverse_mass +
-                   a_i.dot(Iinv_i * a_i) + a_o.dot(Iinv_o * a_o);
+  const double K = set.body(i).inverse_mass + set.body(o).inverse_mass + a_i.dot(Iinv_i * a_i) +
+                   a_o.dot(Iinv_o * a_o);
   const double j = -v_n / K;
   V_i.head<3>() += Iinv_i * (j * a_i);
   V_i.tail<3>() += set.body(i).inverse_mass * j * n;

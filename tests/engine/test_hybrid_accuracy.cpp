@@ -34,8 +34,8 @@ Rolling rolling() {
   s.X.q_WB = Quat(Eigen::AngleAxisd(0.5, Vec3::UnitX()));
   const Vec3 up_B = s.X.q_WB.conjugate() * Vec3::UnitZ();
   // support point of diag(a) S² in the direction −up: −A² u / |A u|
-  s.r_c = s.X.q_WB * (-(kAxes.array().square() * up_B.array()).matrix() /
-                      kAxes.cwiseProduct(up_B).norm());
+  s.r_c = s.X.q_WB *
+          (-(kAxes.array().square() * up_B.array()).matrix() / kAxes.cwiseProduct(up_B).norm());
   s.X.x_WB = -s.r_c.z() * Vec3::UnitZ();
   s.V << 1.5, 0.0, 3.0, Vec3::Zero();
   s.V.tail<3>() = s.r_c.cross(s.V.head<3>());  // v = −ω × r_c: the contact point at rest
@@ -46,8 +46,8 @@ using Positions = std::vector<Vec3>;  // COM every kFrame, from t = kFrame
 
 Positions lcp_run(double h) {
   World w(WorldSettings{.time_step = h});
-  w.add_body({.name = "floor", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0),
-              .friction = 1.0});
+  w.add_body(
+      {.name = "floor", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0), .friction = 1.0});
   const Rolling s = rolling();
   w.add_body({.name = "ellipsoid",
               .mass = 1.0,
@@ -108,9 +108,10 @@ TEST_CASE("hybrid accuracy: the reduced mode at 10 ms beats the LCP at 10 ms and
   // the reference's own error is far below the 0.2 ms run's, whose error is the
   // extrapolation's correction |x(h) − x(2h)| for a first-order method
   const double correction = max_distance(fine, coarse);
-  std::printf("hybrid accuracy, %.1f s: max COM error against the extrapolated LCP: reduced at "
-              "10 ms %.3g m, LCP at 10 ms %.3g m, LCP at 1 ms %.3g m (LCP at 0.2 ms: %.3g m)\n",
-              kDuration, e_reduced, e_lcp_10, e_lcp_1, correction);
+  std::printf(
+      "hybrid accuracy, %.1f s: max COM error against the extrapolated LCP: reduced at "
+      "10 ms %.3g m, LCP at 10 ms %.3g m, LCP at 1 ms %.3g m (LCP at 0.2 ms: %.3g m)\n",
+      kDuration, e_reduced, e_lcp_10, e_lcp_1, correction);
   // first order: halving h halves the error (10 ms against 1 ms: ten times)
   CHECK(e_lcp_10 / e_lcp_1 == Approx(10.0).epsilon(0.2));
   CHECK(e_lcp_1 / correction == Approx(5.0).epsilon(0.2));

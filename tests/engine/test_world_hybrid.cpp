@@ -291,9 +291,10 @@ namespace {
 // zero gravity: a sphere (r = 0.1 m, 1 kg) rolling on top of a free flat ellipsoid, a raft of
 // semi-axes (1, 1, 0.05) m and 3 kg, the two pressed together by F = ∓2 N along z at their
 // centres (equal and opposite, constant; the raft's top is curved with radius 20 m, so the sphere
-// rolls on for the whole run instead of running down its side). The forces sum to zero, so the total momentum P = Σ m v is constant; they are
-// constant fields, so E = T − Σ F·x is constant while the contact does no work (rolling without
-// slip, μ = 0.8 never reached). Both bodies start at rest relative to each other at the contact.
+// rolls on for the whole run instead of running down its side). The forces sum to zero, so the
+// total momentum P = Σ m v is constant; they are constant fields, so E = T − Σ F·x is constant
+// while the contact does no work (rolling without slip, μ = 0.8 never reached). Both bodies start
+// at rest relative to each other at the contact.
 struct FreePair {
   std::vector<Vec3> x_sphere, x_slab;  // every 10 ms
   Vec3 P0 = Vec3::Zero();
@@ -306,16 +307,24 @@ FreePair press(bool hybrid, double h, double duration) {
   s.hybrid = hybrid;
   World w(s);
   const Vec3 v(0.3, 0.1, 0.0), w_sphere(-1.0, 3.0, 0.0);  // ω × (0, 0, −r) = −v: no slip
-  const int a = w.add_body({.name = "sphere", .mass = 1.0, .shape = make_sphere(0.1),
-                            .position = Vec3(0.0, 0.0, 0.15), .velocity = v,
-                            .angular_velocity = w_sphere, .friction = 0.8});
-  const int b = w.add_body({.name = "slab", .mass = 3.0, .shape = make_ellipsoid(Vec3(1.0, 1.0, 0.05)),
+  const int a = w.add_body({.name = "sphere",
+                            .mass = 1.0,
+                            .shape = make_sphere(0.1),
+                            .position = Vec3(0.0, 0.0, 0.15),
+                            .velocity = v,
+                            .angular_velocity = w_sphere,
+                            .friction = 0.8});
+  const int b = w.add_body({.name = "slab",
+                            .mass = 3.0,
+                            .shape = make_ellipsoid(Vec3(1.0, 1.0, 0.05)),
                             .friction = 0.8});
   const double F = 2.0;
   w.add_force({.body = a, .force = Vec3(0.0, 0.0, -F)});
   w.add_force({.body = b, .force = Vec3(0.0, 0.0, F)});
   auto momentum = [&] { return 1.0 * w.twist(a).tail<3>() + 3.0 * w.twist(b).tail<3>(); };
-  auto energy = [&] { return w.kinetic_energy() + F * w.pose(a).x_WB.z() - F * w.pose(b).x_WB.z(); };
+  auto energy = [&] {
+    return w.kinetic_energy() + F * w.pose(a).x_WB.z() - F * w.pose(b).x_WB.z();
+  };
   FreePair out;
   bool measuring = !hybrid;
   Vec3 P0 = momentum();
@@ -353,7 +362,8 @@ FreePair press(bool hybrid, double h, double duration) {
 
 double max_gap(const std::vector<Vec3>& p, const std::vector<Vec3>& q) {
   double d = 0.0;
-  for (std::size_t k = 0; k < std::min(p.size(), q.size()); ++k) d = std::max(d, (p[k] - q[k]).norm());
+  for (std::size_t k = 0; k < std::min(p.size(), q.size()); ++k)
+    d = std::max(d, (p[k] - q[k]).norm());
   return d;
 }
 
@@ -365,14 +375,16 @@ TEST_CASE("hybrid: two free bodies pressed together roll in reduced mode, conser
   const FreePair hy = press(true, 0.01, T);
   const FreePair lcp = press(false, 0.01, T);
   const FreePair fine = press(false, 0.001, T);
-  const double d_hy = std::max(max_gap(hy.x_sphere, fine.x_sphere), max_gap(hy.x_slab, fine.x_slab));
+  const double d_hy =
+      std::max(max_gap(hy.x_sphere, fine.x_sphere), max_gap(hy.x_slab, fine.x_slab));
   const double d_lcp =
       std::max(max_gap(lcp.x_sphere, fine.x_sphere), max_gap(lcp.x_slab, fine.x_slab));
-  std::printf("hybrid free pair: %d entries, %d exits, %d reduced steps; max |dP| = %.3g, max |dE| "
-              "= %.3g J; LCP alone (10 ms): max |dP| = %.3g, max |dE| = %.3g J; max distance to the "
-              "LCP at 1 ms: hybrid %.3g m, LCP at 10 ms %.3g m\n",
-              hy.entries, hy.exits, hy.reduced_steps, hy.max_dP, hy.max_dE, lcp.max_dP, lcp.max_dE,
-              d_hy, d_lcp);
+  std::printf(
+      "hybrid free pair: %d entries, %d exits, %d reduced steps; max |dP| = %.3g, max |dE| "
+      "= %.3g J; LCP alone (10 ms): max |dP| = %.3g, max |dE| = %.3g J; max distance to the "
+      "LCP at 1 ms: hybrid %.3g m, LCP at 10 ms %.3g m\n",
+      hy.entries, hy.exits, hy.reduced_steps, hy.max_dP, hy.max_dE, lcp.max_dP, lcp.max_dE, d_hy,
+      d_lcp);
   CHECK(hy.entries == 1);
   CHECK(hy.exits == 0);
   CHECK(hy.reduced_steps >= 85);  // entered after the 10 LCP steps of the entry rule

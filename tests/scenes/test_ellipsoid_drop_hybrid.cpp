@@ -24,9 +24,9 @@ using namespace pivot;
 namespace {
 
 struct Balance {
-  double E = 0.0;           // kinetic + potential, J
-  Vec3 p = Vec3::Zero();    // m v, kg m/s
-  Vec3 L = Vec3::Zero();    // I_W ω about the centre of mass, kg m²/s
+  double E = 0.0;         // kinetic + potential, J
+  Vec3 p = Vec3::Zero();  // m v, kg m/s
+  Vec3 L = Vec3::Zero();  // I_W ω about the centre of mass, kg m²/s
   Balance operator-(const Balance& o) const { return {E - o.E, p - o.p, L - o.L}; }
 };
 

@@ -83,8 +83,8 @@ World make_world(double h, bool hybrid, int entry_steps) {
   ws.hybrid = hybrid;
   ws.hybrid_entry_steps = entry_steps;
   World w(ws);
-  w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0),
-              .friction = kMu});
+  w.add_body(
+      {.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0), .friction = kMu});
   w.add_body(ellipsoid_settings(rolling_start()));
   return w;
 }
@@ -160,8 +160,8 @@ Trajectory run_reduced(const ReducedStepSettings& settings, double duration, boo
     info.evaluations += r.evaluations;
     if (r.status != ReducedStatus::ok) {
       info.ok = false;
-      info.message = fmt::format("{} at t = {:.2f} s: {}", to_string(r.status), e.state.time,
-                                 r.message);
+      info.message =
+          fmt::format("{} at t = {:.2f} s: {}", to_string(r.status), e.state.time, r.message);
       break;
     }
     if (monitor) {
@@ -230,9 +230,9 @@ struct Cost {
 Cost measure(const std::function<void()>& run, const HybridBenchOptions& o) {
   std::vector<double> wall, cpu;
   const auto start = Clock::now();
-  while (static_cast<int>(wall.size()) < o.max_repeats &&
-         (static_cast<int>(wall.size()) < o.min_repeats ||
-          seconds_since(start) < o.budget_seconds)) {
+  while (
+      static_cast<int>(wall.size()) < o.max_repeats &&
+      (static_cast<int>(wall.size()) < o.min_repeats || seconds_since(start) < o.budget_seconds)) {
     const double c0 = cpu_seconds();
     const auto t0 = Clock::now();
     run();
@@ -251,7 +251,9 @@ struct Method {
   Cost cost;
 };
 
-std::string sci(double v) { return fmt::format("{:.2e}", v); }
+std::string sci(double v) {
+  return fmt::format("{:.2e}", v);
+}
 
 }  // namespace
 
@@ -263,8 +265,8 @@ void run_hybrid_benchmark(const HybridBenchOptions& o, std::ostream& out) {
   out << fmt::format(
       "Ellipsoid ({}, {}, {}) m, {} kg, μ = {}, tilted {} rad about x, ω0 = ({}, {}, {}) rad/s, "
       "v0 = ({:.4f}, {:.4f}, {:.4f}) m/s (no slip); frames every {} ms.\n\n",
-      kRadii.x(), kRadii.y(), kRadii.z(), kMass, kMu, kTilt, kOmega0.x(), kOmega0.y(),
-      kOmega0.z(), s.V(3), s.V(4), s.V(5), kFrame * 1e3);
+      kRadii.x(), kRadii.y(), kRadii.z(), kMass, kMu, kTilt, kOmega0.x(), kOmega0.y(), kOmega0.z(),
+      s.V(3), s.V(4), s.V(5), kFrame * 1e3);
 
   std::vector<Method> methods;
   auto add_reduced = [&](const std::string& name, double tolerance) {
@@ -273,13 +275,23 @@ void run_hybrid_benchmark(const HybridBenchOptions& o, std::ostream& out) {
     st.tolerance = tolerance;
     Method m{name, kFrame, {}, {}, {}};
     m.trajectory = run_reduced(st, T, true, m.info);
-    m.cost = measure([&] { RunInfo i; (void)run_reduced(st, T, false, i); }, o);
+    m.cost = measure(
+        [&] {
+          RunInfo i;
+          (void)run_reduced(st, T, false, i);
+        },
+        o);
     methods.push_back(std::move(m));
   };
   auto add_world = [&](const std::string& name, double h, bool hybrid, int entry_steps) {
     Method m{name, h, {}, {}, {}};
     m.trajectory = run_world(h, hybrid, entry_steps, T, m.info);
-    m.cost = measure([&] { RunInfo i; (void)run_world(h, hybrid, entry_steps, T, i); }, o);
+    m.cost = measure(
+        [&] {
+          RunInfo i;
+          (void)run_world(h, hybrid, entry_steps, T, i);
+        },
+        o);
     methods.push_back(std::move(m));
   };
 
@@ -309,10 +321,9 @@ void run_hybrid_benchmark(const HybridBenchOptions& o, std::ostream& out) {
       LvR.final_angle);
 
   Table t;
-  t.header = {"method",          "step ms",         "steps",     "evals",
-              "wall ms",         "CPU ms",          "max dx (R)", "max dθ (R)",
-              "final dx (R)",    "final dθ (R)",    "max dx (L)", "max |ΔE| J",
-              "switches"};
+  t.header = {"method",     "step ms",    "steps",      "evals",        "wall ms",
+              "CPU ms",     "max dx (R)", "max dθ (R)", "final dx (R)", "final dθ (R)",
+              "max dx (L)", "max |ΔE| J", "switches"};
   t.right = {false, true, true, true, true, true, true, true, true, true, true, true, false};
   for (const Method& m : methods) {
     const Errors eR = compare(m.trajectory, ref_R), eL = compare(m.trajectory, ref_L);
@@ -323,8 +334,8 @@ void run_hybrid_benchmark(const HybridBenchOptions& o, std::ostream& out) {
     if (!m.info.ok) sw = m.info.message;
     t.add({m.name, fmt::format("{:g}", m.step * 1e3), fmt::format("{}", m.info.steps),
            m.info.evaluations > 0 ? fmt::format("{}", m.info.evaluations) : "—",
-           format_ms(m.cost.wall), format_ms(m.cost.cpu), sci(eR.max_position),
-           sci(eR.max_angle), sci(eR.final_position), sci(eR.final_angle), sci(eL.max_position),
+           format_ms(m.cost.wall), format_ms(m.cost.cpu), sci(eR.max_position), sci(eR.max_angle),
+           sci(eR.final_position), sci(eR.final_angle), sci(eL.max_position),
            sci(eR.max_energy_drift), sw});
   }
   t.print(out);
@@ -346,8 +357,9 @@ void run_hybrid_benchmark(const HybridBenchOptions& o, std::ostream& out) {
   const double per_step = finest.cost.cpu / static_cast<double>(finest.info.steps);
 
   Table eq;
-  eq.header = {"method at 10 ms", "its max dx (R)", "LCP h for that error", "LCP steps",
-               "LCP CPU (est.)", "its CPU", "ratio"};
+  eq.header = {
+      "method at 10 ms", "its max dx (R)", "LCP h for that error", "LCP steps", "LCP CPU (est.)",
+      "its CPU",         "ratio"};
   eq.right = {false, true, true, true, true, true, true};
   for (std::size_t k = 1; k < first_lcp; ++k) {
     const Method& m = methods[k];
