@@ -369,7 +369,7 @@ double max_gap(const std::vector<Vec3>& p, const std::vector<Vec3>& q) {
 
 }  // namespace
 
-TEST_CASE("hybrid: two free bodies pressed together roll in reduced mode, conserving P and E",
+TEST_CASE("hybrid: two free bodies pressed together roll in reduced mode and conserve P and E",
           "[engine][hybrid]") {
   const double T = 1.0;
   const FreePair hy = press(true, 0.01, T);

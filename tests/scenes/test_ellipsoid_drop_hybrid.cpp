@@ -39,8 +39,9 @@ Balance balance(const World& w, int body) {
 
 }  // namespace
 
-TEST_CASE("ellipsoid_drop_hybrid: bounce, roll reduced, box, roll; switches are continuous",
-          "[scene][hybrid]") {
+TEST_CASE(
+    "ellipsoid_drop_hybrid: bounces then rolls reduced then meets the box with continuous switches",
+    "[scene][hybrid]") {
   const auto file = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
                     "scenes" / "ellipsoid_drop_hybrid.json";
   const Scene scene = load_scene(file);
