@@ -11,8 +11,8 @@ namespace pivot {
 /// a pair entering or leaving the hybrid reduced mode (docs/hybrid.md "The World switch")
 struct SwitchEvent {
   double time = 0.0;           ///< s (the end of the step that switched)
-  int body = -1;               ///< the free body
-  int partner = -1;            ///< the fixed body it touches
+  int body = -1;               ///< the free body (body 1 of the pair)
+  int partner = -1;            ///< the body it touches: fixed, or free (then also reduced)
   bool entered = false;        ///< true: entered reduced mode; false: left it
   std::string reason;          ///< why it left ("separated", "new contact with body 3", ...)
   double energy_change = 0.0;  ///< entry: the projection's energy change (after − before), J

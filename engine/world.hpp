@@ -78,9 +78,9 @@ struct WorldSettings {
   /// e.g. to write it to a problem file; off by default (a copy per island and step)
   bool record_lcps = false;
   /// hybrid mode (docs/hybrid.md "The World switch"): a free body with a smooth surface resting
-  /// on one fixed body with a smooth surface is advanced in reduced contact coordinates (Kry &
-  /// Pai 2002) instead of by the LCP, until it separates, touches something else, or the
-  /// geometry fails
+  /// on one fixed body with a smooth surface, or two free bodies with smooth surfaces touching
+  /// only each other, are advanced in reduced contact coordinates (Kry & Pai 2002) instead of
+  /// by the LCP, until they separate, touch something else, or the geometry fails
   bool hybrid = false;
   /// hybrid entry: consecutive steps the pair must have met the entry rule, ≥ 0. 0: the pair
   /// enters at the start of the first step whose contacts qualify, before the LCP, from the
@@ -179,7 +179,8 @@ class World {
   /// turns the hybrid mode on or off between steps; off: every reduced pair leaves at the
   /// next step, with its exact pose and twist
   void set_hybrid(bool on) { settings_.hybrid = on; }
-  /// hybrid: true while the body is advanced in reduced contact coordinates
+  /// hybrid: true while the body is advanced in reduced contact coordinates (either body of a
+  /// free pair; never a fixed partner)
   [[nodiscard]] bool in_reduced_mode(int body) const { return is_reduced(body); }
   /// totals over all steps so far
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
@@ -191,11 +192,14 @@ class World {
   void check_body(int body, const char* what) const;
   // hybrid mode (world_hybrid.cpp)
   struct ReducedPair {
-    int body = -1, partner = -1;
+    int body = -1, partner = -1;  // body 1 (free) and body 2 (fixed, or free: partner_free)
+    bool partner_free = false;
     ReducedContactModel model;
     ReducedContactState state;
     Pose next_pose{};  // after this step's advance
     Vec6 next_twist = Vec6::Zero();
+    Pose next_pose2{};  // the free partner's, after this step's advance
+    Vec6 next_twist2 = Vec6::Zero();
   };
   [[nodiscard]] bool is_reduced(int body) const;
   void exit_reduced(std::size_t k, std::string reason);
@@ -209,8 +213,10 @@ class World {
   void hybrid_enter_at_start(const std::vector<Contact>& contacts);
   /// a free body with a smooth surface, not reduced, no joint on it
   [[nodiscard]] bool hybrid_candidate(int body) const;
-  /// a fixed body with a smooth surface
-  [[nodiscard]] bool hybrid_partner(int body) const;
+  /// a smooth partner of `body`: fixed, or free and then of higher index, not reduced, with no
+  /// joint and no contact in `contacts` but with `body`
+  template <class C>
+  [[nodiscard]] bool hybrid_partner(int body, int partner, const std::vector<C>& contacts) const;
   /// projects the body onto the contact manifold with its partner and enters reduced mode if
   /// the contact is clean (converged, gap and normal speed within tolerance; with
   /// need_normal_force also a compressive reduced normal force); false otherwise

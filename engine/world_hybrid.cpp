@@ -1,16 +1,75 @@
 // World's hybrid mode (docs/hybrid.md "The World switch"; notes/kry.md §10): the entry rule,
-// advancing reduced pairs inside World::step, and the exits.
+// advancing reduced pairs inside World::step, and the exits. A pair is a free body on a fixed
+// body, or two free bodies (the 11-DOF form of notes/kry.md §2, "Two free bodies" [DERIVED]).
 #include <fmt/core.h>
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <vector>
 
 #include "engine/world.hpp"
 
 namespace pivot {
 
+namespace {
+
+const Contact& contact_of(const Contact& c) {
+  return c;
+}
+const Contact& contact_of(const ContactInfo& c) {
+  return c.contact;
+}
+
+// the first body other than `partner` that touches `body` in `contacts`, or −2 (none)
+template <class C>
+int other_contact(const std::vector<C>& contacts, int body, int partner) {
+  for (const C& x : contacts) {
+    const Contact& c = contact_of(x);
+    const int o = c.body_a == body ? c.body_b : c.body_b == body ? c.body_a : -2;
+    if (o != -2 && o != partner) return o;
+  }
+  return -2;
+}
+
+bool has_joint(const std::vector<std::unique_ptr<Joint>>& joints, int body) {
+  return std::any_of(joints.begin(), joints.end(),
+                     [body](const auto& j) { return j->body_a() == body || j->body_b() == body; });
+}
+
+// Two free bodies entering reduced mode: the inelastic impulse j n at the contact point p that
+// stops their relative normal velocity, applied to copies of their twists (n points towards
+// body i). Equal and opposite, so it keeps the total linear and angular momentum, which the
+// projection of enter_reduced_mode (body 2 keeps its twist) would not (notes/kry.md §10.2,
+// entry step 5: "split by mass"). Returns v_n and the kinetic energy change −½ v_n² / K.
+//   v_n = n·(v_i + ω_i × r_i − v_o − ω_o × r_o),  K = Σ 1/m + (r × n)ᵀ I_W⁻¹ (r × n)
+struct NormalStop {
+  double v_n = 0.0;     // m/s, > 0 separating
+  double energy = 0.0;  // J, ≤ 0
+};
+NormalStop stop_normal_velocity(const RigidBodySet& set, int i, int o, const Vec3& p, const Vec3& n,
+                                Vec6& V_i, Vec6& V_o) {
+  const Vec3 r_i = p - set.pose(i).x_WB, r_o = p - set.pose(o).x_WB;
+  const Mat3 Iinv_i = set.body(i).inverse_inertia_W(set.pose(i).q_WB);
+  const Mat3 Iinv_o = set.body(o).inverse_inertia_W(set.pose(o).q_WB);
+  const double v_n =
+      n.dot(V_i.tail<3>() + V_i.head<3>().cross(r_i) - V_o.tail<3>() - V_o.head<3>().cross(r_o));
+  const Vec3 a_i = r_i.cross(n), a_o = r_o.cross(n);
+  const double K = set.body(i).inverse_mass + set.body(o).inverse_mass + a_i.dot(Iinv_i * a_i) +
+                   a_o.dot(Iinv_o * a_o);
+  const double j = -v_n / K;
+  V_i.head<3>() += Iinv_i * (j * a_i);
+  V_i.tail<3>() += set.body(i).inverse_mass * j * n;
+  V_o.head<3>() -= Iinv_o * (j * a_o);
+  V_o.tail<3>() -= set.body(o).inverse_mass * j * n;
+  return {v_n, -0.5 * v_n * v_n / K};
+}
+
+}  // namespace
+
 bool World::is_reduced(int body) const {
-  return std::any_of(reduced_.begin(), reduced_.end(),
-                     [body](const ReducedPair& p) { return p.body == body; });
+  return std::any_of(reduced_.begin(), reduced_.end(), [body](const ReducedPair& p) {
+    return p.body == body || (p.partner_free && p.partner == body);
+  });
 }
 
 void World::exit_reduced(std::size_t k, std::string reason) {
@@ -22,8 +81,8 @@ void World::exit_reduced(std::size_t k, std::string reason) {
   e.reason = std::move(reason);
   pending_switches_.push_back(std::move(e));
   ++totals_.reduced_exits;
-  if (static_cast<int>(hybrid_streak_.size()) > reduced_[k].body)
-    hybrid_streak_[reduced_[k].body] = 0;
+  for (const int b : {reduced_[k].body, reduced_[k].partner})
+    if (b >= 0 && static_cast<int>(hybrid_streak_.size()) > b) hybrid_streak_[b] = 0;
   reduced_.erase(reduced_.begin() + static_cast<std::ptrdiff_t>(k));
 }
 
@@ -46,20 +105,15 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
   const double h = settings_.time_step;
   for (std::size_t k = reduced_.size(); k-- > 0;) {
     ReducedPair& pair = reduced_[k];
-    // a joint on the body (added while reduced)
-    bool jointed = false;
-    for (const auto& j : joints_)
-      if (j->body_a() == pair.body || j->body_b() == pair.body) jointed = true;
-    if (jointed) {
+    // a joint on the body or on a free partner (added while reduced)
+    if (has_joint(joints_, pair.body) || (pair.partner_free && has_joint(joints_, pair.partner))) {
       exit_reduced(k, "a joint acts on the body");
       continue;
     }
-    // a contact with any other body (speculative ones within the margin included)
-    int other = -2;
-    for (const Contact& c : contacts) {
-      const int o = c.body_a == pair.body ? c.body_b : c.body_b == pair.body ? c.body_a : -2;
-      if (o != -2 && o != pair.partner) other = o;
-    }
+    // a contact of the body, or of a free partner, with any other body (speculative ones within
+    // the margin included)
+    int other = other_contact(contacts, pair.body, pair.partner);
+    if (other == -2 && pair.partner_free) other = other_contact(contacts, pair.partner, pair.body);
     if (other != -2) {
       exit_reduced(k, other >= 0 ? fmt::format("new contact with body {} (\"{}\")", other,
                                                set_.body(other).name)
@@ -70,6 +124,7 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     // LCP takes this step from the exact state
     ReducedContactState state = pair.state;
     pair.model.body1.wrench_W = f_ext.segment<6>(6 * pair.body);
+    if (pair.partner_free) pair.model.body2.wrench_W = f_ext.segment<6>(6 * pair.partner);
     ReducedAdvanceResult r;
     try {
       r = advance(pair.model, state, h, settings_.hybrid_integrator);
@@ -84,13 +139,17 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     }
     const Pose X = body1_pose(pair.model, state);
     const Vec6 V = body1_world_twist(pair.model, state);
-    if (!X.x_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite()) {
+    const Vec6 V2 = body2_world_twist(state);
+    if (!X.x_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite() ||
+        !state.X_W2.x_WB.allFinite() || !state.X_W2.q_WB.coeffs().allFinite() || !V2.allFinite()) {
       exit_reduced(k, "bad_geometry: non-finite state");
       continue;
     }
     pair.state = state;
     pair.next_pose = X;
     pair.next_twist = V;
+    pair.next_pose2 = state.X_W2;
+    pair.next_twist2 = V2;
   }
   drop_reduced_contacts(contacts);
 }
@@ -140,35 +199,57 @@ bool World::hybrid_candidate(int body) const {
                       [body](const auto& j) { return j->body_a() == body || j->body_b() == body; });
 }
 
-bool World::hybrid_partner(int partner) const {
-  return partner >= 0 && set_.body(partner).fixed && set_.body(partner).smooth_surface;
+// a smooth partner: fixed, or free with the conditions of a free pair (docs/hybrid.md): the pair
+// is entered from its body of the lower index (body 1), and the partner touches nothing else,
+// carries no joint and is not reduced
+template <class C>
+bool World::hybrid_partner(int body, int partner, const std::vector<C>& contacts) const {
+  if (partner < 0 || !set_.body(partner).smooth_surface) return false;
+  if (set_.body(partner).fixed) return true;
+  return partner > body && !is_reduced(partner) && !has_joint(joints_, partner) &&
+         other_contact(contacts, partner, body) == -2;
 }
 
 bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need_normal_force) {
   const RigidBody& b = set_.body(i);
   const RigidBody& p = set_.body(partner);
+  const bool partner_free = !p.fixed;
   ReducedPair pair;
   pair.body = i;
   pair.partner = partner;
+  pair.partner_free = partner_free;
   pair.model.body1.surface = {b.smooth_surface, Pose{b.shape_offset, Quat::Identity()}};
   pair.model.body1.mass = b.mass;
   pair.model.body1.inertia_B = b.inertia_B;
   pair.model.body2.surface = {p.smooth_surface, Pose{p.shape_offset, Quat::Identity()}};
-  pair.model.body2.fixed = true;
+  pair.model.body2.fixed = !partner_free;
+  if (partner_free) {
+    pair.model.body2.mass = p.mass;
+    pair.model.body2.inertia_B = p.inertia_B;
+  }
   pair.model.gravity = settings_.gravity;
   pair.model.friction = settings_.hybrid_friction;
   pair.model.friction.mu = std::sqrt(b.friction * p.friction);
   const Pose X0 = set_.pose(i);
   const Vec6 V0 = set_.twist(i);
+  Vec6 V1_W = V0, V2_W = Vec6::Zero();
+  NormalStop stop;
   ReducedEntry e;
   try {
     validate(pair.model);
+    if (partner_free) {
+      // at the contact of the smooth surfaces now (the detector's is from the step's start)
+      const ContactSearchResult c = find_contact(
+          pair.model.body1.surface, X0, pair.model.body2.surface, set_.pose(partner), p_guess);
+      if (!c.converged) return false;
+      V2_W = set_.twist(partner);
+      stop = stop_normal_velocity(set_, i, partner, c.p_W2, c.n_W, V1_W, V2_W);
+    }
     // the contact to rounding (one more Newton step than find_contact's default needs), so a
     // state already on the manifold is kept as it is; the default where that does not converge
-    e = enter_reduced_mode(pair.model, X0, V0, set_.pose(partner), Vec6::Zero(), time_, p_guess,
-                           1e-14);
+    e = enter_reduced_mode(pair.model, X0, V1_W, set_.pose(partner), V2_W, time_, p_guess, 1e-14);
     if (!e.search.converged)
-      e = enter_reduced_mode(pair.model, X0, V0, set_.pose(partner), Vec6::Zero(), time_, p_guess);
+      e = enter_reduced_mode(pair.model, X0, V1_W, set_.pose(partner), V2_W, time_, p_guess);
     // without an LCP impulse to show it (a start-of-step entry), the contact must carry load
     if (need_normal_force) {
       const ReducedDynamics d = reduced_dynamics(pair.model, e.state);
@@ -180,22 +261,27 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
     return false;
   }
   if (!e.search.converged || std::abs(e.search.gap) > settings_.hybrid_point_tolerance ||
-      std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed)
+      std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed ||
+      std::abs(stop.v_n) > settings_.hybrid_max_normal_speed)
     return false;  // not a clean single contact now
   const Pose X = body1_pose(pair.model, e.state);
   const Vec6 V = body1_world_twist(pair.model, e.state);
-  if (!X.x_WB.allFinite() || !V.allFinite()) return false;
+  const Vec6 V2 = body2_world_twist(e.state);
+  if (!X.x_WB.allFinite() || !V.allFinite() || !V2.allFinite()) return false;
   set_.set_pose(i, X);
   set_.twist(i) = V;
+  if (partner_free) set_.twist(partner) = V2;  // body 2 keeps its pose (enter_reduced_mode)
   pair.state = e.state;
   pair.next_pose = X;
   pair.next_twist = V;
+  pair.next_pose2 = e.state.X_W2;
+  pair.next_twist2 = V2;
   SwitchEvent ev;
   ev.time = time_;
   ev.body = i;
   ev.partner = partner;
   ev.entered = true;
-  ev.energy_change = e.energy_change;
+  ev.energy_change = e.energy_change + stop.energy;
   ev.position_change = (X.x_WB - X0.x_WB).norm();
   ev.rotation_change = X.q_WB.angularDistance(X0.q_WB);
   ev.twist_change = (V - V0).cwiseAbs().maxCoeff();
@@ -212,7 +298,7 @@ void World::hybrid_enter_at_start(const std::vector<Contact>& contacts) {
     for (const Contact& c : contacts)
       if (touches(c, i)) bc.add(c, i);
     // the proxies' points may be spread (a sampled hull, a mesh): the smooth surfaces decide
-    if (bc.count > 0 && bc.one_partner && hybrid_partner(bc.partner))
+    if (bc.count > 0 && bc.one_partner && hybrid_partner(i, bc.partner, contacts))
       try_enter_reduced(i, bc.partner, bc.deepest_point, true);
   }
 }
@@ -230,8 +316,8 @@ void World::hybrid_after_step() {
       hybrid_streak_[i] = 0;
       continue;
     }
-    // the entry rule on this step's contacts: all with one fixed smooth partner, at one point,
-    // compressive
+    // the entry rule on this step's contacts: all with one smooth partner (fixed, or free and
+    // touching nothing else), at one point, compressive
     BodyContacts bc;
     double lambda = 0.0;
     for (const ContactInfo& ci : contacts_)
@@ -241,7 +327,7 @@ void World::hybrid_after_step() {
       }
     const bool ok = bc.count > 0 && bc.one_partner &&
                     bc.spread <= settings_.hybrid_point_tolerance && lambda > 0.0 &&
-                    hybrid_partner(bc.partner);
+                    hybrid_partner(i, bc.partner, contacts_);
     hybrid_streak_[i] = ok ? hybrid_streak_[i] + 1 : 0;
     if (!ok || hybrid_streak_[i] < settings_.hybrid_entry_steps) continue;
     // enter (the streak starts again whether it works or not)

@@ -387,7 +387,10 @@ const StepReport& World::step() {
     contacts_[c] = ContactInfo{contacts[c], contact_lambda[c], contact_tangent[c]};
 
   // 4. positions from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q)
-  for (const ReducedPair& pair : reduced_) v_new.segment<6>(6 * pair.body) = pair.next_twist;
+  for (const ReducedPair& pair : reduced_) {
+    v_new.segment<6>(6 * pair.body) = pair.next_twist;
+    if (pair.partner_free) v_new.segment<6>(6 * pair.partner) = pair.next_twist2;
+  }
   for (int i = 0; i < n; ++i) {
     if (set_.body(i).fixed) continue;
     if (is_reduced(i)) continue;  // set below from the reduced state
@@ -398,6 +401,9 @@ const StepReport& World::step() {
   for (const ReducedPair& pair : reduced_) {
     set_.set_pose(pair.body, pair.next_pose);
     set_.twist(pair.body) = pair.next_twist;
+    if (!pair.partner_free) continue;
+    set_.set_pose(pair.partner, pair.next_pose2);
+    set_.twist(pair.partner) = pair.next_twist2;
   }
 
   // 5. stabilization at p(t+h), with contacts detected anew so their gaps are current

@@ -4,6 +4,8 @@
 //   pivot-bench lcp        LCP solvers on the shared data set and on LCPs of Pivot's own steps
 //   pivot-bench scenes     the same scenes in Pivot, ODE and Bullet: time per step and error
 //   pivot-bench scaling    time per step against pyramid size, with fitted exponents
+//   pivot-bench hybrid     rolling ellipsoid: reduced contact coordinates against the LCP
+//                          (accuracy and cost; docs/hybrid.md)
 //   pivot-bench dump-lcps  only write the LCPs of Pivot's scenes (to --scene-lcps)
 //
 // Tables are Markdown, printed to stdout; docs/benchmarks.md holds the latest run.
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "hybrid_benchmark.hpp"
 #include "lcp_benchmark.hpp"
 #include "report.hpp"
 #include "scene_benchmark.hpp"
@@ -55,11 +58,14 @@ int main(int argc, char** argv) {
   auto* lcp = app.add_subcommand("lcp", "LCP solvers");
   auto* scenes = app.add_subcommand("scenes", "scenes in every engine");
   auto* scaling = app.add_subcommand("scaling", "time per step against pyramid size");
+  auto* hybrid =
+      app.add_subcommand("hybrid", "rolling ellipsoid: reduced coordinates against the LCP");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
   const bool everything = app.get_subcommands().empty() || all->parsed();
 
+  HybridBenchOptions hybrid_options;
   LcpBenchOptions lcp_options;
   lcp_options.data_dir = data;
   if (quick) {
@@ -69,6 +75,10 @@ int main(int argc, char** argv) {
     scene_options.pyramid_levels = {5};
     scene_options.scaling_levels = {3, 5, 7};
     scene_options.scaling_steps = 10;
+    hybrid_options.duration = 1.0;
+    hybrid_options.lcp_steps = {1e-2, 1e-3, 4e-4, 2e-4};
+    hybrid_options.min_repeats = 1;
+    hybrid_options.budget_seconds = 0.0;
   }
 
   std::cout << "# pivot-bench, " << today() << "\n\n" << machine_summary() << "\n\n";
@@ -82,6 +92,7 @@ int main(int argc, char** argv) {
   if (everything || lcp->parsed()) run_lcp_benchmark(lcp_options, std::cout);
   if (everything || scenes->parsed()) run_scene_benchmark(scene_options, std::cout);
   if (everything || scaling->parsed()) run_scaling_benchmark(scene_options, std::cout);
+  if (everything || hybrid->parsed()) run_hybrid_benchmark(hybrid_options, std::cout);
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;
 }
