@@ -210,7 +210,7 @@ class World {
   /// the entry rule on this step's contacts; enters the pairs that qualify
   void hybrid_after_step();
   /// hybrid_entry_steps = 0: enters the pairs whose contacts qualify at the start of the step
-  void hybrid_enter_at_start(const std::vector<Contact>& contacts);
+  void hybrid_enter_at_start(const std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
   /// a free body with a smooth surface, not reduced, no joint on it
   [[nodiscard]] bool hybrid_candidate(int body) const;
   /// a smooth partner of `body`: fixed, or free and then of higher index, not reduced, with no
@@ -220,7 +220,10 @@ class World {
   /// projects the body onto the contact manifold with its partner and enters reduced mode if
   /// the contact is clean (converged, gap and normal speed within tolerance; with
   /// need_normal_force also a compressive reduced normal force); false otherwise
-  bool try_enter_reduced(int body, int partner, const Vec3& p_W_guess, bool need_normal_force);
+  /// (f_ext: the step's external wrenches, 6 per body, for the normal-force check; gravity only
+  /// when null)
+  bool try_enter_reduced(int body, int partner, const Vec3& p_W_guess, bool need_normal_force,
+                         const Eigen::VectorXd* f_ext = nullptr);
   int add_joint_impl(std::unique_ptr<Joint> joint);
 
   WorldSettings settings_;

@@ -101,7 +101,7 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     while (!reduced_.empty()) exit_reduced(reduced_.size() - 1, "hybrid turned off");
     return;
   }
-  if (settings_.hybrid_entry_steps == 0) hybrid_enter_at_start(contacts);
+  if (settings_.hybrid_entry_steps == 0) hybrid_enter_at_start(contacts, f_ext);
   const double h = settings_.time_step;
   for (std::size_t k = reduced_.size(); k-- > 0;) {
     ReducedPair& pair = reduced_[k];
@@ -210,7 +210,8 @@ bool World::hybrid_partner(int body, int partner, const std::vector<C>& contacts
          other_contact(contacts, partner, body) == -2;
 }
 
-bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need_normal_force) {
+bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need_normal_force,
+                              const Eigen::VectorXd* f_ext) {
   const RigidBody& b = set_.body(i);
   const RigidBody& p = set_.body(partner);
   const bool partner_free = !p.fixed;
@@ -230,6 +231,10 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
   pair.model.gravity = settings_.gravity;
   pair.model.friction = settings_.hybrid_friction;
   pair.model.friction.mu = std::sqrt(b.friction * p.friction);
+  if (f_ext) {  // the forces that hold the contact closed, besides gravity
+    pair.model.body1.wrench_W = f_ext->segment<6>(6 * i);
+    if (partner_free) pair.model.body2.wrench_W = f_ext->segment<6>(6 * partner);
+  }
   const Pose X0 = set_.pose(i);
   const Vec6 V0 = set_.twist(i);
   Vec6 V1_W = V0, V2_W = Vec6::Zero();
@@ -291,7 +296,8 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
   return true;
 }
 
-void World::hybrid_enter_at_start(const std::vector<Contact>& contacts) {
+void World::hybrid_enter_at_start(const std::vector<Contact>& contacts,
+                                  const Eigen::VectorXd& f_ext) {
   for (int i = 0; i < set_.size(); ++i) {
     if (!hybrid_candidate(i)) continue;
     BodyContacts bc;
@@ -299,7 +305,7 @@ void World::hybrid_enter_at_start(const std::vector<Contact>& contacts) {
       if (touches(c, i)) bc.add(c, i);
     // the proxies' points may be spread (a sampled hull, a mesh): the smooth surfaces decide
     if (bc.count > 0 && bc.one_partner && hybrid_partner(i, bc.partner, contacts))
-      try_enter_reduced(i, bc.partner, bc.deepest_point, true);
+      try_enter_reduced(i, bc.partner, bc.deepest_point, true, &f_ext);
   }
 }
 

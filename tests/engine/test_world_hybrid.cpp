@@ -494,3 +494,37 @@ TEST_CASE("hybrid: two free bodies pressed together roll in reduced mode and con
   CHECK(d_hy < 5e-4);
   CHECK(d_lcp < 5e-4);
 }
+
+TEST_CASE("hybrid: a start-of-step entry counts the external forces that close the contact",
+          "[engine][hybrid]") {
+  // zero gravity, two free bodies touching at rest: only the applied ∓2 N press them together,
+  // so the compressive-normal-force check of hybrid_entry_steps = 0 must see those forces (with
+  // gravity alone it would see f_n = 0 and never enter); and with the forces pulling them apart
+  // the contact carries no load and must not enter
+  for (const double F : {2.0, -2.0}) {
+    WorldSettings s{.time_step = 0.01, .gravity = Vec3::Zero()};
+    s.hybrid = true;
+    s.hybrid_entry_steps = 0;
+    World w(s);
+    const int a = w.add_body({.name = "sphere",
+                              .mass = 1.0,
+                              .shape = make_sphere(0.1),
+                              .position = Vec3(0.0, 0.0, 0.15)});
+    const int b =
+        w.add_body({.name = "slab", .mass = 3.0, .shape = make_ellipsoid(Vec3(1.0, 1.0, 0.05))});
+    w.add_force({.body = a, .force = Vec3(0.0, 0.0, -F)});
+    w.add_force({.body = b, .force = Vec3(0.0, 0.0, F)});
+    const StepReport& rep = w.step();
+    INFO("F = " << F);
+    if (F > 0.0) {
+      REQUIRE(rep.switches.size() == 1);
+      CHECK(rep.switches.front().entered);
+      CHECK(rep.switches.front().time == 0.0);
+      CHECK(w.in_reduced_mode(a));
+      CHECK(w.in_reduced_mode(b));
+    } else {
+      CHECK(rep.switches.empty());
+      CHECK_FALSE(w.in_reduced_mode(a));
+    }
+  }
+}
