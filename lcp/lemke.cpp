@@ -694,9 +694,10 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
   result.w = q;
   result.residuals = measure_residuals(M, q, result.z);
   result.active_set.clear();
-  result.message = last == LcpStatus::ray_termination
-                       ? "secondary ray: no solution reachable along Lemke's path"
-                       : fmt::format("no solution within {} pivots", max_pivots);
+  result.message =
+      last == LcpStatus::ray_termination
+          ? "secondary ray: no solution reachable along Lemke's path"
+          : fmt::format("no solution within {} pivots (the attempts together)", total_pivots);
   return result;
 }
 
