@@ -417,7 +417,7 @@ FreePair press(bool hybrid, double h, double duration) {
   const double F = 2.0;
   w.add_force({.body = a, .force = Vec3(0.0, 0.0, -F)});
   w.add_force({.body = b, .force = Vec3(0.0, 0.0, F)});
-  auto momentum = [&] { return 1.0 * w.twist(a).tail<3>() + 3.0 * w.twist(b).tail<3>(); };
+  auto momentum = [&]() -> Vec3 { return 1.0 * w.twist(a).tail<3>() + 3.0 * w.twist(b).tail<3>(); };
   auto energy = [&] {
     return w.kinetic_energy() + F * w.pose(a).x_WB.z() - F * w.pose(b).x_WB.z();
   };

@@ -105,27 +105,29 @@ TEST_CASE("smooth_surface: bezier patches sharing an edge are linked", "[scene][
   CHECK(s.neighbour(0, 0).open());
 }
 
-TEST_CASE("smooth_surface: torus, paraboloid, ellipsoid, sphere and plane", "[scene][smooth]") {
+TEST_CASE("smooth_surface: torus paraboloid ellipsoid sphere and plane", "[scene][smooth]") {
   SECTION("torus, moved") {
-    const SmoothSurface& s = surface_of(parse(with_surface(
-        R"({"type": "torus", "major_radius": 0.3, "minor_radius": 0.1, "position": [1, 2, 3]})")));
+    const Scene scene = parse(with_surface(
+        R"({"type": "torus", "major_radius": 0.3, "minor_radius": 0.1, "position": [1, 2, 3]})"));
+    const SmoothSurface& s = surface_of(scene);
     CHECK(s.name() == "torus");
     // p(0, 0) = (R + r, 0, 0)
     CHECK((s.point(0, Vec2(0, 0)) - Vec3(1.4, 2, 3)).norm() < 1e-15);
   }
   SECTION("paraboloid, turned upside down") {
     // 180 degrees about x: the apex stays, the cap opens towards +z
-    const SmoothSurface& s = surface_of(parse(with_surface(
+    const Scene scene = parse(with_surface(
         R"({"type": "paraboloid", "curvature_radii": [2.7, 0.3], "half_extents": [0.9, 0.3],
-            "quat_wxyz": [0, 1, 0, 0]})")));
+            "quat_wxyz": [0, 1, 0, 0]})"));
+    const SmoothSurface& s = surface_of(scene);
     CHECK(s.name() == "paraboloid");
     CHECK(s.point(0, Vec2(0, 0)).norm() < 1e-15);
     // z = -v²/(2 R_v) before the turn, +v²/(2 R_v) after; v → -v
     CHECK((s.point(0, Vec2(0, 0.3)) - Vec3(0, -0.3, 0.09 / 0.6)).norm() < 1e-12);
   }
   SECTION("ellipsoid") {
-    const SmoothSurface& s =
-        surface_of(parse(with_surface(R"({"type": "ellipsoid", "radii": [0.3, 0.2, 0.1]})")));
+    const Scene scene = parse(with_surface(R"({"type": "ellipsoid", "radii": [0.3, 0.2, 0.1]})"));
+    const SmoothSurface& s = surface_of(scene);
     CHECK(s.name() == "ellipsoid");
     CHECK(s.patch_count() == 6);
     const Vec3 p = s.point(3, Vec2(0.2, -0.4));
@@ -133,13 +135,15 @@ TEST_CASE("smooth_surface: torus, paraboloid, ellipsoid, sphere and plane", "[sc
           Approx(1.0));
   }
   SECTION("sphere") {
-    const SmoothSurface& s = surface_of(
-        parse(with_surface(R"({"type": "sphere", "radius": 0.5, "position": [0, 0, 1]})")));
+    const Scene scene =
+        parse(with_surface(R"({"type": "sphere", "radius": 0.5, "position": [0, 0, 1]})"));
+    const SmoothSurface& s = surface_of(scene);
     CHECK((s.point(1, Vec2(0.3, 0.7)) - Vec3(0, 0, 1)).norm() == Approx(0.5));
   }
   SECTION("plane") {
-    const SmoothSurface& s = surface_of(
-        parse(with_surface(R"({"type": "plane", "normal": [0, 0, 2], "offset": 0.25})")));
+    const Scene scene =
+        parse(with_surface(R"({"type": "plane", "normal": [0, 0, 2], "offset": 0.25})"));
+    const SmoothSurface& s = surface_of(scene);
     CHECK(s.name() == "plane");
     CHECK(s.point(0, Vec2(1, 2)).z() == 0.25);
   }
