@@ -24,10 +24,14 @@
 #include <functional>
 #include <limits>
 
+#include "lcp/matrix_access.hpp"
+
 namespace pivot::lcp {
 namespace {
 
 constexpr double kTiny = std::numeric_limits<double>::min();
+// a sparse M with more than this fraction of its n² entries stored is solved in dense storage
+constexpr double kDenseFraction = 0.25;
 
 // The residuals of z, or of max(z, 0) when z fails and its projection passes. A degenerate basis
 // has basic z_i whose exact value is 0; the solve returns them as ±rounding (−4e-18 next to
@@ -37,7 +41,8 @@ constexpr double kTiny = std::numeric_limits<double>::min();
 // minimum-norm answer on the singular block of redundant contacts may have z_i slightly below
 // 0 (within the check) whose projection would unbalance other rows: z itself is tried first.
 // Nothing is hidden: what is returned is exactly what was judged.
-bool judge(const DenseMatrix& M, const Vector& q, Vector& z, double tolerance, Vector& w,
+template <typename Matrix>
+bool judge(const Matrix& M, const Vector& q, Vector& z, double tolerance, Vector& w,
            LcpResiduals& residuals) {
   residuals = measure_residuals(M, q, z, &w);
   if (residuals.worst() <= tolerance || !(z.minCoeff() < 0.0))
@@ -61,9 +66,10 @@ struct Var {
 // true when it produced a verified answer (kept by the caller)
 using Completion = std::function<bool(const std::vector<int>& S, const Vector& guess)>;
 
+template <typename Matrix>
 class LemkeSolver {
  public:
-  LemkeSolver(const DenseMatrix& M, const Vector& q, const Vector& d, const LemkeOptions& options,
+  LemkeSolver(const Matrix& M, const Vector& q, const Vector& d, const LemkeOptions& options,
               Completion completion = {})
       : M_(M),
         q_(q),
@@ -72,7 +78,6 @@ class LemkeSolver {
         n_(static_cast<int>(q.size())),
         completion_(std::move(completion)) {
     const int cap = n_ + 1;
-    Ainv_.resize(cap, cap);
     rows_.reserve(cap);
     cols_.reserve(cap);
     pos_row_.assign(n_, -1);
@@ -84,6 +89,7 @@ class LemkeSolver {
     work_.resize(cap);
     work2_.resize(cap);
     gather_.resize(cap);
+    position_.assign(n_, -1);
   }
 
   // runs Lemke from the standard start; fills z and the pivot counts
@@ -103,6 +109,7 @@ class LemkeSolver {
     cols_ = {n_};
     pos_row_[t] = 0;
     pos_col_[n_] = 0;
+    reserve_inverse(1);
     Ainv_(0, 0) = 1.0 / d_(t);
     zval_(0) = best;
     for (int i = 0; i < n_; ++i) wval_(i) = i == t ? 0.0 : q_(i) + d_(i) * best;
@@ -140,16 +147,12 @@ class LemkeSolver {
   }
 
   // z from the final basis by a fresh LU solve of A z_Z = −q_L (z₀ is not basic any more)
-  Vector solution() const {
+  Vector solution() {
     Vector z = Vector::Zero(n_);
     const int kk = k();
     if (kk == 0) return z;
-    DenseMatrix A(kk, kk);
     Vector rhs(kk);
-    for (int a = 0; a < kk; ++a) {
-      rhs(a) = -q_(rows_[a]);
-      for (int b = 0; b < kk; ++b) A(a, b) = Mt(rows_[a], cols_[b]);
-    }
+    const DenseMatrix A = basis_block(rhs);
     Eigen::PartialPivLU<DenseMatrix> lu(A);
     Vector zz = lu.solve(rhs);
     zz += lu.solve(rhs - A * zz);  // one step of iterative refinement
@@ -201,7 +204,28 @@ class LemkeSolver {
   static constexpr double kCompletionRatio = 1e-8;
   int k() const { return static_cast<int>(cols_.size()); }
   // M̃(i, j): column n is the covering vector
-  double Mt(int i, int j) const { return j < n_ ? M_(i, j) : d_(i); }
+  double Mt(int i, int j) const { return j < n_ ? access::entry(M_, i, j) : d_(i); }
+
+  // A = M̃(L, Z), and rhs = −q_L
+  DenseMatrix basis_block(Vector& rhs) {
+    const int kk = k();
+    const int z0 = pos_col_[n_];
+    std::vector<int> cols = cols_;
+    if (z0 >= 0) cols[z0] = 0;  // a stand-in column of M, replaced by d_L below
+    DenseMatrix A = access::gather_block(M_, rows_, cols, position_);
+    for (int a = 0; a < kk; ++a) {
+      rhs(a) = -q_(rows_[a]);
+      if (z0 >= 0) A(a, z0) = d_(rows_[a]);
+    }
+    return A;
+  }
+
+  // A⁻¹ is kept in the leading block of Ainv_, whose storage grows by doubling up to n + 1
+  void reserve_inverse(int size) {
+    if (Ainv_.rows() >= size) return;
+    const int cap = std::min(n_ + 1, std::max({size, 2 * static_cast<int>(Ainv_.rows()), 16}));
+    Ainv_.conservativeResize(cap, cap);
+  }
 
   // rates of change of the basic variables per unit increase of the entering variable:
   // dz_ (per position of Z) and dw_ (per row, for rows not in L)
@@ -210,7 +234,7 @@ class LemkeSolver {
     auto dz = dz_.head(kk);
     if (entering.is_z) {
       auto col = work_.head(kk);
-      for (int a = 0; a < kk; ++a) col(a) = Mt(rows_[a], entering.index);
+      column_at_rows(entering.index, col);
       dz.noalias() = -Ainv_.topLeftCorner(kk, kk) * col;
     } else {
       dz = Ainv_.col(pos_row_[entering.index]).head(kk);
@@ -223,19 +247,23 @@ class LemkeSolver {
     for (int b = 0; b < kk; ++b) add_column(cols_[b], dz(b), dw_, false);
   }
 
+  // out(a) = M̃(rows_[a], j)
+  template <typename Out>
+  void column_at_rows(int j, Out&& out) const {
+    if (j < n_) {
+      access::gather_column(M_, j, rows_, pos_row_, out);
+    } else {
+      for (int a = 0; a < k(); ++a) out(a) = d_(rows_[a]);
+    }
+  }
+
   // out (+)= s · M̃(·, j)
   void add_column(int j, double s, Vector& out, bool assign) const {
-    if (j < n_) {
-      if (assign)
-        out.noalias() = s * M_.col(j);
-      else
-        out.noalias() += s * M_.col(j);
-    } else {
-      if (assign)
-        out.noalias() = s * d_;
-      else
-        out.noalias() += s * d_;
-    }
+    if (assign) out.setZero();
+    if (j < n_)
+      access::add_column(M_, j, s, out);
+    else
+      out.noalias() += s * d_;
   }
 
   // bᵀA⁻¹ for b = M̃(r, Z), into out (size k)
@@ -247,18 +275,16 @@ class LemkeSolver {
   }
 
   // row of B⁻¹ (over the n equation columns) of a basic variable
-  void inverse_row(int pos, bool is_z, Vector& out) const {
+  void inverse_row(int pos, bool is_z, Vector& out) {
     const int kk = k();
     out.setZero(n_);
     if (is_z) {
       for (int a = 0; a < kk; ++a) out(rows_[a]) = -Ainv_(pos, a);
     } else {
       out(pos) = 1.0;
-      for (int a = 0; a < kk; ++a) {
-        double s = 0.0;
-        for (int b = 0; b < kk; ++b) s += Mt(pos, cols_[b]) * Ainv_(b, a);
-        out(rows_[a]) -= s;
-      }
+      auto t = work2_.head(kk);
+      row_times_inverse(pos, t);
+      for (int a = 0; a < kk; ++a) out(rows_[a]) -= t(a);
     }
   }
 
@@ -346,6 +372,7 @@ class LemkeSolver {
     for (int i = 0; i < n_; ++i)
       if (pos_row_[i] < 0) wval_(i) += theta * dw_(i);
 
+    if (entering.is_z && !leaving.is_z) reserve_inverse(kk + 1);  // before X refers to it
     auto X = Ainv_.topLeftCorner(kk, kk);
     if (entering.is_z && !leaving.is_z) {
       // grow: A' = [[A, a], [bᵀ, α]], a = M̃(L, j), bᵀ = M̃(r, Z), α = M̃(r, j)
@@ -432,12 +459,8 @@ class LemkeSolver {
     since_refactor_ = 0;
     const int kk = k();
     if (kk == 0) return;
-    DenseMatrix A(kk, kk);
     Vector rhs(kk);
-    for (int a = 0; a < kk; ++a) {
-      rhs(a) = -q_(rows_[a]);
-      for (int b = 0; b < kk; ++b) A(a, b) = Mt(rows_[a], cols_[b]);
-    }
+    const DenseMatrix A = basis_block(rhs);
     Eigen::PartialPivLU<DenseMatrix> lu(A);
     Ainv_.topLeftCorner(kk, kk) = lu.inverse();
     zval_.head(kk) = lu.solve(rhs);
@@ -446,7 +469,7 @@ class LemkeSolver {
     for (int a = 0; a < kk; ++a) wval_(rows_[a]) = 0.0;
   }
 
-  const DenseMatrix& M_;
+  const Matrix& M_;
   const Vector& q_;
   const Vector& d_;
   const LemkeOptions& opt_;
@@ -457,6 +480,7 @@ class LemkeSolver {
   std::vector<int> cols_;     // Z: basic z̃ indices by position (n is z₀)
   std::vector<int> pos_row_;  // position of row i in L, or −1 (w_i basic)
   std::vector<int> pos_col_;  // position of z̃_j in Z, or −1
+  std::vector<int> position_;  // scratch of access::gather_block, all −1
   Vector wval_, zval_;        // basic values: w by row, z̃ by position
   Vector dz_, dw_, work_, work2_, gather_;
   struct Candidate {
@@ -482,7 +506,8 @@ class LemkeSolver {
 // of a rank-revealing (complete orthogonal) decomposition. For a nonsingular block this is the
 // unique solution; for the rank-deficient blocks of redundant contacts it stays next to the
 // guess (the regularized answer) instead of jumping to an arbitrary one. False for a bad set.
-bool solve_active_set(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
+template <typename Matrix>
+bool solve_active_set(const Matrix& M, const Vector& q, const std::vector<int>& active,
                       Vector& z) {
   const Eigen::Index n = q.size();
   const auto k = static_cast<Eigen::Index>(active.size());
@@ -491,12 +516,12 @@ bool solve_active_set(const DenseMatrix& M, const Vector& q, const std::vector<i
   const Vector guess = z.size() == n ? z : Vector::Zero(n);
   z = Vector::Zero(n);
   if (k == 0) return true;
-  DenseMatrix A(k, k);
+  std::vector<int> position(static_cast<std::size_t>(n), -1);
+  const DenseMatrix A = access::gather_block(M, active, active, position);
   Vector rhs(k), zz(k);
   for (Eigen::Index a = 0; a < k; ++a) {
     rhs(a) = -q(active[a]);
     zz(a) = guess(active[a]);
-    for (Eigen::Index b = 0; b < k; ++b) A(a, b) = M(active[a], active[b]);
   }
   const Eigen::CompleteOrthogonalDecomposition<DenseMatrix> cod(A);
   for (int round = 0; round < 2; ++round) zz += cod.solve(Vector(rhs - A * zz));
@@ -507,7 +532,8 @@ bool solve_active_set(const DenseMatrix& M, const Vector& q, const std::vector<i
 
 // accepts z for the given active set when the residual check passes; z is the guess on entry
 // and the candidate on exit (before the projection onto z ≥ 0, so polish() sees its signs)
-bool accept_active_set(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
+template <typename Matrix>
+bool accept_active_set(const Matrix& M, const Vector& q, const std::vector<int>& active,
                        double tolerance, Vector& z, Vector& w, LcpResult& result) {
   if (!solve_active_set(M, q, active, z)) return false;
   Vector judged = z;
@@ -523,7 +549,8 @@ bool accept_active_set(const DenseMatrix& M, const Vector& q, const std::vector<
 }
 
 // the warm start: the guessed active set, accepted only when verified
-bool try_warm_start(const DenseMatrix& M, const Vector& q, const std::vector<int>& active,
+template <typename Matrix>
+bool try_warm_start(const Matrix& M, const Vector& q, const std::vector<int>& active,
                     double tolerance, LcpResult& result) {
   Vector z, w;
   if (!accept_active_set(M, q, active, tolerance, z, w, result)) return false;
@@ -535,7 +562,8 @@ bool try_warm_start(const DenseMatrix& M, const Vector& q, const std::vector<int
 // On an ill-conditioned problem the basis Lemke ends on can miss by rounding: a z_i slightly
 // negative, or a w_i. Correct the active set from the signs (drop z_i < 0, add w_i < 0: a block
 // principal pivot) and re-solve, a few times; only a verified answer is accepted.
-bool polish(const DenseMatrix& M, const Vector& q, double tolerance, LcpResult& result) {
+template <typename Matrix>
+bool polish(const Matrix& M, const Vector& q, double tolerance, LcpResult& result) {
   std::vector<int> active = result.active_set;
   Vector z = result.z, w = result.w;
   // first the same active set, refined on M from Lemke's z (which may come from M + δI)
@@ -563,7 +591,8 @@ bool polish(const DenseMatrix& M, const Vector& q, double tolerance, LcpResult& 
   return false;
 }
 
-LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions& options) {
+template <typename Matrix>
+LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   LcpResult result;
   if (std::string why = validate(M, q); !why.empty()) {
     result.message = why;
@@ -619,7 +648,7 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
     double regularization;
     bool spread_covering;
   };
-  const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();
+  const double m_norm = access::max_row_abs_sum(M);
   const Attempt attempts[] = {
       {options.pivot_tolerance, options.refactor_interval, 0.0, false},
       {options.pivot_tolerance, options.refactor_interval, 1e-10 * m_norm, false},
@@ -641,13 +670,10 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
   int total_pivots = 0;
   bool residual_failed = false;
   LcpStatus last = LcpStatus::ray_termination;
-  DenseMatrix regularized;
+  Matrix regularized;
   for (const Attempt& attempt : attempts) {
-    if (attempt.regularization > 0.0) {
-      regularized = M;
-      regularized.diagonal().array() += attempt.regularization;
-    }
-    const DenseMatrix& M_used = attempt.regularization > 0.0 ? regularized : M;
+    if (attempt.regularization > 0.0) regularized = access::plus_diagonal(M, attempt.regularization);
+    const Matrix& M_used = attempt.regularization > 0.0 ? regularized : M;
     LemkeOptions tuned = options;
     tuned.pivot_tolerance = attempt.pivot_tolerance;
     // a completion is judged on the problem as given (M, not M_used)
@@ -655,7 +681,7 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
       Vector z = guess, w;
       return accept_active_set(M, q, S, options.residual_tolerance, z, w, result);
     };
-    LemkeSolver solver(M_used, q, attempt.spread_covering ? spread : d, tuned, completion);
+    LemkeSolver<Matrix> solver(M_used, q, attempt.spread_covering ? spread : d, tuned, completion);
     last =
         solver.run(std::min(attempt_budget, max_pivots - total_pivots), attempt.refactor_interval);
     result.refactorizations += solver.refactorizations();
@@ -704,12 +730,16 @@ LcpResult solve_dense(const DenseMatrix& M, const Vector& q, const LemkeOptions&
 }  // namespace
 
 LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
-  return solve_dense(problem.M, problem.q, options);
+  return solve(problem.M, problem.q, options);
 }
 
 LcpResult solve_lemke(const SparseLcpProblem& problem, const LemkeOptions& options) {
-  // the basis inverse is dense whatever the storage; M is expanded once
-  return solve_dense(DenseMatrix(problem.M), problem.q, options);
+  // the basis inverse is dense whatever the storage; M itself is read in its own storage unless
+  // it is so full that dense column operations are cheaper
+  const double n = static_cast<double>(problem.q.size());
+  if (static_cast<double>(problem.M.nonZeros()) > kDenseFraction * n * n)
+    return solve(DenseMatrix(problem.M), problem.q, options);
+  return solve(problem.M, problem.q, options);
 }
 
 }  // namespace pivot::lcp

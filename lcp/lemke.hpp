@@ -50,7 +50,10 @@ struct LemkeOptions {
 
 /// solve w = M z + q, z ≥ 0, w ≥ 0, zᵀw = 0
 [[nodiscard]] LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options = {});
-/// the same for a sparse M
+/// the same for a sparse M, read in its sparse storage when at most 25 % of its n² entries are
+/// stored (the reduced LCPs of contact islands: a column operation costs O(nnz) instead of O(n),
+/// and no n × n matrix is formed); a fuller M is expanded to dense storage once. Only the basis
+/// inverse, k × k for k basic variables, is dense either way.
 [[nodiscard]] LcpResult solve_lemke(const SparseLcpProblem& problem,
                                     const LemkeOptions& options = {});
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "lcp/lcp_io.hpp"
 
@@ -88,13 +89,18 @@ std::string validate_mixed(const BasicMixedLcpProblem<Matrix>& p) {
   return {};
 }
 
-// the factorization-independent part: given P⁻¹Q and P⁻¹u, build and solve the pure LCP
-template <typename Matrix>
-void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const DenseMatrix& PinvQ,
+// the factorization-independent part: given P⁻¹Q and P⁻¹u, build and solve the pure LCP; a
+// sparse P⁻¹Q (sparse P) gives a sparse 𝓜, which Lemke reads in sparse storage
+template <typename Matrix, typename Solved>
+void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const Solved& PinvQ,
                    const Vector& Pinvu, const MixedLcpOptions& options, MixedLcpResult& out) {
-  LcpProblem reduced;
+  constexpr bool kSparse = std::is_same_v<Solved, SparseMatrix>;
+  std::conditional_t<kSparse, SparseLcpProblem, LcpProblem> reduced;
   if (p.v.size() > 0) {
-    reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
+    if constexpr (kSparse)
+      reduced.M = p.S - p.K * PinvQ;
+    else
+      reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
     reduced.q = p.v - p.K * Pinvu;
   }
   out.lcp = solve_lemke(reduced, options.lemke);
@@ -106,6 +112,25 @@ void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const DenseMatrix& Pin
   out.free_residual = free_res.template lpNorm<Eigen::Infinity>() /
                       std::max({p.u.template lpNorm<Eigen::Infinity>(),
                                 Qz.template lpNorm<Eigen::Infinity>(), kTiny});
+}
+
+// P⁻¹ B for a sparse B, solved in dense panels of columns; only the nonzero entries are kept (a
+// block-diagonal P, as in a contact island without joints, keeps P⁻¹ B as sparse as B)
+SparseMatrix solve_columns(const Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>>& lu,
+                           const SparseMatrix& B) {
+  constexpr Eigen::Index kPanel = 32;
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(B.nonZeros()));
+  for (Eigen::Index j0 = 0; j0 < B.cols(); j0 += kPanel) {
+    const Eigen::Index width = std::min(kPanel, B.cols() - j0);
+    const DenseMatrix X = lu.solve(DenseMatrix(B.middleCols(j0, width)));
+    for (Eigen::Index j = 0; j < width; ++j)
+      for (Eigen::Index i = 0; i < X.rows(); ++i)
+        if (X(i, j) != 0.0) entries.emplace_back(i, j0 + j, X(i, j));
+  }
+  SparseMatrix out(B.rows(), B.cols());
+  out.setFromTriplets(entries.begin(), entries.end());
+  return out;
 }
 
 std::string singular_message(const std::vector<int>& rows) {
@@ -198,10 +223,10 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
                                 problem.name};
     return solve_mixed_lcp(dense, options);
   }
-  DenseMatrix PinvQ(n, problem.Q.cols());
+  SparseMatrix PinvQ(n, problem.Q.cols());
   Vector Pinvu(n);
   if (n > 0) {
-    if (problem.Q.cols() > 0) PinvQ = lu.solve(DenseMatrix(problem.Q));
+    if (problem.Q.cols() > 0) PinvQ = solve_columns(lu, problem.Q);
     Pinvu = lu.solve(problem.u);
   }
   solve_reduced(problem, PinvQ, Pinvu, options, out);

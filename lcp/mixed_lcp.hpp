@@ -7,7 +7,9 @@
 //
 // P is factorized once (sparse LU for sparse problems; full-pivot LU of the equilibrated P for
 // dense ones, and for sparse ones whose LU fails) and P⁻¹Q is formed by solves, column by
-// column; no inverse is formed. A singular P is detected and reported with the rows involved
+// column; no inverse is formed. For a sparse problem P⁻¹Q keeps only its nonzero entries, so
+// 𝓜 = S − K P⁻¹Q stays sparse when P is block diagonal (a contact island without joints: 𝓜
+// couples only rows that share a body) and Lemke reads it in sparse storage (lemke.hpp). A singular P is detected and reported with the rows involved
 // (column-pivoted QR); an optional regularization lets the caller go on.
 
 #include <vector>

@@ -5,10 +5,13 @@
 #include <cmath>
 #include <limits>
 
-namespace pivot::lcp {
+#include "lcp/matrix_access.hpp"
 
-LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vector& z,
-                               Vector* w_out) {
+namespace pivot::lcp {
+namespace {
+
+template <typename Matrix>
+LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* w_out) {
   LcpResiduals r;
   const Eigen::Index n = q.size();
   Vector w = n > 0 ? Vector(M * z + q) : Vector();
@@ -21,7 +24,7 @@ LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vect
     // cancel exactly (a friction-cone row μ λ_n − Σ λ_f of a degenerate contact) comes out as
     // ±(the rounding of z, amplified by the basis' condition), which is nothing next to the
     // problem's scale but everything next to the row's own vanishing scale.
-    const double m_norm = M.cwiseAbs().rowwise().sum().maxCoeff();
+    const double m_norm = access::max_row_abs_sum(M);
     const double eta = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
                        std::max(q.lpNorm<Eigen::Infinity>(), m_norm * z.lpNorm<Eigen::Infinity>());
     const Vector w_judged = w.unaryExpr([eta](double x) { return std::abs(x) <= eta ? 0.0 : x; });
@@ -36,17 +39,46 @@ LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vect
   return r;
 }
 
+std::string validate_shape(Eigen::Index rows, Eigen::Index cols, Eigen::Index q_size) {
+  if (rows != cols) return fmt::format("M is not square ({} x {})", rows, cols);
+  if (q_size != rows) return fmt::format("q has {} entries but M is {} x {}", q_size, rows, cols);
+  return {};
+}
+
+std::string validate_q(const Vector& q) {
+  for (Eigen::Index i = 0; i < q.size(); ++i)
+    if (!std::isfinite(q(i))) return fmt::format("q({}) is not finite ({})", i, q(i));
+  return {};
+}
+
+}  // namespace
+
+LcpResiduals measure_residuals(const DenseMatrix& M, const Vector& q, const Vector& z,
+                               Vector* w_out) {
+  return measure(M, q, z, w_out);
+}
+
+LcpResiduals measure_residuals(const SparseMatrix& M, const Vector& q, const Vector& z,
+                               Vector* w_out) {
+  return measure(M, q, z, w_out);
+}
+
 std::string validate(const DenseMatrix& M, const Vector& q) {
-  if (M.rows() != M.cols()) return fmt::format("M is not square ({} x {})", M.rows(), M.cols());
-  if (q.size() != M.rows())
-    return fmt::format("q has {} entries but M is {} x {}", q.size(), M.rows(), M.cols());
+  if (std::string why = validate_shape(M.rows(), M.cols(), q.size()); !why.empty()) return why;
   for (Eigen::Index j = 0; j < M.cols(); ++j)
     for (Eigen::Index i = 0; i < M.rows(); ++i)
       if (!std::isfinite(M(i, j)))
         return fmt::format("M({}, {}) is not finite ({})", i, j, M(i, j));
-  for (Eigen::Index i = 0; i < q.size(); ++i)
-    if (!std::isfinite(q(i))) return fmt::format("q({}) is not finite ({})", i, q(i));
-  return {};
+  return validate_q(q);
+}
+
+std::string validate(const SparseMatrix& M, const Vector& q) {
+  if (std::string why = validate_shape(M.rows(), M.cols(), q.size()); !why.empty()) return why;
+  for (Eigen::Index j = 0; j < M.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
+      if (!std::isfinite(it.value()))
+        return fmt::format("M({}, {}) is not finite ({})", it.row(), j, it.value());
+  return validate_q(q);
 }
 
 }  // namespace pivot::lcp

@@ -1,0 +1,162 @@
+// Sparse storage: Lemke, the warm start and the residual check read a sparse M directly (no n × n
+// expansion below 25 % fill), and a sparse mixed LCP is reduced to a sparse 𝓜. Checked against
+// the brute-force solver, the planted solutions and the dense storage of the same problems.
+#include <catch2/catch.hpp>
+
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "lcp/lemke.hpp"
+#include "lcp/mixed_lcp.hpp"
+#include "lcp/residual.hpp"
+#include "lcp_test_support.hpp"
+
+using namespace pivot::lcp;
+using namespace pivot::test;
+
+namespace {
+
+/// a block-sparse SPD matrix like a contact problem's G M⁻¹ Gᵀ + shift: `blocks` diagonal blocks
+/// of size `b`, each coupled to the next by a random b × b block (symmetrically), so that the fill
+/// is about 3/blocks
+MatrixXd block_tridiagonal_spd(std::mt19937& rng, int blocks, int b, double shift = 0.1) {
+  const int n = blocks * b;
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  MatrixXd G = MatrixXd::Zero(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int bi = i / b, bj = j / b;
+      if (bj == bi) G(i, j) = u(rng);
+      if (bj == bi + 1) G(i, j) = 0.5 * u(rng);
+    }
+  // GᵀG couples block k with k ± 1 only
+  return G.transpose() * G / b + shift * MatrixXd::Identity(n, n);
+}
+
+SparseMatrix sparse_of(const MatrixXd& M) { return M.sparseView(); }
+
+bool sparse_path(const SparseMatrix& M) {  // the rule of solve_lemke(SparseLcpProblem)
+  return static_cast<double>(M.nonZeros()) <= 0.25 * static_cast<double>(M.rows() * M.rows());
+}
+
+}  // namespace
+
+TEST_CASE("sparse Lemke: block-sparse P-matrix LCPs match the brute force", "[lcp][sparse]") {
+  std::mt19937 rng(777);
+  for (int blocks : {12, 13, 14}) {  // tridiagonal: 20–24 % fill
+    for (int trial = 0; trial < 3; ++trial) {
+      const MatrixXd M = block_tridiagonal_spd(rng, blocks, 1);
+      const VectorXd q = random_vector(rng, M.rows());
+      const SparseLcpProblem problem{sparse_of(M), q, "block-sparse"};
+      REQUIRE(sparse_path(problem.M));
+      const VectorXd expected = brute_force_unique(M, q);
+      REQUIRE(expected.size() == q.size());
+      const LcpResult result = solve_lemke(problem);
+      INFO("blocks " << blocks << " trial " << trial << ": " << to_string(result.status) << ", "
+                     << result.message);
+      REQUIRE(result.ok());
+      CHECK(relative_difference(result.z, expected) <= 1e-9);
+      CHECK(independent_worst(M, q, result.z) <= 1e-9);
+    }
+  }
+}
+
+TEST_CASE("sparse Lemke: larger problems give the dense storage's unique answer",
+          "[lcp][sparse]") {
+  std::mt19937 rng(4242);
+  for (int blocks : {20, 40}) {
+    // non-symmetric with a positive-definite symmetric part: a P-matrix, so the answer is unique
+    MatrixXd M = block_tridiagonal_spd(rng, blocks, 6);
+    for (Eigen::Index i = 0; i + 1 < M.rows(); ++i) {
+      M(i, i + 1) += 0.3;
+      M(i + 1, i) -= 0.3;
+    }
+    const VectorXd q = random_vector(rng, M.rows());
+    const SparseLcpProblem sparse{sparse_of(M), q, "sparse"};
+    REQUIRE(sparse_path(sparse.M));
+    const LcpResult s = solve_lemke(sparse);
+    const LcpResult d = solve_lemke(LcpProblem{M, q, "dense"});
+    INFO("n = " << q.size() << ": sparse " << to_string(s.status) << " (" << s.pivots
+                << " pivots), dense " << to_string(d.status) << " (" << d.pivots << " pivots)");
+    REQUIRE(s.ok());
+    REQUIRE(d.ok());
+    CHECK(independent_worst(M, q, s.z) <= 1e-9);
+    CHECK(relative_difference(s.z, d.z) <= 1e-9);
+    CHECK(s.pivots == d.pivots);  // the same path: only the storage differs
+  }
+}
+
+TEST_CASE("sparse Lemke: the warm start is accepted in sparse storage", "[lcp][sparse]") {
+  std::mt19937 rng(99);
+  const MatrixXd M = block_tridiagonal_spd(rng, 30, 4);
+  const PlantedLcp planted = plant_solution(rng, M, 0.5, "planted sparse");
+  LemkeOptions options;
+  options.warm_start = planted.active;
+  const LcpResult r =
+      solve_lemke(SparseLcpProblem{sparse_of(M), planted.problem.q, "planted"}, options);
+  REQUIRE(r.ok());
+  CHECK(r.path == StartPath::warm_start);
+  CHECK(r.pivots == 0);
+  CHECK(relative_difference(r.z, planted.z) <= 1e-10);
+}
+
+TEST_CASE("sparse residuals equal the dense ones", "[lcp][sparse][residual]") {
+  std::mt19937 rng(5);
+  const MatrixXd M = block_tridiagonal_spd(rng, 10, 3);
+  for (int trial = 0; trial < 5; ++trial) {
+    const VectorXd q = random_vector(rng, M.rows());
+    VectorXd z = random_vector(rng, M.rows(), -0.2, 1.0);
+    for (Eigen::Index i = 0; i < z.size(); i += 3) z(i) = 0.0;
+    VectorXd wd, ws;
+    const LcpResiduals d = measure_residuals(M, q, z, &wd);
+    const LcpResiduals s = measure_residuals(sparse_of(M), q, z, &ws);
+    CHECK(s.min_z == Approx(d.min_z).margin(1e-15));
+    CHECK(s.min_w == Approx(d.min_w).margin(1e-14));
+    CHECK(s.max_complementarity == Approx(d.max_complementarity).margin(1e-14));
+    CHECK((ws - wd).cwiseAbs().maxCoeff() <= 1e-14);
+    CHECK((wd - (M * z + q)).cwiseAbs().maxCoeff() == 0.0);
+  }
+}
+
+TEST_CASE("sparse Lemke: a non-finite entry is reported, not solved", "[lcp][sparse][invalid]") {
+  MatrixXd M = MatrixXd::Identity(4, 4);
+  M(2, 1) = std::numeric_limits<double>::quiet_NaN();
+  const LcpResult r = solve_lemke(SparseLcpProblem{sparse_of(M), VectorXd::Constant(4, -1.0), ""});
+  CHECK(r.status == LcpStatus::invalid_input);
+  CHECK(r.message == "M(2, 1) is not finite (nan)");
+}
+
+TEST_CASE("sparse mixed LCP: a contact-like island is reduced sparsely and solved exactly",
+          "[lcp][sparse][mixed]") {
+  // P: block-diagonal SPD 6 × 6 masses of `bodies` bodies; G: each row touches two neighbouring
+  // bodies (12 entries), Q = −Gᵀ, K = G, S = 0.1 I; so 𝓜 = S + G P⁻¹ Gᵀ is positive definite and
+  // sparse. The solution (x, z, w) is planted.
+  std::mt19937 rng(31337);
+  const int bodies = 30, rows = 4 * (bodies - 1), n = 6 * bodies;
+  MatrixXd P = MatrixXd::Zero(n, n), G = MatrixXd::Zero(rows, n);
+  for (int b = 0; b < bodies; ++b) P.block(6 * b, 6 * b, 6, 6) = random_spd(rng, 6, 0.5);
+  for (int r = 0; r < rows; ++r) {
+    const int a = r / 4;
+    G.block(r, 6 * a, 1, 6) = random_matrix(rng, 1, 6);
+    G.block(r, 6 * (a + 1), 1, 6) = random_matrix(rng, 1, 6);
+  }
+  const MatrixXd S = 0.1 * MatrixXd::Identity(rows, rows);
+  const PlantedLcp planted = plant_solution(rng, MatrixXd::Identity(rows, rows));  // z, w only
+  const VectorXd x = random_vector(rng, n);
+  MixedLcpProblem dense{P, -G.transpose(), G, S, VectorXd(), VectorXd(), "contact-like"};
+  dense.u = -(P * x + dense.Q * planted.z);
+  dense.v = planted.w - G * x - S * planted.z;
+  const SparseMixedLcpProblem sparse{P.sparseView(), dense.Q.sparseView(), G.sparseView(),
+                                     S.sparseView(),  dense.u,             dense.v,
+                                     "contact-like"};
+  const LcpProblem reduced = reduce_mixed_lcp(dense);
+  REQUIRE(sparse_path(reduced.M.sparseView()));
+  const MixedLcpResult r = solve_mixed_lcp(sparse);
+  INFO(to_string(r.lcp.status) << ": " << r.lcp.message);
+  REQUIRE(r.ok());
+  CHECK(relative_difference(r.lcp.z, planted.z) <= 1e-10);
+  CHECK(relative_difference(r.x, x) <= 1e-10);
+  CHECK(r.free_residual <= 1e-12);
+  CHECK(independent_worst(reduced.M, reduced.q, r.lcp.z) <= 1e-12);
+}
