@@ -28,6 +28,8 @@ const char* to_string(StartPath path) {
       return "warm_start";
     case StartPath::lemke:
       return "lemke";
+    case StartPath::warm_lemke:
+      return "warm_lemke";
   }
   return "unknown";
 }

@@ -41,6 +41,7 @@ enum class StartPath {
   trivial,     ///< q ≥ 0: z = 0 with no pivots
   warm_start,  ///< the guessed active set gave a verified solution with one factorization
   lemke,       ///< Lemke from the standard start (a warm start, if given, was rejected)
+  warm_lemke,  ///< Lemke's path from the guessed active set, whose own candidate was rejected
 };
 
 [[nodiscard]] const char* to_string(StartPath path);

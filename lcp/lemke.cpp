@@ -114,10 +114,66 @@ class LemkeSolver {
     zval_(0) = best;
     for (int i = 0; i < n_; ++i) wval_(i) = i == t ? 0.0 : q_(i) + d_(i) * best;
     pivots_ = 0;  // the initial exchange of w_t for z₀ is not counted (textbook convention)
-    since_refactor_ = 0;
+    return follow_path(Var{true, t}, max_pivots, refactor_interval);
+  }
 
-    Var entering{true, t};
-    z0_start_ = best;
+  // Lemke from a guessed complementary basis α (z_α and w_ᾱ basic) whose candidate is not
+  // feasible. The covering vector must be warm_covering(M, α), which makes every basic variable
+  // grow at unit rate with z₀: z_α = z̄_α + z₀ 1 and w_ᾱ = w̄_ᾱ + z₀ 1 (z̄, w̄: the candidate).
+  // z₀ = −min(z̄_α, w̄_ᾱ) makes the basis feasible with its most negative variable leaving, and
+  // Lemke's path goes on from there, usually for a few pivots to a nearby basis. Without d > 0
+  // the path may end on a ray where the standard start would not: the caller then starts over.
+  LcpStatus run_from(const std::vector<int>& alpha, int max_pivots, int refactor_interval) {
+    set_basis(alpha, alpha);
+    refactor();
+    if (!zval_.head(k()).allFinite()) return LcpStatus::numerical_failure;  // singular M_αα
+    Var leaving{true, -1};
+    int leaving_pos = -1;
+    double lowest = 0.0;
+    for (int b = 0; b < k(); ++b)
+      if (zval_(b) < lowest) {
+        lowest = zval_(b);
+        leaving = Var{true, cols_[b]};
+        leaving_pos = b;
+      }
+    for (int i = 0; i < n_; ++i)
+      if (pos_row_[i] < 0 && wval_(i) < lowest) {
+        lowest = wval_(i);
+        leaving = Var{false, i};
+        leaving_pos = -1;
+      }
+    if (!leaving.is_z) {
+      std::vector<int> rows = rows_, cols = cols_;
+      rows.push_back(leaving.index);  // w_t leaves: row t joins L, z₀ joins Z
+      cols.push_back(n_);
+      set_basis(rows, cols);
+    } else if (leaving_pos >= 0) {
+      std::vector<int> cols = cols_;
+      cols[leaving_pos] = n_;  // z_s leaves, z₀ takes its place
+      set_basis(rows_, cols);
+    } else {
+      return LcpStatus::solved;  // the candidate is feasible: the caller judges it
+    }
+    refactor();
+    pivots_ = 0;  // the exchange with z₀ is not counted, as in run()
+    return follow_path(Var{!leaving.is_z, leaving.index}, max_pivots, refactor_interval);
+  }
+
+  // the covering vector of run_from(α): d = e_ᾱ − M(·, α) 1
+  static Vector warm_covering(const Matrix& M, const std::vector<int>& alpha) {
+    Vector d = Vector::Zero(M.rows());
+    for (int j : alpha) access::add_column(M, j, -1.0, d);
+    std::vector<bool> in(static_cast<std::size_t>(M.rows()), false);
+    for (int j : alpha) in[static_cast<std::size_t>(j)] = true;
+    for (Eigen::Index i = 0; i < d.size(); ++i)
+      if (!in[static_cast<std::size_t>(i)]) d(i) += 1.0;
+    return d;
+  }
+
+  // pivots from the current almost-complementary basis, `entering` first, until z₀ leaves
+  LcpStatus follow_path(Var entering, int max_pivots, int refactor_interval) {
+    since_refactor_ = 0;
+    z0_start_ = pos_col_[n_] >= 0 ? zval_(pos_col_[n_]) : 0.0;
     last_completion_z0_ = std::numeric_limits<double>::infinity();
     last_completion_pivot_ = 0;
     while (true) {
@@ -199,6 +255,18 @@ class LemkeSolver {
     with_r.insert(std::lower_bound(with_r.begin(), with_r.end(), r), r);
     completed_ = completion_(active_set(), guess) || completion_(with_r, guess);
     return completed_;
+  }
+
+  void set_basis(const std::vector<int>& rows, const std::vector<int>& cols) {
+    for (int r : rows_) pos_row_[r] = -1;
+    for (int c : cols_) pos_col_[c] = -1;
+    rows_ = rows;
+    cols_ = cols;
+    for (int a = 0; a < k(); ++a) {
+      pos_row_[rows_[a]] = a;
+      pos_col_[cols_[a]] = a;
+    }
+    reserve_inverse(k());
   }
 
   static constexpr double kCompletionRatio = 1e-8;
@@ -506,13 +574,19 @@ class LemkeSolver {
 // of a rank-revealing (complete orthogonal) decomposition. For a nonsingular block this is the
 // unique solution; for the rank-deficient blocks of redundant contacts it stays next to the
 // guess (the regularized answer) instead of jumping to an arbitrary one. False for a bad set.
+// indices in [0, n), strictly increasing
+bool valid_active_set(const std::vector<int>& active, Eigen::Index n) {
+  for (std::size_t a = 0; a < active.size(); ++a)
+    if (active[a] < 0 || active[a] >= n || (a > 0 && active[a] <= active[a - 1])) return false;
+  return true;
+}
+
 template <typename Matrix>
 bool solve_active_set(const Matrix& M, const Vector& q, const std::vector<int>& active,
                       Vector& z) {
   const Eigen::Index n = q.size();
   const auto k = static_cast<Eigen::Index>(active.size());
-  for (std::size_t a = 0; a < active.size(); ++a)
-    if (active[a] < 0 || active[a] >= n || (a > 0 && active[a] <= active[a - 1])) return false;
+  if (!valid_active_set(active, n)) return false;
   const Vector guess = z.size() == n ? z : Vector::Zero(n);
   z = Vector::Zero(n);
   if (k == 0) return true;
@@ -647,9 +721,12 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     int refactor_interval;
     double regularization;
     bool spread_covering;
+    bool from_warm_start = false;  // run_from(options.warm_start) with its own covering vector
   };
   const double m_norm = access::max_row_abs_sum(M);
+  const bool warm_path = options.warm_start && valid_active_set(*options.warm_start, n);
   const Attempt attempts[] = {
+      {options.pivot_tolerance, options.refactor_interval, 0.0, false, true},
       {options.pivot_tolerance, options.refactor_interval, 0.0, false},
       {options.pivot_tolerance, options.refactor_interval, 1e-10 * m_norm, false},
       {std::min(options.pivot_tolerance * 100.0, 1e-6), 4, 0.0, false},
@@ -667,11 +744,15 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   // problem we have seen; a longer one is a numerical cycle, as a 61 000-pivot run on a 5-level
   // pyramid was); the whole cascade gets max_pivots.
   const int attempt_budget = std::min(max_pivots, 10 * n + 1000);
+  // the path from a warm start should be short (a nearby basis); a long one is cut off and the
+  // standard start used instead
+  const int warm_budget = n / 4 + 50;
   int total_pivots = 0;
   bool residual_failed = false;
   LcpStatus last = LcpStatus::ray_termination;
   Matrix regularized;
   for (const Attempt& attempt : attempts) {
+    if (attempt.from_warm_start && !warm_path) continue;
     if (attempt.regularization > 0.0) regularized = access::plus_diagonal(M, attempt.regularization);
     const Matrix& M_used = attempt.regularization > 0.0 ? regularized : M;
     LemkeOptions tuned = options;
@@ -681,9 +762,18 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
       Vector z = guess, w;
       return accept_active_set(M, q, S, options.residual_tolerance, z, w, result);
     };
-    LemkeSolver<Matrix> solver(M_used, q, attempt.spread_covering ? spread : d, tuned, completion);
-    last =
-        solver.run(std::min(attempt_budget, max_pivots - total_pivots), attempt.refactor_interval);
+    const Vector covering = attempt.from_warm_start
+                                ? LemkeSolver<Matrix>::warm_covering(M, *options.warm_start)
+                                : (attempt.spread_covering ? spread : d);
+    LemkeSolver<Matrix> solver(M_used, q, covering, tuned, completion);
+    result.path = attempt.from_warm_start ? StartPath::warm_lemke : StartPath::lemke;
+    if (attempt.from_warm_start)
+      last = solver.run_from(*options.warm_start,
+                             std::min({warm_budget, attempt_budget, max_pivots - total_pivots}),
+                             attempt.refactor_interval);
+    else
+      last = solver.run(std::min(attempt_budget, max_pivots - total_pivots),
+                        attempt.refactor_interval);
     result.refactorizations += solver.refactorizations();
     total_pivots += solver.pivots();
     result.pivots = total_pivots;

@@ -12,6 +12,9 @@
 // nonbasic and the columns whose z is basic; its inverse is updated in O(k²) per pivot (k basic
 // z's: bordering, Sherman–Morrison row/column replacement, and block deletion) and refactorized
 // from an LU every `refactor_interval` pivots and whenever a check fails.
+// A warm start (a guessed active set α) is tried as its candidate z_α = −M_αα⁻¹ q_α first, then as
+// the start of Lemke's path from its basis with the covering vector e_ᾱ − M(·, α) 1 (docs/lcp.md,
+// "Warm start"), then the standard start follows.
 // Every `solved` is verified by measure_residuals() on the problem as given (the raw z, or
 // max(z, 0) when only rounding-level negative z_i fail). When z₀ has fallen to rounding level
 // (≤ 1e-8 of its start) the complementary active sets next to the current basis are tried as an
@@ -44,7 +47,9 @@ struct LemkeOptions {
   double pivot_tolerance = 1e-8;
   /// the residual check every `solved` must pass (LcpResiduals::worst())
   double residual_tolerance = kDefaultResidualTolerance;
-  /// a guessed active set (indices i with z_i > 0, e.g. the previous step's); tried first
+  /// a guessed active set (indices i with z_i > 0, e.g. the previous step's); its candidate is
+  /// tried first, then Lemke's path from its basis (StartPath::warm_lemke, at most n/4 + 50
+  /// pivots), then the standard start
   std::optional<std::vector<int>> warm_start;
 };
 
