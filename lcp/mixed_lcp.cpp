@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <optional>
 #include <type_traits>
 
 #include "lcp/lcp_io.hpp"
@@ -89,6 +91,41 @@ std::string validate_mixed(const BasicMixedLcpProblem<Matrix>& p) {
   return {};
 }
 
+// S − K X for sparse S, K, X, column by column (Gustavson's sparse product with S folded in):
+// column j of X picks columns of K, accumulated into a dense work column with a list of the rows
+// touched; each result column is sorted once. Fewer passes and allocations than forming K X and
+// then the difference (the 10-box stack's step spent 40 % in that).
+SparseMatrix schur_complement(const SparseMatrix& S, const SparseMatrix& K, const SparseMatrix& X) {
+  const Eigen::Index m = S.rows();
+  Vector work = Vector::Zero(m);
+  std::vector<char> touched(static_cast<std::size_t>(m), 0);
+  std::vector<Eigen::Index> rows;
+  SparseMatrix out(m, S.cols());
+  out.reserve(S.nonZeros() + 4 * X.nonZeros());
+  for (Eigen::Index j = 0; j < S.cols(); ++j) {
+    rows.clear();
+    auto add = [&](Eigen::Index r, double value) {
+      if (!touched[r]) {
+        touched[r] = 1;
+        rows.push_back(r);
+      }
+      work(r) += value;
+    };
+    for (SparseMatrix::InnerIterator s(S, j); s; ++s) add(s.row(), s.value());
+    for (SparseMatrix::InnerIterator x(X, j); x; ++x)
+      for (SparseMatrix::InnerIterator k(K, x.row()); k; ++k) add(k.row(), -k.value() * x.value());
+    std::sort(rows.begin(), rows.end());
+    out.startVec(j);
+    for (Eigen::Index r : rows) {
+      out.insertBack(r, j) = work(r);
+      work(r) = 0.0;
+      touched[r] = 0;
+    }
+  }
+  out.finalize();
+  return out;
+}
+
 // the factorization-independent part: given P⁻¹Q and P⁻¹u, build and solve the pure LCP; a
 // sparse P⁻¹Q (sparse P) gives a sparse 𝓜, which Lemke reads in sparse storage
 template <typename Matrix, typename Solved>
@@ -98,7 +135,7 @@ void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const Solved& PinvQ,
   std::conditional_t<kSparse, SparseLcpProblem, LcpProblem> reduced;
   if (p.v.size() > 0) {
     if constexpr (kSparse)
-      reduced.M = p.S - p.K * PinvQ;
+      reduced.M = schur_complement(p.S, p.K, PinvQ);
     else
       reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
     reduced.q = p.v - p.K * Pinvu;
@@ -131,6 +168,45 @@ SparseMatrix solve_columns(const Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrde
   SparseMatrix out(B.rows(), B.cols());
   out.setFromTriplets(entries.begin(), entries.end());
   return out;
+}
+
+// P⁻¹ when P splits into small independent diagonal blocks (its rows and columns fall into
+// groups no nonzero connects; a contact island without joints has one 6 × 6 mass block per
+// body): each block is inverted by a full-pivot LU, and the inverse is as sparse as P. nullopt
+// when a block is larger than kSmallBlock or singular (the general path then reports it).
+constexpr Eigen::Index kSmallBlock = 8;
+
+std::optional<SparseMatrix> small_block_inverse(const SparseMatrix& P) {
+  const Eigen::Index n = P.rows();
+  std::vector<Eigen::Index> parent(static_cast<std::size_t>(n));
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](Eigen::Index i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (Eigen::Index j = 0; j < P.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(P, j); it; ++it) parent[root(it.row())] = root(j);
+  std::vector<std::vector<Eigen::Index>> blocks(static_cast<std::size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) blocks[root(i)].push_back(i);  // ascending within a block
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(P.nonZeros()));
+  for (const auto& block : blocks) {
+    const auto b = static_cast<Eigen::Index>(block.size());
+    if (b == 0) continue;
+    if (b > kSmallBlock) return std::nullopt;
+    DenseMatrix A(b, b);
+    for (Eigen::Index c = 0; c < b; ++c)
+      for (Eigen::Index r = 0; r < b; ++r) A(r, c) = P.coeff(block[r], block[c]);
+    const Eigen::FullPivLU<DenseMatrix> lu(A);
+    if (!lu.isInvertible()) return std::nullopt;
+    const DenseMatrix inverse = lu.inverse();
+    for (Eigen::Index c = 0; c < b; ++c)
+      for (Eigen::Index r = 0; r < b; ++r)
+        if (inverse(r, c) != 0.0) entries.emplace_back(block[r], block[c], inverse(r, c));
+  }
+  SparseMatrix inverse(n, n);
+  inverse.setFromTriplets(entries.begin(), entries.end());
+  return inverse;
 }
 
 std::string singular_message(const std::vector<int>& rows) {
@@ -196,6 +272,11 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
     return out;
   }
   const Eigen::Index n = problem.u.size();
+  if (const std::optional<SparseMatrix> Pinv = small_block_inverse(problem.P)) {
+    const SparseMatrix PinvQ = *Pinv * problem.Q;
+    solve_reduced(problem, PinvQ, Vector(*Pinv * problem.u), options, out);
+    return out;
+  }
   SparseMatrix P = problem.P;
   P.makeCompressed();
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu;
