@@ -215,6 +215,10 @@ double World::max_joint_error() const {
 double World::max_penetration() {
   std::vector<Contact> contacts;
   detect_contacts(contacts);
+  return deepest_penetration(contacts);
+}
+
+double World::deepest_penetration(const std::vector<Contact>& contacts) {
   double depth = 0.0;
   for (const Contact& c : contacts) depth = std::max(depth, -c.gap);
   return depth;

@@ -186,7 +186,9 @@ class World {
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
 
  private:
-  void post_stabilize();
+  /// the position correction at p(t+h); `contacts` are the ones detected there
+  void post_stabilize(std::vector<Contact> contacts);
+  static double deepest_penetration(const std::vector<Contact>& contacts);
   void detect_contacts(std::vector<Contact>& out);
   void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
   void check_body(int body, const char* what) const;

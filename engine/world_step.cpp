@@ -408,8 +408,10 @@ const StepReport& World::step() {
 
   // 5. stabilization at p(t+h), with contacts detected anew so their gaps are current
   report_.joint_error_before = max_joint_error();
-  report_.penetration_before = max_penetration();
-  if (settings_.stabilization == Stabilization::post) post_stabilize();
+  std::vector<Contact> contacts_at_end;
+  detect_contacts(contacts_at_end);
+  report_.penetration_before = deepest_penetration(contacts_at_end);
+  if (settings_.stabilization == Stabilization::post) post_stabilize(std::move(contacts_at_end));
   report_.joint_error_after = max_joint_error();
   report_.penetration_after = settings_.stabilization == Stabilization::post
                                   ? max_penetration()
@@ -433,8 +435,9 @@ const StepReport& World::step() {
 // Post-stabilization (Cline 2002 §3.4, eq. 3.7): at p(t+h), find a twist displacement dp per body
 //   M dp − J_eᵀλ_e − J_uᵀλ_u = 0,   J_e dp + g_e = 0,   J_u dp + g_u ≥ 0 ⊥ λ_u ≥ 0
 // (mass-weighted least correction; unilateral rows: joint limits, contacts) and apply it through
-// the exponential map. Positions only: velocities are not touched.
-void World::post_stabilize() {
+// the exponential map. Positions only: velocities are not touched. `contacts` are those detected
+// at p(t+h) by the caller; a capped correction's later passes detect them anew.
+void World::post_stabilize(std::vector<Contact> contacts) {
   const int n = set_.size();
   for (int pass = 0; pass < settings_.max_post_steps; ++pass) {
     rows_.clear();
@@ -447,8 +450,7 @@ void World::post_stabilize() {
       joint.limits(A, B, 0.0, jr);
       append_rows(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.unilaterals);
     }
-    std::vector<Contact> contacts;
-    detect_contacts(contacts);
+    if (pass > 0) detect_contacts(contacts);  // re-linearized at the corrected positions
     drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
     add_contact_rows(contacts, false);
     if (rows_.equalities.empty() && rows_.unilaterals.empty()) return;
