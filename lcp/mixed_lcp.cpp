@@ -186,6 +186,9 @@ std::optional<SparseMatrix> small_block_inverse(const SparseMatrix& P) {
   };
   for (Eigen::Index j = 0; j < P.outerSize(); ++j)
     for (SparseMatrix::InnerIterator it(P, j); it; ++it) parent[root(it.row())] = root(j);
+  std::vector<Eigen::Index> size(static_cast<std::size_t>(n), 0);
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (++size[root(i)] > kSmallBlock) return std::nullopt;  // before any block is built
   std::vector<std::vector<Eigen::Index>> blocks(static_cast<std::size_t>(n));
   for (Eigen::Index i = 0; i < n; ++i) blocks[root(i)].push_back(i);  // ascending within a block
   std::vector<Eigen::Triplet<double>> entries;
@@ -193,7 +196,6 @@ std::optional<SparseMatrix> small_block_inverse(const SparseMatrix& P) {
   for (const auto& block : blocks) {
     const auto b = static_cast<Eigen::Index>(block.size());
     if (b == 0) continue;
-    if (b > kSmallBlock) return std::nullopt;
     DenseMatrix A(b, b);
     for (Eigen::Index c = 0; c < b; ++c)
       for (Eigen::Index r = 0; r < b; ++r) A(r, c) = P.coeff(block[r], block[c]);
