@@ -451,7 +451,7 @@ void World::post_stabilize(std::vector<Contact> contacts) {
       append_rows(jr, joint.body_a(), joint.body_b(), j, 1.0, rows_.unilaterals);
     }
     if (pass > 0) detect_contacts(contacts);  // re-linearized at the corrected positions
-    drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
+    drop_reduced_contacts(contacts);          // hybrid: a reduced pair stays on its manifold
     add_contact_rows(contacts, false);
     if (rows_.equalities.empty() && rows_.unilaterals.empty()) return;
     auto islands = split_islands(set_, rows_, {});

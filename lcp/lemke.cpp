@@ -543,13 +543,13 @@ class LemkeSolver {
   const LemkeOptions& opt_;
   const int n_;
 
-  DenseMatrix Ainv_;          // A⁻¹ in its leading k × k block: rows ↔ Z, columns ↔ L
-  std::vector<int> rows_;     // L: rows whose w is nonbasic, by position
-  std::vector<int> cols_;     // Z: basic z̃ indices by position (n is z₀)
-  std::vector<int> pos_row_;  // position of row i in L, or −1 (w_i basic)
-  std::vector<int> pos_col_;  // position of z̃_j in Z, or −1
+  DenseMatrix Ainv_;           // A⁻¹ in its leading k × k block: rows ↔ Z, columns ↔ L
+  std::vector<int> rows_;      // L: rows whose w is nonbasic, by position
+  std::vector<int> cols_;      // Z: basic z̃ indices by position (n is z₀)
+  std::vector<int> pos_row_;   // position of row i in L, or −1 (w_i basic)
+  std::vector<int> pos_col_;   // position of z̃_j in Z, or −1
   std::vector<int> position_;  // scratch of access::gather_block, all −1
-  Vector wval_, zval_;        // basic values: w by row, z̃ by position
+  Vector wval_, zval_;         // basic values: w by row, z̃ by position
   Vector dz_, dw_, work_, work2_, gather_;
   struct Candidate {
     int pos;
@@ -582,8 +582,7 @@ bool valid_active_set(const std::vector<int>& active, Eigen::Index n) {
 }
 
 template <typename Matrix>
-bool solve_active_set(const Matrix& M, const Vector& q, const std::vector<int>& active,
-                      Vector& z) {
+bool solve_active_set(const Matrix& M, const Vector& q, const std::vector<int>& active, Vector& z) {
   const Eigen::Index n = q.size();
   const auto k = static_cast<Eigen::Index>(active.size());
   if (!valid_active_set(active, n)) return false;
@@ -753,7 +752,8 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   Matrix regularized;
   for (const Attempt& attempt : attempts) {
     if (attempt.from_warm_start && !warm_path) continue;
-    if (attempt.regularization > 0.0) regularized = access::plus_diagonal(M, attempt.regularization);
+    if (attempt.regularization > 0.0)
+      regularized = access::plus_diagonal(M, attempt.regularization);
     const Matrix& M_used = attempt.regularization > 0.0 ? regularized : M;
     LemkeOptions tuned = options;
     tuned.pivot_tolerance = attempt.pivot_tolerance;
@@ -779,7 +779,8 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     result.pivots = total_pivots;
     if (solver.completed()) return result;
     if (last == LcpStatus::pivot_limit && total_pivots >= max_pivots) break;
-    if (last == LcpStatus::numerical_failure) residual_failed = true;
+    // the warm path's own failures say nothing about the problem: the standard start decides
+    if (last == LcpStatus::numerical_failure && !attempt.from_warm_start) residual_failed = true;
     if (last != LcpStatus::solved) continue;
     result.z = solver.solution();
     result.active_set = solver.active_set();
@@ -789,7 +790,7 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     }
     if (polish(M, q, options.residual_tolerance, result)) return result;
     // an answer of M + δI that fits no solution of M is expected when M has none
-    if (attempt.regularization == 0.0) residual_failed = true;
+    if (attempt.regularization == 0.0 && !attempt.from_warm_start) residual_failed = true;
   }
   if (residual_failed) {
     result.status = LcpStatus::numerical_failure;

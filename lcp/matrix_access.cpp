@@ -22,8 +22,7 @@ DenseMatrix gather_block(const SparseMatrix& M, const std::vector<int>& rows,
   for (Eigen::Index a = 0; a < r; ++a) position[rows[a]] = static_cast<int>(a);
   for (Eigen::Index b = 0; b < c; ++b)
     for (SparseMatrix::InnerIterator it(M, cols[b]); it; ++it)
-      if (const int a = position[static_cast<std::size_t>(it.row())]; a >= 0)
-        A(a, b) = it.value();
+      if (const int a = position[static_cast<std::size_t>(it.row())]; a >= 0) A(a, b) = it.value();
   for (int row : rows) position[row] = -1;
   return A;
 }

@@ -12,9 +12,13 @@
 
 namespace pivot::lcp::access {
 
-inline double entry(const DenseMatrix& M, Eigen::Index i, Eigen::Index j) { return M(i, j); }
+inline double entry(const DenseMatrix& M, Eigen::Index i, Eigen::Index j) {
+  return M(i, j);
+}
 /// binary search in column j
-inline double entry(const SparseMatrix& M, Eigen::Index i, Eigen::Index j) { return M.coeff(i, j); }
+inline double entry(const SparseMatrix& M, Eigen::Index i, Eigen::Index j) {
+  return M.coeff(i, j);
+}
 
 /// out += s · M(·, j)
 inline void add_column(const DenseMatrix& M, Eigen::Index j, double s, Vector& out) {
@@ -53,7 +57,11 @@ DenseMatrix plus_diagonal(const DenseMatrix& M, double delta);
 SparseMatrix plus_diagonal(const SparseMatrix& M, double delta);
 
 /// number of stored entries (n² for dense storage)
-inline Eigen::Index stored_entries(const DenseMatrix& M) { return M.size(); }
-inline Eigen::Index stored_entries(const SparseMatrix& M) { return M.nonZeros(); }
+inline Eigen::Index stored_entries(const DenseMatrix& M) {
+  return M.size();
+}
+inline Eigen::Index stored_entries(const SparseMatrix& M) {
+  return M.nonZeros();
+}
 
 }  // namespace pivot::lcp::access

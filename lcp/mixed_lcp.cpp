@@ -129,8 +129,8 @@ SparseMatrix schur_complement(const SparseMatrix& S, const SparseMatrix& K, cons
 // the factorization-independent part: given P⁻¹Q and P⁻¹u, build and solve the pure LCP; a
 // sparse P⁻¹Q (sparse P) gives a sparse 𝓜, which Lemke reads in sparse storage
 template <typename Matrix, typename Solved>
-void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const Solved& PinvQ,
-                   const Vector& Pinvu, const MixedLcpOptions& options, MixedLcpResult& out) {
+void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const Solved& PinvQ, const Vector& Pinvu,
+                   const MixedLcpOptions& options, MixedLcpResult& out) {
   constexpr bool kSparse = std::is_same_v<Solved, SparseMatrix>;
   std::conditional_t<kSparse, SparseLcpProblem, LcpProblem> reduced;
   if (p.v.size() > 0) {

@@ -100,10 +100,10 @@ TEST_CASE("cold Lemke solves every island LCP of a 4-level pyramid, checked by d
       CHECK(definition_error(reduced, r.z) < 1e-12);
       // the same LCP in sparse storage (as the engine hands it to Lemke), and the engine's own
       // sparse reduction of the mixed problem
-      const lcp::LcpResult rs = lcp::solve_lemke(lcp::SparseLcpProblem{
-          reduced.M.sparseView(), reduced.q, "sparse"});
-      INFO("sparse storage: " << lcp::to_string(rs.status) << " after " << rs.pivots
-                              << " pivots; " << rs.message);
+      const lcp::LcpResult rs =
+          lcp::solve_lemke(lcp::SparseLcpProblem{reduced.M.sparseView(), reduced.q, "sparse"});
+      INFO("sparse storage: " << lcp::to_string(rs.status) << " after " << rs.pivots << " pivots; "
+                              << rs.message);
       REQUIRE(rs.ok());
       CHECK(definition_error(reduced, rs.z) < 1e-12);
       const lcp::MixedLcpResult mixed = lcp::solve_mixed_lcp(p);

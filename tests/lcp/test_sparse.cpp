@@ -34,7 +34,9 @@ MatrixXd block_tridiagonal_spd(std::mt19937& rng, int blocks, int b, double shif
   return G.transpose() * G / b + shift * MatrixXd::Identity(n, n);
 }
 
-SparseMatrix sparse_of(const MatrixXd& M) { return M.sparseView(); }
+SparseMatrix sparse_of(const MatrixXd& M) {
+  return M.sparseView();
+}
 
 bool sparse_path(const SparseMatrix& M) {  // the rule of solve_lemke(SparseLcpProblem)
   return static_cast<double>(M.nonZeros()) <= 0.25 * static_cast<double>(M.rows() * M.rows());
@@ -62,8 +64,7 @@ TEST_CASE("sparse Lemke: block-sparse P-matrix LCPs match the brute force", "[lc
   }
 }
 
-TEST_CASE("sparse Lemke: larger problems give the dense storage's unique answer",
-          "[lcp][sparse]") {
+TEST_CASE("sparse Lemke: larger problems give the dense storage's unique answer", "[lcp][sparse]") {
   std::mt19937 rng(4242);
   for (int blocks : {20, 40}) {
     // non-symmetric with a positive-definite symmetric part: a P-matrix, so the answer is unique
@@ -147,9 +148,9 @@ TEST_CASE("sparse mixed LCP: a contact-like island is reduced sparsely and solve
   MixedLcpProblem dense{P, -G.transpose(), G, S, VectorXd(), VectorXd(), "contact-like"};
   dense.u = -(P * x + dense.Q * planted.z);
   dense.v = planted.w - G * x - S * planted.z;
-  const SparseMixedLcpProblem sparse{P.sparseView(), dense.Q.sparseView(), G.sparseView(),
-                                     S.sparseView(),  dense.u,             dense.v,
-                                     "contact-like"};
+  const SparseMixedLcpProblem sparse{
+      P.sparseView(), dense.Q.sparseView(), G.sparseView(), S.sparseView(), dense.u,
+      dense.v,        "contact-like"};
   const LcpProblem reduced = reduce_mixed_lcp(dense);
   REQUIRE(sparse_path(reduced.M.sparseView()));
   const MixedLcpResult r = solve_mixed_lcp(sparse);

@@ -142,8 +142,8 @@ TEST_CASE("warm start: from a nearly right active set Lemke's path is short", "[
       options.warm_start = guess;
       const LcpResult warm = solve_lemke(next, options);
       INFO("seed " << seed << ", " << missing << " missing: " << to_string(warm.status) << ", "
-                   << to_string(warm.path) << ", " << warm.pivots << " pivots (cold "
-                   << cold.pivots << ")");
+                   << to_string(warm.path) << ", " << warm.pivots << " pivots (cold " << cold.pivots
+                   << ")");
       REQUIRE(warm.ok());
       CHECK(warm.path == StartPath::warm_lemke);
       CHECK(warm.pivots <= static_cast<int>(2 * missing));
@@ -151,5 +151,23 @@ TEST_CASE("warm start: from a nearly right active set Lemke's path is short", "[
       CHECK(independent_worst(next.M, next.q, warm.z) <= 1e-9);
       CHECK(relative_difference(warm.z, planted.z) <= 1e-4);
     }
+  }
+}
+
+TEST_CASE("warm start: a problem without a solution still ends on a ray, whatever the guess",
+          "[lcp][warm_start]") {
+  // w = M z + q with M = 0, q < 0: w = q < 0 for every z, so there is no solution. The guessed
+  // block M_αα = 0 is singular and the warm path breaks down; that must not turn the answer into
+  // a numerical failure: the standard start decides, and it ends on a ray.
+  const LcpProblem problem{MatrixXd::Zero(2, 2), VectorXd::Constant(2, -1.0), "no solution"};
+  for (const std::vector<int>& guess :
+       {std::vector<int>{}, std::vector<int>{0}, std::vector<int>{0, 1}}) {
+    LemkeOptions options;
+    options.warm_start = guess;
+    const LcpResult r = solve_lemke(problem, options);
+    INFO("guess of " << guess.size() << ": " << to_string(r.status) << ", " << r.message);
+    CHECK(r.status == LcpStatus::ray_termination);
+    CHECK(r.z.size() == 2);
+    CHECK(r.z.allFinite());
   }
 }
