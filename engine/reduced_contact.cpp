@@ -52,11 +52,16 @@ void validate(const ReducedContactModel& model) {
   check_body(model.body1, "body 1");
   check_body(model.body2, "body 2");
   if (model.body1.fixed) throw Error("reduced contact: body 1 must be free (fix body 2 instead)");
-  const ContactFriction& f = model.friction;
+  validate(model.friction);
+  if (!model.gravity.allFinite()) throw Error("reduced contact: gravity must be finite");
+}
+
+void validate(const ContactFriction& f) {
   if (!(f.mu >= 0.0) || !(f.mu_spin_static >= 0.0) || !(f.slip_threshold >= 0.0) ||
       !(f.spin_threshold >= 0.0) || !(f.min_slide_time >= 0.0) || !(f.slip_regularization >= 0.0))
     throw Error("reduced contact: friction coefficients and thresholds must be non-negative");
-  if (!model.gravity.allFinite()) throw Error("reduced contact: gravity must be finite");
+  if (std::isnan(f.mu_static))  // < 0 means "μ_static = μ"; NaN would reach static_coefficient()
+    throw Error("reduced contact: mu_static must be a number (< 0 for the default, μ)");
 }
 
 Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot) {

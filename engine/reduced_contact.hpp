@@ -117,6 +117,8 @@ struct ReducedContactState {
 /// throws pivot::Error naming the problem: no surface, body 1 fixed, mass or inertia not
 /// positive, negative friction coefficients or thresholds
 void validate(const ReducedContactModel& model);
+/// the friction law's part of that check (μ itself may be 0: the World sets it per pair)
+void validate(const ContactFriction& friction);
 
 /// the mode's independent rates ν from the full q̇: q̇ for 5-DOF modes, (u̇, v̇, ψ̇), (u̇, v̇)
 [[nodiscard]] Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot);

@@ -51,13 +51,10 @@ World::World(WorldSettings settings)
   if (!(ri.dt_max > 0.0) || !(ri.dt_min > 0.0) || !(ri.dt_min <= ri.dt_max) ||
       !std::isfinite(ri.dt_max) || !(ri.tolerance > 0.0) || !std::isfinite(ri.tolerance))
     throw Error("hybrid integrator: dt_max >= dt_min > 0 and tolerance > 0 are needed");
-  // the reduced model's own check of the friction law (μ is the pair's)
-  ReducedContactModel probe;
-  probe.body1.surface.surface = probe.body2.surface.surface = make_plane_surface(Vec3::UnitZ(), 0);
-  probe.body2.fixed = true;
-  probe.friction = s.hybrid_friction;
-  probe.friction.mu = 0.0;
-  validate(probe);
+  // the reduced model's own check of the friction law (μ is the pair's, set per pair)
+  ContactFriction friction = s.hybrid_friction;
+  friction.mu = 0.0;
+  validate(friction);
 }
 
 int World::add_body(const BodySettings& settings) {

@@ -195,8 +195,7 @@ bool touches(const Contact& c, int body) {
 bool World::hybrid_candidate(int body) const {
   const RigidBody& b = set_.body(body);
   if (b.fixed || !b.smooth_surface || is_reduced(body)) return false;
-  return std::none_of(joints_.begin(), joints_.end(),
-                      [body](const auto& j) { return j->body_a() == body || j->body_b() == body; });
+  return !has_joint(joints_, body);
 }
 
 // a smooth partner: fixed, or free with the conditions of a free pair (docs/hybrid.md): the pair

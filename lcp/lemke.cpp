@@ -251,9 +251,10 @@ class LemkeSolver {
     Vector guess = Vector::Zero(n_);
     for (int b = 0; b < k(); ++b)
       if (cols_[b] < n_) guess(cols_[b]) = zval_(b);
-    std::vector<int> with_r = active_set();
+    const std::vector<int> without_r = active_set();
+    std::vector<int> with_r = without_r;
     with_r.insert(std::lower_bound(with_r.begin(), with_r.end(), r), r);
-    completed_ = completion_(active_set(), guess) || completion_(with_r, guess);
+    completed_ = completion_(without_r, guess) || completion_(with_r, guess);
     return completed_;
   }
 

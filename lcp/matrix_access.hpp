@@ -56,12 +56,4 @@ double max_row_abs_sum(const SparseMatrix& M);
 DenseMatrix plus_diagonal(const DenseMatrix& M, double delta);
 SparseMatrix plus_diagonal(const SparseMatrix& M, double delta);
 
-/// number of stored entries (n² for dense storage)
-inline Eigen::Index stored_entries(const DenseMatrix& M) {
-  return M.size();
-}
-inline Eigen::Index stored_entries(const SparseMatrix& M) {
-  return M.nonZeros();
-}
-
 }  // namespace pivot::lcp::access

@@ -379,6 +379,8 @@ TEST_CASE("hybrid: bad hybrid settings are errors", "[engine][hybrid]") {
   CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_point_tolerance = 0.0; }), Error);
   CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_integrator.dt_max = 0.0; }), Error);
   CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_friction.slip_threshold = -1.0; }), Error);
+  CHECK_THROWS_AS(make([](WorldSettings& s) { s.hybrid_friction.mu_static = std::nan(""); }),
+                  Error);
   CHECK_NOTHROW(make([](WorldSettings& s) { s.hybrid_entry_steps = 0; }));
 }
 

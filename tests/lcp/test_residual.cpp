@@ -61,4 +61,13 @@ TEST_CASE("residuals: scaling the problem changes nothing", "[lcp]") {
   const LcpResiduals b = measure_residuals(1e8 * M, 1e8 * q, z);
   CHECK(a.worst() == b.worst());
   CHECK(a.worst() == 0.0);
+  // an inexact z: w = (2·0.6 − 1, 0.6 + 0.5) = (0.2, 1.1) and z₁w₁ ≠ 0; by hand the
+  // complementarity measure is min(|z₁|/‖z‖∞, |w₁|/s₁) = min(1, 0.2 / (1 + 1.2)) = 0.2/2.2,
+  // the same for the problem scaled by 1e8 (an absolute measure would grow by 1e8)
+  Vector z_off(2);
+  z_off << 0.6, 0.0;
+  const LcpResiduals c = measure_residuals(M, q, z_off);
+  const LcpResiduals d = measure_residuals(1e8 * M, 1e8 * q, z_off);
+  CHECK(c.max_complementarity == Approx(0.2 / 2.2).epsilon(1e-12));
+  CHECK(d.max_complementarity == Approx(0.2 / 2.2).epsilon(1e-12));
 }
