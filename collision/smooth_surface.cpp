@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include "engine/error.hpp"
 
@@ -15,6 +17,15 @@ double cross2(const Vec2& a, const Vec2& b) {
   return a.x() * b.y() - a.y() * b.x();
 }
 
+// the bounding box (lo, hi) of a bounded domain's polygon
+std::pair<Vec2, Vec2> bounding_box(const PatchDomain& dom) {
+  Vec2 lo = dom.vertices[0], hi = dom.vertices[0];
+  for (const Vec2& v : dom.vertices) {
+    lo = lo.cwiseMin(v);
+    hi = hi.cwiseMax(v);
+  }
+  return {lo, hi};
+}
 }  // namespace
 
 double PatchDomain::edge_distance(int edge, const Vec2& uv) const {
@@ -67,11 +78,7 @@ std::vector<SurfacePoint> SmoothSurface::samples() const {
     const PatchDomain& dom = domain(patch);
     if (dom.bounded()) {
       // a grid over the bounding box, keeping the points inside
-      Vec2 lo = dom.vertices[0], hi = dom.vertices[0];
-      for (const Vec2& v : dom.vertices) {
-        lo = lo.cwiseMin(v);
-        hi = hi.cwiseMax(v);
-      }
+      const auto [lo, hi] = bounding_box(dom);
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
           const Vec2 uv(lo.x() + (hi.x() - lo.x()) * (i + 0.5) / n,
@@ -99,11 +106,7 @@ std::vector<Vec3> surface_grid_points(const SmoothSurface& surface, int n) {
     Vec2 lo = Vec2::Zero(), hi = Vec2::Zero();
     double closed = 1.0;  // 1: the grid includes the far edge; 0: periodic, one period
     if (dom.bounded()) {
-      lo = hi = dom.vertices[0];
-      for (const Vec2& v : dom.vertices) {
-        lo = lo.cwiseMin(v);
-        hi = hi.cwiseMax(v);
-      }
+      std::tie(lo, hi) = bounding_box(dom);
     } else if (dom.period.x() > 0.0 && dom.period.y() > 0.0) {
       hi = dom.period;
       closed = 0.0;
