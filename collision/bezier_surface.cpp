@@ -1,6 +1,6 @@
-#include "collision/bezier_surface.hpp"
+#include "pivot/collision/bezier_surface.hpp"
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

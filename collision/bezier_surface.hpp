@@ -10,7 +10,7 @@
 #include <array>
 #include <vector>
 
-#include "collision/smooth_surface.hpp"
+#include "pivot/collision/smooth_surface.hpp"
 
 namespace pivot {
 

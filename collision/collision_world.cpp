@@ -1,3 +1,4 @@
+// Long file: to be split into one file per concept (issue #25, in progress).
 // The Bullet bridge. This is the only file of Pivot that includes Bullet headers.
 //
 // What Bullet does here: it holds one btCollisionObject per body (shapes mapped one to one:
@@ -40,7 +41,7 @@
 //    made per pair per call), the broadphase pair list is purged of stale pairs every call,
 //    pairs are processed in body order, and the output is sorted by (body_a, body_b, point_a).
 
-#include "collision/collision_world.hpp"
+#include "pivot/collision/collision_world.hpp"
 
 #include <algorithm>
 #include <array>
@@ -71,9 +72,9 @@
 #include <btBulletCollisionCommon.h>
 #pragma GCC diagnostic pop
 
-#include "collision/convex_hull.hpp"
-#include "collision/polytope.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/convex_hull.hpp"
+#include "pivot/collision/polytope.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -29,8 +29,8 @@
 #include <memory>
 #include <vector>
 
-#include "collision/contact.hpp"
-#include "collision/shape.hpp"
+#include "pivot/collision/contact.hpp"
+#include "pivot/collision/shape.hpp"
 
 namespace pivot {
 

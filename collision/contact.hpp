@@ -1,7 +1,7 @@
 #pragma once
 // A contact record from collision detection (ARCHITECTURE.md, step 1).
 
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

@@ -1,4 +1,4 @@
-#include "collision/convex_hull.hpp"
+#include "pivot/collision/convex_hull.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include <fmt/core.h>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -6,7 +6,7 @@
 #include <array>
 #include <vector>
 
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

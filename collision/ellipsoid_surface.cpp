@@ -1,8 +1,8 @@
-#include "collision/ellipsoid_surface.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
 
 #include <cmath>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -11,7 +11,7 @@
 
 #include <array>
 
-#include "collision/smooth_surface.hpp"
+#include "pivot/collision/smooth_surface.hpp"
 
 namespace pivot {
 

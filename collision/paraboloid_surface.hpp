@@ -6,7 +6,7 @@
 // is exactly such a cap (notes/kry.md §6.4: radii 2.7 and 0.3). The domain's edges are open:
 // a contact that reaches them leaves the surface.
 
-#include "collision/smooth_surface.hpp"
+#include "pivot/collision/smooth_surface.hpp"
 
 namespace pivot {
 

@@ -1,8 +1,8 @@
-#include "collision/plane_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
 
 #include <cmath>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -2,7 +2,7 @@
 // The plane as a smooth surface: p(u, v) = o + u e_u + v e_v, one unbounded patch; every
 // second and third derivative is zero (notes/kry.md §5.4).
 
-#include "collision/smooth_surface.hpp"
+#include "pivot/collision/smooth_surface.hpp"
 
 namespace pivot {
 

@@ -1,4 +1,4 @@
-#include "collision/polytope.hpp"
+#include "pivot/collision/polytope.hpp"
 
 #include <algorithm>
 #include <cmath>

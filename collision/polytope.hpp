@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "collision/convex_hull.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/collision/convex_hull.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

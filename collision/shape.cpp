@@ -1,4 +1,4 @@
-#include "collision/shape.hpp"
+#include "pivot/collision/shape.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -7,8 +7,8 @@
 
 #include <fmt/core.h>
 
-#include "collision/convex_hull.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/convex_hull.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -1,4 +1,4 @@
-#include "collision/smooth_surface.hpp"
+#include "pivot/collision/smooth_surface.hpp"
 
 #include <fmt/core.h>
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <tuple>
 #include <utility>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "collision/surface_jet.hpp"
+#include "pivot/collision/surface_jet.hpp"
 
 namespace pivot {
 

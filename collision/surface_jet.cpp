@@ -1,4 +1,4 @@
-#include "collision/surface_jet.hpp"
+#include "pivot/collision/surface_jet.hpp"
 
 namespace pivot {
 

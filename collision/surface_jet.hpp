@@ -13,7 +13,7 @@
 #include <array>
 #include <cmath>
 
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

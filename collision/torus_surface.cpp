@@ -1,9 +1,9 @@
-#include "collision/torus_surface.hpp"
+#include "pivot/collision/torus_surface.hpp"
 
 #include <cmath>
 #include <numbers>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -5,7 +5,7 @@
 // patch traversal is needed (notes/kry.md §5.4). Avoid resting it flat on a plane: that is a
 // conforming circle contact, which the reduced mode cannot describe.
 
-#include "collision/smooth_surface.hpp"
+#include "pivot/collision/smooth_surface.hpp"
 
 namespace pivot {
 

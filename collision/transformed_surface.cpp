@@ -1,6 +1,6 @@
-#include "collision/transformed_surface.hpp"
+#include "pivot/collision/transformed_surface.hpp"
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

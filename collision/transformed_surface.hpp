@@ -3,8 +3,8 @@
 // x → R x + t (docs/scene-format.md "Smooth surfaces": a scene places a surface in its body's
 // shape frame with `position` and `quat_wxyz`). Patches, domains and edge links are the base's;
 // a rotation keeps p_u × p_v pointing out of the solid.
-#include "collision/smooth_surface.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/collision/smooth_surface.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

@@ -1,6 +1,6 @@
-#include "constraints/ball_joint.hpp"
+#include "pivot/constraints/ball_joint.hpp"
 
-#include "constraints/joint_rows.hpp"
+#include "pivot/constraints/joint_rows.hpp"
 
 namespace pivot {
 

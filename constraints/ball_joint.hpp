@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "constraints/joint.hpp"
+#include "pivot/constraints/joint.hpp"
 
 namespace pivot {
 
@@ -23,7 +23,7 @@ class BallJoint final : public Joint {
  public:
   /// Creates the joint between body_a and body_b (kWorldBody allowed) at their initial poses
   /// A0, B0 (the world's pose is the identity); the anchor is stored in each body's frame, so
-  /// g = 0 at (A0, B0). Throws std::invalid_argument naming the joint for a non-finite anchor
+  /// g = 0 at (A0, B0). Throws pivot::Error naming the joint for a non-finite anchor
   /// or pose, or invalid body indices.
   BallJoint(const BallJointSettings& settings, int body_a, int body_b, const Pose& A0,
             const Pose& B0);

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "constraints/joint.hpp"
+#include "pivot/constraints/joint.hpp"
 
 namespace pivot {
 
@@ -27,7 +27,7 @@ class FixedJoint final : public Joint {
  public:
   /// Creates the weld between body_a and body_b (kWorldBody allowed) at their initial poses
   /// A0, B0 (the world's pose is the identity); g = 0 at (A0, B0), and the initial relative
-  /// rotation is kept. Throws std::invalid_argument naming the joint for a non-finite anchor
+  /// rotation is kept. Throws pivot::Error naming the joint for a non-finite anchor
   /// or pose, or bad body indices.
   FixedJoint(const FixedJointSettings& settings, int body_a, int body_b, const Pose& A0,
              const Pose& B0);

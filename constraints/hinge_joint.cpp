@@ -1,9 +1,9 @@
-#include "constraints/hinge_joint.hpp"
+#include "pivot/constraints/hinge_joint.hpp"
 
 #include <cmath>
 #include <numbers>
 
-#include "constraints/joint_rows.hpp"
+#include "pivot/constraints/joint_rows.hpp"
 
 namespace pivot {
 

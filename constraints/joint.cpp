@@ -1,4 +1,4 @@
-#include "constraints/joint.hpp"
+#include "pivot/constraints/joint.hpp"
 
 namespace pivot {
 

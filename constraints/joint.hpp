@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

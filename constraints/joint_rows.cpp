@@ -1,12 +1,13 @@
-#include "constraints/joint_rows.hpp"
+#include "pivot/constraints/joint_rows.hpp"
 
 #include <cmath>
-#include <stdexcept>
+
+#include "pivot/core/error.hpp"
 
 namespace pivot::joint_detail {
 
 void fail(const char* kind, const std::string& name, const std::string& what) {
-  throw std::invalid_argument(std::string(kind) + " joint '" + name + "': " + what);
+  throw Error(std::string(kind) + " joint '" + name + "': " + what);
 }
 
 void check_bodies(const char* kind, const std::string& name, int body_a, int body_b) {

@@ -8,15 +8,15 @@
 #include <optional>
 #include <string>
 
-#include "constraints/joint.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/constraints/joint.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot::joint_detail {
 
 /// one Jacobian row (1 × 6, angular first)
 using Row6 = Eigen::Matrix<double, 1, 6>;
 
-/// throws std::invalid_argument("<kind> joint '<name>': <what>")
+/// throws pivot::Error("<kind> joint '<name>': <what>")
 [[noreturn]] void fail(const char* kind, const std::string& name, const std::string& what);
 
 /// checks the body indices: body_a ≥ 0, body_b ≥ 0 or kWorldBody, body_a ≠ body_b

@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "constraints/joint.hpp"
+#include "pivot/constraints/joint.hpp"
 
 namespace pivot {
 
@@ -34,7 +34,7 @@ class SliderJoint final : public Joint {
  public:
   /// Creates the joint between body_a and body_b (kWorldBody allowed) at their initial poses
   /// A0, B0 (the world's pose is the identity); g = 0 and s = 0 at (A0, B0), and the initial
-  /// relative rotation is kept. Throws std::invalid_argument naming the joint for a zero or
+  /// relative rotation is kept. Throws pivot::Error naming the joint for a zero or
   /// non-finite axis, a non-finite anchor or pose, limits with lower > upper, a motor with
   /// max_impulse < 0, or bad body indices.
   SliderJoint(const SliderJointSettings& settings, int body_a, int body_b, const Pose& A0,

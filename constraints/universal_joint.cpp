@@ -1,6 +1,6 @@
-#include "constraints/universal_joint.hpp"
+#include "pivot/constraints/universal_joint.hpp"
 
-#include "constraints/joint_rows.hpp"
+#include "pivot/constraints/joint_rows.hpp"
 
 namespace pivot {
 

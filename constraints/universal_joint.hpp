@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "constraints/joint.hpp"
+#include "pivot/constraints/joint.hpp"
 
 namespace pivot {
 
@@ -31,7 +31,7 @@ class UniversalJoint final : public Joint {
 
   /// Creates the joint between body_a and body_b (kWorldBody allowed) at their initial poses
   /// A0, B0 (the world's pose is the identity); g = 0 at (A0, B0). Throws
-  /// std::invalid_argument naming the joint for a zero or non-finite axis, (nearly) parallel
+  /// pivot::Error naming the joint for a zero or non-finite axis, (nearly) parallel
   /// axes (|a × b| < kMinAxisSine), a non-finite anchor or pose, or bad body indices.
   UniversalJoint(const UniversalJointSettings& settings, int body_a, int body_b, const Pose& A0,
                  const Pose& B0);

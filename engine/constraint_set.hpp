@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

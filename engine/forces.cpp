@@ -1,8 +1,8 @@
-#include "engine/forces.hpp"
+#include "pivot/engine/forces.hpp"
 
 #include <cmath>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 namespace {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/rigid_body_set.hpp"
+#include "pivot/engine/rigid_body_set.hpp"
 
 namespace pivot {
 

@@ -1,4 +1,4 @@
-#include "engine/gyroscopic.hpp"
+#include "pivot/engine/gyroscopic.hpp"
 
 #include <Eigen/LU>
 #include <cmath>

@@ -12,7 +12,7 @@
 // The step hands ω⁺ to the LCP as a gyroscopic impulse I_W (ω⁺ − ω); with no constraint
 // acting the body ends the step with exactly this ω⁺ (docs/step.md, "Forces").
 
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

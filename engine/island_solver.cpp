@@ -1,4 +1,4 @@
-#include "engine/island_solver.hpp"
+#include "pivot/engine/island_solver.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>
@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <unordered_map>
 
-#include "lcp/lcp_io.hpp"
-#include "lcp/mixed_lcp.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 
 namespace pivot {
 namespace {

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/constraint_set.hpp"
-#include "lcp/lcp_problem.hpp"
-#include "lcp/lcp_result.hpp"
-#include "lcp/lemke.hpp"
+#include "pivot/engine/constraint_set.hpp"
+#include "pivot/lcp/lcp_problem.hpp"
+#include "pivot/lcp/lcp_result.hpp"
+#include "pivot/lcp/lemke.hpp"
 
 namespace pivot {
 

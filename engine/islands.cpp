@@ -1,4 +1,4 @@
-#include "engine/islands.hpp"
+#include "pivot/engine/islands.hpp"
 
 #include <numeric>
 

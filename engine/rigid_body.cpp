@@ -1,11 +1,11 @@
-#include "engine/rigid_body.hpp"
+#include "pivot/engine/rigid_body.hpp"
 
 #include <fmt/core.h>
 #include <cmath>
 
-#include "collision/ellipsoid_surface.hpp"
-#include "collision/plane_surface.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "collision/shape.hpp"
-#include "collision/smooth_surface.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/collision/shape.hpp"
+#include "pivot/collision/smooth_surface.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

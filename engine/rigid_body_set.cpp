@@ -1,8 +1,8 @@
-#include "engine/rigid_body_set.hpp"
+#include "pivot/engine/rigid_body_set.hpp"
 
 #include <fmt/core.h>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/rigid_body.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/engine/rigid_body.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

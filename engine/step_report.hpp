@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "lcp/lcp_result.hpp"
+#include "pivot/lcp/lcp_result.hpp"
 
 namespace pivot {
 

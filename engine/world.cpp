@@ -1,11 +1,11 @@
 // World: bodies, joints, forces, and state access. The step itself is in world_step.cpp.
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 
 #include <fmt/core.h>
 #include <cmath>
 #include <stdexcept>
 
-#include "collision/plane_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
 
 namespace pivot {
 
@@ -109,38 +109,32 @@ int World::add_joint_impl(std::unique_ptr<Joint> joint) {
   return static_cast<int>(joints_.size()) - 1;
 }
 
-namespace {
-// joints validate their own settings with std::invalid_argument; the engine's one exception
-// type is pivot::Error
 template <typename JointT, typename SettingsT>
-std::unique_ptr<Joint> make_joint(const SettingsT& s, int a, int b, const Pose& A0,
-                                  const Pose& B0) {
-  try {
-    return std::make_unique<JointT>(s, a, b, A0, B0);
-  } catch (const std::invalid_argument& e) {
-    throw Error(e.what());
-  }
+int World::add_joint_of(const SettingsT& s, int body_a, int body_b) {
+  check_body(body_a, "joint");
+  check_body(body_b, "joint");
+  if (body_a == kWorldBody)
+    throw Error(
+        fmt::format("joint \"{}\": body_a must be a body (use body_b for the world)", s.name));
+  return add_joint_impl(
+      std::make_unique<JointT>(s, body_a, body_b, set_.pose(body_a), set_.pose(body_b)));
 }
-}  // namespace
 
-#define PIVOT_ADD_JOINT(Settings, JointT)                                             \
-  int World::add_joint(const Settings& s, int body_a, int body_b) {                   \
-    check_body(body_a, "joint");                                                      \
-    check_body(body_b, "joint");                                                      \
-    if (body_a == kWorldBody)                                                         \
-      throw Error(                                                                    \
-          fmt::format("joint \"{}\": body_a must be a body (use body_b for the "      \
-                      "world)",                                                       \
-                      s.name));                                                       \
-    return add_joint_impl(                                                            \
-        make_joint<JointT>(s, body_a, body_b, set_.pose(body_a), set_.pose(body_b))); \
-  }
-PIVOT_ADD_JOINT(BallJointSettings, BallJoint)
-PIVOT_ADD_JOINT(HingeJointSettings, HingeJoint)
-PIVOT_ADD_JOINT(UniversalJointSettings, UniversalJoint)
-PIVOT_ADD_JOINT(SliderJointSettings, SliderJoint)
-PIVOT_ADD_JOINT(FixedJointSettings, FixedJoint)
-#undef PIVOT_ADD_JOINT
+int World::add_joint(const BallJointSettings& s, int body_a, int body_b) {
+  return add_joint_of<BallJoint>(s, body_a, body_b);
+}
+int World::add_joint(const HingeJointSettings& s, int body_a, int body_b) {
+  return add_joint_of<HingeJoint>(s, body_a, body_b);
+}
+int World::add_joint(const UniversalJointSettings& s, int body_a, int body_b) {
+  return add_joint_of<UniversalJoint>(s, body_a, body_b);
+}
+int World::add_joint(const SliderJointSettings& s, int body_a, int body_b) {
+  return add_joint_of<SliderJoint>(s, body_a, body_b);
+}
+int World::add_joint(const FixedJointSettings& s, int body_a, int body_b) {
+  return add_joint_of<FixedJoint>(s, body_a, body_b);
+}
 
 void World::add_force(const ConstantForceSettings& s) {
   check_body(s.body, "constant force");

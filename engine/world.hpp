@@ -23,21 +23,21 @@
 #include <string>
 #include <vector>
 
-#include "collision/collision_world.hpp"
-#include "collision/contact.hpp"
-#include "constraints/ball_joint.hpp"
-#include "constraints/fixed_joint.hpp"
-#include "constraints/hinge_joint.hpp"
-#include "constraints/joint.hpp"
-#include "constraints/slider_joint.hpp"
-#include "constraints/universal_joint.hpp"
-#include "engine/constraint_set.hpp"
-#include "engine/error.hpp"
-#include "engine/forces.hpp"
-#include "engine/reduced_contact_integrator.hpp"
-#include "engine/rigid_body_set.hpp"
-#include "engine/step_report.hpp"
-#include "lcp/lemke.hpp"
+#include "pivot/collision/collision_world.hpp"
+#include "pivot/collision/contact.hpp"
+#include "pivot/constraints/ball_joint.hpp"
+#include "pivot/constraints/fixed_joint.hpp"
+#include "pivot/constraints/hinge_joint.hpp"
+#include "pivot/constraints/joint.hpp"
+#include "pivot/constraints/slider_joint.hpp"
+#include "pivot/constraints/universal_joint.hpp"
+#include "pivot/core/error.hpp"
+#include "pivot/engine/constraint_set.hpp"
+#include "pivot/engine/forces.hpp"
+#include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
+#include "pivot/engine/rigid_body_set.hpp"
+#include "pivot/engine/step_report.hpp"
+#include "pivot/lcp/lemke.hpp"
 
 namespace pivot {
 
@@ -226,6 +226,10 @@ class World {
   /// when null)
   bool try_enter_reduced(int body, int partner, const Vec3& p_W_guess, bool need_normal_force,
                          const Eigen::VectorXd* f_ext = nullptr);
+  /// checks the bodies and builds the joint at the current poses (the joint checks its
+  /// settings and throws pivot::Error naming itself)
+  template <typename JointT, typename SettingsT>
+  int add_joint_of(const SettingsT& s, int body_a, int body_b);
   int add_joint_impl(std::unique_ptr<Joint> joint);
 
   WorldSettings settings_;

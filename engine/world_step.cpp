@@ -5,10 +5,10 @@
 #include <cmath>
 #include <type_traits>
 
-#include "engine/gyroscopic.hpp"
-#include "engine/island_solver.hpp"
-#include "engine/islands.hpp"
-#include "engine/world.hpp"
+#include "pivot/engine/gyroscopic.hpp"
+#include "pivot/engine/island_solver.hpp"
+#include "pivot/engine/islands.hpp"
+#include "pivot/engine/world.hpp"
 
 namespace pivot {
 namespace {

@@ -1,6 +1,7 @@
+// Long file: to be split into one file per concept (issue #25, in progress).
 // Reading and writing LCP and mixed LCP problem files (Siconos numerics `.dat` text format).
 //
-// Every error is an LcpError whose message reads "FILE:LINE: what was expected, what was found"
+// Every error is a pivot::Error whose message reads "FILE:LINE: what was expected, what was found"
 // (or "FILE: what" when no single line is to blame), so that a caller can print it as is.
 //
 // ─── LCP files (read_lcp_file) ───────────────────────────────────────────────────────────────
@@ -59,11 +60,11 @@
 // z₁ + 5 ⊥ z₁ gives z₁ = 0, w₁ = 5, and x = 1 − 2 z₁ = 1: the appended reference
 // "0 3 5 0" is (z, w).
 //
-// Unsupported (an LcpError names the feature): the compressed sparse storage (2) of a
+// Unsupported (a pivot::Error names the feature): the compressed sparse storage (2) of a
 // NumericsMatrix, and a rectangular M (Rectangular_mlcp.dat: more equality rows than free
 // variables), which the MixedLcpProblem type, with its square P, cannot represent.
 
-#include "lcp/lcp_io.hpp"
+#include "pivot/lcp/lcp_io.hpp"
 
 #include <fmt/format.h>
 
@@ -87,8 +88,8 @@ namespace fs = std::filesystem;
 // ─── errors ──────────────────────────────────────────────────────────────────────────────────
 
 [[noreturn]] void fail(const fs::path& path, int line, const std::string& what) {
-  if (line > 0) throw LcpError(fmt::format("{}:{}: {}", path.string(), line, what));
-  throw LcpError(fmt::format("{}: {}", path.string(), what));
+  if (line > 0) throw Error(fmt::format("{}:{}: {}", path.string(), line, what));
+  throw Error(fmt::format("{}: {}", path.string(), what));
 }
 
 /// a token, shortened and made printable for an error message

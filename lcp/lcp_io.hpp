@@ -15,24 +15,19 @@
 #include <stdexcept>
 #include <string>
 
-#include "lcp/lcp_problem.hpp"
+#include "pivot/core/error.hpp"
+#include "pivot/lcp/lcp_problem.hpp"
 
 namespace pivot::lcp {
 
-/// the one exception type of the lcp module; the message names the file and what is wrong
-class LcpError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// read an LCP `.dat` file; throws LcpError (with file name, line, and what was expected)
+/// read an LCP `.dat` file; throws Error (with file name, line, and what was expected)
 [[nodiscard]] LcpProblem read_lcp_file(const std::filesystem::path& path);
 
 /// write an LCP in the same format, with full double precision (round-trips exactly)
 void write_lcp_file(const std::filesystem::path& path, const LcpProblem& problem,
                     const std::string& remark = {});
 
-/// read a mixed LCP `.dat` file of the Siconos suite (../shared/data/mlcp/); throws LcpError
+/// read a mixed LCP `.dat` file of the Siconos suite (../shared/data/mlcp/); throws Error
 [[nodiscard]] MixedLcpProblem read_mixed_lcp_file(const std::filesystem::path& path);
 
 }  // namespace pivot::lcp

@@ -1,4 +1,4 @@
-#include "lcp/lcp_result.hpp"
+#include "pivot/lcp/lcp_result.hpp"
 
 #include <algorithm>
 

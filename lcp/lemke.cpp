@@ -1,3 +1,4 @@
+// Long file: to be split into one file per concept (issue #25, in progress).
 // Lemke's algorithm, revised form with a block basis inverse (see lemke.hpp for the summary).
 //
 // Augmented system (Cline eq. 2.35), with z̃ = (z, z₀) and M̃ = [M d]:
@@ -14,7 +15,7 @@
 //   z_j in, z_l out: column l of A becomes column j     (Sherman–Morrison, Cline eq. 4.21)
 //   w_i in, w_r out: row i of A becomes row r            (Sherman–Morrison on rows)
 //   w_i in, z_l out: row i and column l are deleted      (block deletion)
-#include "lcp/lemke.hpp"
+#include "pivot/lcp/lemke.hpp"
 
 #include <fmt/core.h>
 #include <Eigen/LU>
@@ -24,7 +25,7 @@
 #include <functional>
 #include <limits>
 
-#include "lcp/matrix_access.hpp"
+#include "pivot/lcp/matrix_access.hpp"
 
 namespace pivot::lcp {
 namespace {

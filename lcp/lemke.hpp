@@ -30,9 +30,9 @@
 #include <optional>
 #include <vector>
 
-#include "lcp/lcp_problem.hpp"
-#include "lcp/lcp_result.hpp"
-#include "lcp/residual.hpp"
+#include "pivot/lcp/lcp_problem.hpp"
+#include "pivot/lcp/lcp_result.hpp"
+#include "pivot/lcp/residual.hpp"
 
 namespace pivot::lcp {
 

@@ -1,4 +1,4 @@
-#include "lcp/matrix_access.hpp"
+#include "pivot/lcp/matrix_access.hpp"
 
 #include <cmath>
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "lcp/lcp_problem.hpp"
+#include "pivot/lcp/lcp_problem.hpp"
 
 namespace pivot::lcp::access {
 

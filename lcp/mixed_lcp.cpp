@@ -6,7 +6,7 @@
 //   w = (S − K P⁻¹Q) z + (v − K P⁻¹u)               (2.43)
 //
 // P is factorized once; P⁻¹Q and P⁻¹u come from solves with that factorization.
-#include "lcp/mixed_lcp.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -20,7 +20,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "lcp/lcp_io.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot::lcp {
 namespace {
@@ -317,11 +317,11 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
 }
 
 LcpProblem reduce_mixed_lcp(const MixedLcpProblem& problem) {
-  if (std::string why = validate_mixed(problem); !why.empty()) throw LcpError(why);
+  if (std::string why = validate_mixed(problem); !why.empty()) throw Error(why);
   const Equilibrated eq = equilibrate(problem.P);
   Eigen::FullPivLU<DenseMatrix> lu(eq.P_hat);
   if (lu.rank() < problem.P.rows())
-    throw LcpError(singular_message(dependent_rows(problem.P, 0.0)));
+    throw Error(singular_message(dependent_rows(problem.P, 0.0)));
   auto solve = [&](const auto& b) -> DenseMatrix {
     return eq.col_scale.asDiagonal() * lu.solve(eq.row_scale.asDiagonal() * b);
   };

@@ -14,9 +14,9 @@
 
 #include <vector>
 
-#include "lcp/lcp_problem.hpp"
-#include "lcp/lcp_result.hpp"
-#include "lcp/lemke.hpp"
+#include "pivot/lcp/lcp_problem.hpp"
+#include "pivot/lcp/lcp_result.hpp"
+#include "pivot/lcp/lemke.hpp"
 
 namespace pivot::lcp {
 
@@ -50,7 +50,7 @@ struct MixedLcpResult {
                                              const MixedLcpOptions& options = {});
 
 /// the reduced LCP (𝓜, q) alone, for inspection and for writing problem files;
-/// throws pivot::lcp::LcpError when P is singular
+/// throws pivot::Error when P is singular
 [[nodiscard]] LcpProblem reduce_mixed_lcp(const MixedLcpProblem& problem);
 
 }  // namespace pivot::lcp

@@ -1,11 +1,11 @@
-#include "lcp/residual.hpp"
+#include "pivot/lcp/residual.hpp"
 
 #include <fmt/core.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "lcp/matrix_access.hpp"
+#include "pivot/lcp/matrix_access.hpp"
 
 namespace pivot::lcp {
 namespace {

@@ -1,8 +1,8 @@
 #pragma once
 // Residual checks, shared by the solvers, the CLI and the tests.
 
-#include "lcp/lcp_problem.hpp"
-#include "lcp/lcp_result.hpp"
+#include "pivot/lcp/lcp_problem.hpp"
+#include "pivot/lcp/lcp_result.hpp"
 
 namespace pivot::lcp {
 

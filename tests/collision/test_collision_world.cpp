@@ -6,8 +6,8 @@
 #include <map>
 #include <numbers>
 
-#include "collision/collision_world.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/collision_world.hpp"
+#include "pivot/core/error.hpp"
 
 using namespace pivot;
 using Catch::Matchers::Contains;

@@ -4,8 +4,8 @@
 #include <map>
 #include <random>
 
-#include "collision/convex_hull.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/convex_hull.hpp"
+#include "pivot/core/error.hpp"
 
 using namespace pivot;
 

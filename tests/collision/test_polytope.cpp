@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "collision/polytope.hpp"
+#include "pivot/collision/polytope.hpp"
 
 using namespace pivot;
 

@@ -9,8 +9,8 @@
 #include <random>
 #include <string>
 
-#include "collision/shape.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/shape.hpp"
+#include "pivot/core/error.hpp"
 
 using namespace pivot;
 using Catch::Matchers::Contains;

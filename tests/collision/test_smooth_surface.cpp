@@ -8,12 +8,12 @@
 #include <numbers>
 #include <random>
 
-#include "collision/bezier_surface.hpp"
-#include "collision/ellipsoid_surface.hpp"
-#include "collision/paraboloid_surface.hpp"
-#include "collision/plane_surface.hpp"
-#include "collision/torus_surface.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/bezier_surface.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/paraboloid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/collision/torus_surface.hpp"
+#include "pivot/core/error.hpp"
 
 using namespace pivot;
 

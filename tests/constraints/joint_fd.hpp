@@ -10,8 +10,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "constraints/joint.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/constraints/joint.hpp"
+#include "pivot/core/error.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot::test {
 
@@ -109,17 +110,17 @@ inline double rotation_lock_tolerance(double phi) {
   return 0.6 * phi + 1e-7;
 }
 
-/// the message of the std::invalid_argument thrown by f, or "<no invalid_argument>"
+/// the message of the pivot::Error thrown by f, or "<no error>"
 template <class F>
-std::string invalid_argument_message(F&& f) {
+std::string error_message(F&& f) {
   try {
     f();
-  } catch (const std::invalid_argument& e) {
+  } catch (const pivot::Error& e) {
     return e.what();
   } catch (...) {
     return "<other exception>";
   }
-  return "<no invalid_argument>";
+  return "<no error>";
 }
 
 /// finite-difference tolerance of exact rows: ε = 1e-6 central differences give truncation

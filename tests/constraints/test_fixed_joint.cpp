@@ -1,7 +1,7 @@
 // Fixed joint: rotation lock (quaternion error, first-order Jacobian) + ball rows (exact).
 #include <catch2/catch.hpp>
 
-#include "constraints/fixed_joint.hpp"
+#include "pivot/constraints/fixed_joint.hpp"
 #include "joint_fd.hpp"
 
 using namespace pivot;
@@ -156,11 +156,11 @@ TEST_CASE("fixed joint: invalid settings throw naming the joint", "[constraints]
   const Pose P;
   const double inf = std::numeric_limits<double>::infinity();
   const auto named = Catch::Contains("fixed joint 'bolt'");
-  CHECK_THAT(invalid_argument_message(
+  CHECK_THAT(error_message(
                  [&] { FixedJoint j({.name = "bolt", .anchor_W = Vec3(0, 0, inf)}, 0, 1, P, P); }),
              named);
-  CHECK_THAT(invalid_argument_message([&] { FixedJoint j({.name = "bolt"}, 1, 1, P, P); }), named);
-  CHECK_THAT(invalid_argument_message([&] {
+  CHECK_THAT(error_message([&] { FixedJoint j({.name = "bolt"}, 1, 1, P, P); }), named);
+  CHECK_THAT(error_message([&] {
                FixedJoint j({.name = "bolt"}, 0, 1, P, Pose{Vec3(inf, 0, 0), Quat::Identity()});
              }),
              named);

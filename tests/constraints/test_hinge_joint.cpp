@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <numbers>
 
-#include "constraints/hinge_joint.hpp"
+#include "pivot/constraints/hinge_joint.hpp"
 #include "joint_fd.hpp"
 
 using namespace pivot;
@@ -216,7 +216,7 @@ TEST_CASE("hinge joint: invalid settings throw naming the joint", "[constraints]
   const double inf = std::numeric_limits<double>::infinity();
   auto msg = [&](HingeJointSettings s) {
     s.name = "elbow";
-    return invalid_argument_message([&] { HingeJoint j(s, 0, 1, P, P); });
+    return error_message([&] { HingeJoint j(s, 0, 1, P, P); });
   };
   const auto named = Catch::Contains("hinge joint 'elbow'");
   CHECK_THAT(msg({.axis_W = Vec3::Zero()}), named);
@@ -228,5 +228,5 @@ TEST_CASE("hinge joint: invalid settings throw naming the joint", "[constraints]
   CHECK_THAT(msg({.motor = JointMotor{1.0, -1.0}}), named);
   CHECK_THAT(msg({.motor = JointMotor{nan, 1.0}}), named);
   CHECK_THAT(msg({.limits = JointLimits{0.3, 0.3}, .motor = JointMotor{1.0, 0.0}}),
-             Catch::Equals("<no invalid_argument>"));
+             Catch::Equals("<no error>"));
 }

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "constraints/joint.hpp"
+#include "pivot/constraints/joint.hpp"
 
 TEST_CASE("joint type names as written in scene files", "[constraints]") {
   using pivot::JointType;

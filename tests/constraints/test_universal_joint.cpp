@@ -1,7 +1,7 @@
 // Universal joint: ball rows + g = a·b − (a·b)₀ (exact).
 #include <catch2/catch.hpp>
 
-#include "constraints/universal_joint.hpp"
+#include "pivot/constraints/universal_joint.hpp"
 #include "joint_fd.hpp"
 
 using namespace pivot;
@@ -134,7 +134,7 @@ TEST_CASE("universal joint: invalid settings throw naming the joint", "[constrai
   const double nan = std::numeric_limits<double>::quiet_NaN();
   auto msg = [&](UniversalJointSettings s) {
     s.name = "cardan";
-    return invalid_argument_message([&] { UniversalJoint j(s, 0, 1, P, P); });
+    return error_message([&] { UniversalJoint j(s, 0, 1, P, P); });
   };
   const auto named = Catch::Contains("universal joint 'cardan'");
   CHECK_THAT(msg({.axis_a_W = Vec3::Zero()}), named);
@@ -145,5 +145,5 @@ TEST_CASE("universal joint: invalid settings throw naming the joint", "[constrai
   CHECK_THAT(msg({.anchor_W = Vec3(nan, 0, 0)}), named);
   // 45° apart is fine
   CHECK_THAT(msg({.axis_a_W = Vec3::UnitX(), .axis_b_W = Vec3(1, 1, 0)}),
-             Catch::Equals("<no invalid_argument>"));
+             Catch::Equals("<no error>"));
 }

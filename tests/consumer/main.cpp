@@ -1,5 +1,5 @@
 // The smallest program a user of the installed library would write: the README's example.
-#include <engine/world.hpp>
+#include "pivot/engine/world.hpp"
 
 int main() {
   pivot::World world({.time_step = 1e-3});

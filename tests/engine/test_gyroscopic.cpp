@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "engine/gyroscopic.hpp"
+#include "pivot/engine/gyroscopic.hpp"
 
 using namespace pivot;
 

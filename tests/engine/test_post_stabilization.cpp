@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 
 using namespace pivot;
 

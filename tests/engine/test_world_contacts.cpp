@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "engine/world.hpp"
-#include "lcp/mixed_lcp.hpp"
+#include "pivot/engine/world.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 
 using namespace pivot;
 

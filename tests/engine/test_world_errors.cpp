@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 
 using namespace pivot;
 using Catch::Matchers::Contains;

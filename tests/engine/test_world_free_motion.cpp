@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 
 using namespace pivot;
 

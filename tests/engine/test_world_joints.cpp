@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 
 using namespace pivot;
 

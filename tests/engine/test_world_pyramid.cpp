@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "engine/world.hpp"
-#include "lcp/lemke.hpp"
-#include "lcp/mixed_lcp.hpp"
+#include "pivot/engine/world.hpp"
+#include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 
 using namespace pivot;
 

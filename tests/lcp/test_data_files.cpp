@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "lcp/lcp_io.hpp"
-#include "lcp/lemke.hpp"
-#include "lcp/mixed_lcp.hpp"
-#include "lcp/residual.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
+#include "pivot/lcp/residual.hpp"
 #include "lcp_test_support.hpp"
 #include "support/test_data.hpp"
 
@@ -35,7 +35,7 @@ std::vector<fs::path> dat_files(const fs::path& dir) {
 /// problems on which Lemke's method cannot reach a solution (../shared/data/README.md)
 const std::set<std::string> kRayExpected = {"lcp_CPS_3", "lcp_Pang_isolated_sol_perturbed"};
 
-/// the mixed problems in a format the reader rejects on purpose (an LcpError "unsupported …")
+/// the mixed problems in a format the reader rejects on purpose (a pivot::Error "unsupported …")
 const std::set<std::string> kUnsupportedMixed = {"Rectangular_mlcp"};
 
 }  // namespace
@@ -160,8 +160,8 @@ TEST_CASE("data files: every mixed LCP is solved, or its singular P is reported"
     MixedLcpProblem problem;
     try {
       problem = read_mixed_lcp_file(file);
-    } catch (const LcpError& e) {
-      INFO("LcpError: " << e.what());
+    } catch (const pivot::Error& e) {
+      INFO("Error: " << e.what());
       CHECK(kUnsupportedMixed.count(name) == 1);
       CHECK(std::string(e.what()).find("unsupported") != std::string::npos);
       continue;

@@ -1,5 +1,5 @@
 // Invalid input: bad problems give status invalid_input with a message that says what is wrong;
-// bad files give an LcpError naming the file and the line; writing then reading round-trips.
+// bad files give a pivot::Error naming the file and the line; writing then reading round-trips.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,9 +12,9 @@
 #include <random>
 #include <string>
 
-#include "lcp/lcp_io.hpp"
-#include "lcp/lemke.hpp"
-#include "lcp/mixed_lcp.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 #include "lcp_test_support.hpp"
 #include "support/test_data.hpp"
 
@@ -79,14 +79,14 @@ struct TempDir {
   }
 };
 
-/// the LcpError message of reading `path`, or "" when it reads
+/// the pivot::Error message of reading `path`, or "" when it reads
 std::string read_error(const fs::path& path, bool mixed = false) {
   try {
     if (mixed)
       (void)read_mixed_lcp_file(path);
     else
       (void)read_lcp_file(path);
-  } catch (const LcpError& e) {
+  } catch (const pivot::Error& e) {
     return e.what();
   }
   return "";
@@ -231,8 +231,8 @@ TEST_CASE("invalid files: a missing file", "[lcp][invalid][io]") {
   const std::string message = read_error(missing);
   INFO(message);
   CHECK(message.find("no_such_problem.dat") != std::string::npos);
-  CHECK_THROWS_AS(read_mixed_lcp_file(missing), LcpError);
-  CHECK_THROWS_AS(read_lcp_file(fs::temp_directory_path()), LcpError);  // a directory
+  CHECK_THROWS_AS(read_mixed_lcp_file(missing), pivot::Error);
+  CHECK_THROWS_AS(read_lcp_file(fs::temp_directory_path()), pivot::Error);  // a directory
 }
 
 TEST_CASE("invalid files: the small reference file reads", "[lcp][io]") {
@@ -418,9 +418,9 @@ TEST_CASE("round trip: writing an invalid problem is refused", "[lcp][io][invali
   TempDir dir;
   LcpProblem p = good_problem();
   p.q(1) = kNaN;
-  CHECK_THROWS_AS(write_lcp_file(dir.path / "nan.dat", p), LcpError);
+  CHECK_THROWS_AS(write_lcp_file(dir.path / "nan.dat", p), pivot::Error);
   LcpProblem r = good_problem();
   r.M = MatrixXd::Ones(3, 2);
-  CHECK_THROWS_AS(write_lcp_file(dir.path / "rect.dat", r), LcpError);
-  CHECK_THROWS_AS(write_lcp_file(dir.path / "no-such-dir" / "x.dat", good_problem()), LcpError);
+  CHECK_THROWS_AS(write_lcp_file(dir.path / "rect.dat", r), pivot::Error);
+  CHECK_THROWS_AS(write_lcp_file(dir.path / "no-such-dir" / "x.dat", good_problem()), pivot::Error);
 }

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
-#include "lcp/lcp_io.hpp"
-#include "lcp/mixed_lcp.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 #include "lcp_test_support.hpp"
 
 using namespace pivot::lcp;
@@ -181,7 +181,7 @@ TEST_CASE("mixed: a singular P is reported with its dependent rows", "[lcp][mixe
   };
   check_singular(solve_mixed_lcp(p), "dense");
   check_singular(solve_mixed_lcp(to_sparse(p)), "sparse");
-  CHECK_THROWS_AS(reduce_mixed_lcp(p), LcpError);
+  CHECK_THROWS_AS(reduce_mixed_lcp(p), pivot::Error);
 }
 
 TEST_CASE("mixed: a singular P solves once regularized", "[lcp][mixed][singular]") {

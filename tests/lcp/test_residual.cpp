@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "lcp/residual.hpp"
+#include "pivot/lcp/residual.hpp"
 
 using namespace pivot::lcp;
 

@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "lcp/lemke.hpp"
-#include "lcp/mixed_lcp.hpp"
-#include "lcp/residual.hpp"
+#include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
+#include "pivot/lcp/residual.hpp"
 #include "lcp_test_support.hpp"
 
 using namespace pivot::lcp;

@@ -16,8 +16,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "engine/scene.hpp"
-#include "engine/world.hpp"
+#include "pivot/scenes/scene.hpp"
+#include "pivot/engine/world.hpp"
 
 using namespace pivot;
 

@@ -1,4 +1,4 @@
-// Scene files (engine/scene.hpp, docs/scene-format.md): defaults, every error class with its
+// Scene files (scenes/scene.hpp, docs/scene-format.md): defaults, every error class with its
 // JSON pointer, the [w, x, y, z] order, the built World, determinism of the state hash.
 // Scenes are inline raw-string JSON so that each test reads alone.
 #include <catch2/catch.hpp>
@@ -10,7 +10,7 @@
 #include <numbers>
 #include <string>
 
-#include "engine/scene.hpp"
+#include "pivot/scenes/scene.hpp"
 
 using namespace pivot;
 namespace fs = std::filesystem;
@@ -21,12 +21,12 @@ Scene parse(std::string_view text) {
   return parse_scene(text, fs::current_path(), "inline.json");
 }
 
-/// the SceneError message of parsing and building `text`, or "" when it is valid
+/// the Error message of parsing and building `text`, or "" when it is valid
 std::string error_of(std::string_view text, const fs::path& base_dir = fs::current_path()) {
   try {
     const Scene scene = parse_scene(text, base_dir, "inline.json");
     (void)build_world(scene);
-  } catch (const SceneError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";
@@ -216,7 +216,7 @@ TEST_CASE("a relative mesh path is read from the scene's folder", "[scene]") {
   CHECK(scene.bodies[0].settings.shape->type == ShapeType::mesh);
 }
 
-TEST_CASE("bad scenes throw SceneError naming the JSON pointer", "[scene][errors]") {
+TEST_CASE("bad scenes throw Error naming the JSON pointer", "[scene][errors]") {
   struct Case {
     const char* what;
     const char* json;
@@ -344,7 +344,7 @@ TEST_CASE("load_scene names the file in its errors", "[scene][errors]") {
   dir.write("bad.json", R"({"pivot_scene": 1, "bodies": [{"name": "a", "mass": -2}]})");
   const std::string file = (dir.path / "bad.json").string();
   CHECK_THROWS_WITH(load_scene(file), Catch::Contains(file + ": /bodies/0/mass"));
-  CHECK_THROWS_AS(load_scene(dir.path / "missing.json"), SceneError);
+  CHECK_THROWS_AS(load_scene(dir.path / "missing.json"), Error);
   CHECK_THROWS_WITH(load_scene(dir.path / "missing.json"), Catch::Contains("cannot open"));
 }
 

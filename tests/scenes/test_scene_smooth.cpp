@@ -10,8 +10,8 @@
 #include <numbers>
 #include <string>
 
-#include "collision/convex_hull.hpp"
-#include "engine/scene.hpp"
+#include "pivot/collision/convex_hull.hpp"
+#include "pivot/scenes/scene.hpp"
 #include "support/hybrid_entry.hpp"
 
 using namespace pivot;
@@ -26,7 +26,7 @@ Scene parse(std::string_view text) {
 std::string error_of(std::string_view text) {
   try {
     (void)build_world(parse(text));
-  } catch (const SceneError& e) {
+  } catch (const Error& e) {
     return e.what();
   }
   return "";

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 
 namespace pivot::test {
 

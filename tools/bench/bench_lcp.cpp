@@ -26,9 +26,9 @@
 #include <utility>
 #include <vector>
 
-#include "lcp/lcp_io.hpp"
-#include "lcp/lemke.hpp"
-#include "lcp/residual.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/residual.hpp"
 
 namespace {
 
@@ -183,7 +183,7 @@ int register_all() {
         auto p = std::make_shared<const LcpProblem>(pivot::lcp::read_lcp_file(entry.path()));
         problems.emplace_back(std::move(p),
                               std::string(folder) + "/" + entry.path().stem().string());
-      } catch (const pivot::lcp::LcpError& e) {
+      } catch (const pivot::Error& e) {
         std::cerr << "bench_lcp: skipped: " << e.what() << "\n";
       }
     }

@@ -21,10 +21,10 @@
 #include <ostream>
 #include <string>
 
-#include "collision/ellipsoid_surface.hpp"
-#include "collision/plane_surface.hpp"
-#include "engine/reduced_contact_integrator.hpp"
-#include "engine/world.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
+#include "pivot/engine/world.hpp"
 #include "report.hpp"
 
 namespace pivot::bench {

@@ -1,7 +1,7 @@
 #pragma once
 // The hybrid accuracy/cost study (issue #8, docs/hybrid.md "Accuracy and cost against the LCP"):
 // an ellipsoid rolling without slip on a plane for a few seconds, integrated
-//   - in reduced contact coordinates (Kry & Pai 2002; engine/reduced_contact_integrator.hpp)
+//   - in reduced contact coordinates (Kry & Pai 2002; engine/hybrid/reduced_contact_integrator.hpp)
 //     with 10 ms frames, directly and through World's hybrid switch,
 //   - by the full-coordinate LCP (World::step) at steps from 10 ms down to 0.05 ms,
 // with the trajectory error of each against two references: the reduced mode at a tight

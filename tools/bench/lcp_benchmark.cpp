@@ -12,8 +12,8 @@
 #include <ostream>
 
 #include "isolated.hpp"
-#include "lcp/lcp_io.hpp"
-#include "lcp/residual.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/residual.hpp"
 #include "lcp_solvers.hpp"
 #include "report.hpp"
 
@@ -51,7 +51,7 @@ std::vector<Entry> load_folder(const fs::path& dir, const std::string& group, st
     if (f.path().extension() != ".dat") continue;
     try {
       entries.push_back({group, f.path().stem().string(), lcp::read_lcp_file(f.path())});
-    } catch (const lcp::LcpError& e) {
+    } catch (const Error& e) {
       out << fmt::format("- skipped: {}\n", e.what());
     }
   }

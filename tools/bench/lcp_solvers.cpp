@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "lcp/lemke.hpp"
+#include "pivot/lcp/lemke.hpp"
 
 namespace pivot::bench {
 namespace {

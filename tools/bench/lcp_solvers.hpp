@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "lcp/lcp_problem.hpp"
+#include "pivot/lcp/lcp_problem.hpp"
 
 namespace pivot::bench {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <ostream>
 
-#include "lcp/lcp_io.hpp"
-#include "lcp/mixed_lcp.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 #include "scene_spec.hpp"
 #include "sim_pivot.hpp"
 

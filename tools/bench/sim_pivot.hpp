@@ -2,7 +2,7 @@
 // Pivot's World built from a SceneSpec (sim_pivot.cpp), for the scene benchmark and for writing
 // the LCPs of Pivot's own steps (scene_lcps.cpp).
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 #include "scene_spec.hpp"
 
 namespace pivot::bench {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "engine/scene.hpp"
-#include "tools/pivot/commands.hpp"
+#include "pivot/scenes/scene.hpp"
+#include "commands.hpp"
 
 namespace pivot::cli {
 namespace {

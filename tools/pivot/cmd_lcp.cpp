@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "lcp/lcp_io.hpp"
-#include "lcp/lcp_result.hpp"
-#include "lcp/lemke.hpp"
-#include "lcp/mixed_lcp.hpp"
-#include "tools/pivot/commands.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/lcp_result.hpp"
+#include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
+#include "commands.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -180,7 +180,7 @@ int run_lcp(const LcpArgs& args) {
     report.result = &result;
     args.json ? print_json(report, args.print_z) : print_text(report, args.print_z);
     return exit_code(result.status);
-  } catch (const lcp::LcpError& e) {
+  } catch (const Error& e) {
     fmt::print(stderr, "pivot lcp: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {

@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/scene.hpp"
-#include "tools/pivot/commands.hpp"
-#include "tools/pivot/golden.hpp"
-#include "tools/pivot/regress_case.hpp"
-#include "tools/pivot/regress_report.hpp"
-#include "tools/pivot/run_output.hpp"
+#include "pivot/scenes/scene.hpp"
+#include "commands.hpp"
+#include "golden.hpp"
+#include "regress_case.hpp"
+#include "regress_report.hpp"
+#include "run_output.hpp"
 
 #ifndef PIVOT_SCENES_DIR
 #define PIVOT_SCENES_DIR "scenes"
@@ -55,7 +55,7 @@ using Edits = std::vector<std::pair<std::string, json>>;
 std::pair<std::string, json> parse_set(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || text[0] != '/')
-    throw SceneError(fmt::format("--set {}: expected /json/pointer=value", text));
+    throw Error(fmt::format("--set {}: expected /json/pointer=value", text));
   const std::string value = text.substr(eq + 1);
   json v;
   try {
@@ -80,18 +80,18 @@ class Runner {
 
     const fs::path file = scenes_ / scene_file;
     std::ifstream in(file);
-    if (!in) throw SceneError(fmt::format("{}: cannot open the scene file", file.string()));
+    if (!in) throw Error(fmt::format("{}: cannot open the scene file", file.string()));
     json scene_json;
     try {
       scene_json = json::parse(in);
     } catch (const json::exception& e) {
-      throw SceneError(fmt::format("{}: {}", file.string(), e.what()));
+      throw Error(fmt::format("{}: {}", file.string(), e.what()));
     }
     for (const auto& [pointer, value] : edits) {
       try {
         scene_json[json::json_pointer(pointer)] = value;
       } catch (const json::exception& e) {
-        throw SceneError(fmt::format("{}: cannot set {}: {}", file.string(), pointer, e.what()));
+        throw Error(fmt::format("{}: cannot set {}: {}", file.string(), pointer, e.what()));
       }
     }
     const Scene scene = parse_scene(scene_json.dump(), file.parent_path(), file.string());
@@ -161,7 +161,7 @@ void run_golden(const fs::path& scene, const fs::path& golden_dir, const Edits& 
   try {
     golden = json::parse(in);
   } catch (const json::exception& e) {
-    throw SceneError(fmt::format("{}: {}", file.string(), e.what()));
+    throw Error(fmt::format("{}: {}", file.string(), e.what()));
   }
   int compared = 0, failed = 0;
   double worst = 0.0;
@@ -187,16 +187,16 @@ int regress(const RegressArgs& args) {
   try {
     filter = std::regex(args.filter.empty() ? std::string(".") : args.filter);
   } catch (const std::regex_error& e) {
-    throw SceneError(
+    throw Error(
         fmt::format("--filter {}: not a regular expression ({})", args.filter, e.what()));
   }
   Edits global;
   for (const std::string& s : args.sets) global.push_back(parse_set(s));
   const fs::path suite(args.suite), scenes(args.scenes);
   if (!fs::is_directory(suite / "cases"))
-    throw SceneError(fmt::format("{}: no cases folder (--suite)", (suite / "cases").string()));
+    throw Error(fmt::format("{}: no cases folder (--suite)", (suite / "cases").string()));
   if (!fs::is_directory(scenes))
-    throw SceneError(fmt::format("{}: no scenes folder (--scenes)", scenes.string()));
+    throw Error(fmt::format("{}: no scenes folder (--scenes)", scenes.string()));
 
   std::vector<fs::path> case_files, scene_files;
   for (const auto& e : fs::directory_iterator(suite / "cases"))
@@ -215,7 +215,7 @@ int regress(const RegressArgs& args) {
       try {
         c = load_case(f);
       } catch (const std::invalid_argument& e) {
-        throw SceneError(e.what());
+        throw Error(e.what());
       }
       if (!std::regex_search("case:" + c.name, filter) || (args.fast && c.slow)) continue;
       ++entries;
@@ -226,7 +226,7 @@ int regress(const RegressArgs& args) {
     ++entries;
     run_golden(s, suite / "goldens", global, args.record, runner, tally);
   }
-  if (entries == 0) throw SceneError(fmt::format("--filter {}: matches no entry", args.filter));
+  if (entries == 0) throw Error(fmt::format("--filter {}: matches no entry", args.filter));
   if (args.record) return 0;
   fmt::print("regress: {} checks passed, {} failed ({} entries)\n", tally.passed, tally.failed,
              entries);

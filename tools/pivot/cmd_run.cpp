@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/scene.hpp"
-#include "engine/version.hpp"
-#include "tools/pivot/commands.hpp"
-#include "tools/pivot/run_output.hpp"
+#include "pivot/scenes/scene.hpp"
+#include "pivot/version.hpp"
+#include "commands.hpp"
+#include "run_output.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -249,7 +249,7 @@ long step_count(double duration, double h) {
   const double rounded = std::round(n);
   const double steps = std::abs(n - rounded) <= 1e-9 * std::max(1.0, n) ? rounded : std::ceil(n);
   if (!(steps <= 1e12))
-    throw SceneError(fmt::format("duration {} s with dt {} s is too many steps", duration, h));
+    throw Error(fmt::format("duration {} s with dt {} s is too many steps", duration, h));
   return std::max(1L, static_cast<long>(steps));
 }
 

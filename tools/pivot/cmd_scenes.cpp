@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/scene.hpp"
-#include "tools/pivot/commands.hpp"
+#include "pivot/scenes/scene.hpp"
+#include "commands.hpp"
 
 #ifndef PIVOT_SCENES_DIR
 #define PIVOT_SCENES_DIR ""
@@ -55,7 +55,7 @@ int list_scenes() {
     try {
       const Scene scene = load_scene(f);
       fmt::print("{:<{}}  {:<24}  {:g} s\n", file, width, scene.name, scene.settings.duration);
-    } catch (const SceneError& e) {
+    } catch (const Error& e) {
       fmt::print("{:<{}}  (invalid: {})\n", file, width, e.what());
     }
   }

@@ -2,7 +2,7 @@
 // Subcommands of the pivot CLI (docs/cli.md). Each register_* adds its subcommand to the app
 // and records the action to run when it is parsed. Actions return the process exit code:
 // 0 success, 1 a run that failed, 2 bad input (the message is one line
-// "pivot: error: ..." on stderr). Actions may throw: main() turns pivot::SceneError into
+// "pivot: error: ..." on stderr). Actions may throw: main() turns pivot::Error into
 // exit 2 and any other exception into exit 1.
 
 #include <CLI/CLI.hpp>

@@ -1,10 +1,10 @@
-#include "tools/pivot/golden.hpp"
+#include "golden.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "engine/version.hpp"
+#include "pivot/version.hpp"
 
 namespace pivot::cli {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <exception>
 
-#include "engine/scene.hpp"
-#include "engine/version.hpp"
-#include "tools/pivot/commands.hpp"
+#include "pivot/scenes/scene.hpp"
+#include "pivot/version.hpp"
+#include "commands.hpp"
 
 int main(int argc, char** argv) {
   try {
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
       if (sub->parsed()) return action();
     // no subcommand: the default job, the built-in default scene
     return registry.default_action();
-  } catch (const pivot::SceneError& e) {
+  } catch (const pivot::Error& e) {
     fmt::print(stderr, "pivot: error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {

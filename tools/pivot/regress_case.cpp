@@ -1,4 +1,4 @@
-#include "tools/pivot/regress_case.hpp"
+#include "regress_case.hpp"
 
 #include <fmt/core.h>
 

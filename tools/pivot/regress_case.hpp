@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "tools/pivot/run_data.hpp"
+#include "run_data.hpp"
 
 namespace pivot::cli {
 

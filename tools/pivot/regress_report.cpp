@@ -1,4 +1,4 @@
-#include "tools/pivot/regress_report.hpp"
+#include "regress_report.hpp"
 
 #include <fmt/core.h>
 
@@ -6,8 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "engine/version.hpp"
-#include "tools/pivot/svg_plot.hpp"
+#include "pivot/version.hpp"
+#include "svg_plot.hpp"
 
 namespace pivot::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/pivot/run_data.hpp"
+#include "run_data.hpp"
 
 namespace pivot::cli {
 

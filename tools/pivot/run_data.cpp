@@ -1,4 +1,4 @@
-#include "tools/pivot/run_data.hpp"
+#include "run_data.hpp"
 
 #include <fmt/core.h>
 

@@ -1,4 +1,4 @@
-#include "tools/pivot/run_output.hpp"
+#include "run_output.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>

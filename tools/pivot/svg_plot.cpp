@@ -1,4 +1,4 @@
-#include "tools/pivot/svg_plot.hpp"
+#include "svg_plot.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>

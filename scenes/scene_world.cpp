@@ -2,13 +2,13 @@
 #include <fmt/core.h>
 #include <bit>
 
-#include "engine/scene.hpp"
+#include "pivot/scenes/scene.hpp"
 
 namespace pivot {
 namespace {
 
 [[noreturn]] void fail(const Scene& scene, const std::string& pointer, const std::exception& e) {
-  throw SceneError(fmt::format("{}: {}: {}", scene.source, pointer, e.what()));
+  throw Error(scene.source, pointer, e.what());
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // loads back to the same scene.
 #include <nlohmann/json.hpp>
 
-#include "engine/scene.hpp"
+#include "pivot/scenes/scene.hpp"
 
 namespace pivot {
 namespace {

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/reduced_contact.hpp"
+#include "pivot/engine/hybrid/reduced_contact.hpp"
 
 namespace pivot {
 

@@ -19,8 +19,8 @@
 // H_k holds second derivatives of c, its partials H_{k,u}, H_{k,v} third derivatives. All are
 // computed by Taylor arithmetic (surface_jet.hpp) from the surface's SurfaceJet.
 
-#include "collision/surface_jet.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/collision/surface_jet.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "collision/ellipsoid_surface.hpp"
-#include "collision/plane_surface.hpp"
-#include "engine/reduced_contact_integrator.hpp"
-#include "engine/world.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
+#include "pivot/engine/world.hpp"
 
 using namespace pivot;
 

@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
-#include "collision/bezier_surface.hpp"
-#include "collision/ellipsoid_surface.hpp"
-#include "collision/plane_surface.hpp"
-#include "engine/reduced_contact_integrator.hpp"
+#include "pivot/collision/bezier_surface.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
 
 namespace pivot::test {
 

@@ -1,4 +1,4 @@
-#include "engine/reduced_contact.hpp"
+#include "pivot/engine/hybrid/reduced_contact.hpp"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
-#include "engine/error.hpp"
+#include "pivot/core/error.hpp"
 
 namespace pivot {
 

@@ -1,3 +1,4 @@
+// Long file: to be split into one file per concept (issue #25, in progress).
 // Scene files, version 1: JSON → Scene (docs/scene-format.md). Strict: unknown keys, wrong
 // types and bad values are errors naming the JSON pointer; nlohmann stays in this file.
 #include <fmt/core.h>
@@ -13,12 +14,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "collision/ellipsoid_surface.hpp"
-#include "collision/paraboloid_surface.hpp"
-#include "collision/plane_surface.hpp"
-#include "collision/torus_surface.hpp"
-#include "collision/transformed_surface.hpp"
-#include "engine/scene.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/paraboloid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/collision/torus_surface.hpp"
+#include "pivot/collision/transformed_surface.hpp"
+#include "pivot/scenes/scene.hpp"
 
 namespace pivot {
 namespace {
@@ -36,10 +37,14 @@ struct Context {
   fs::path base_dir;
 
   [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
-    throw SceneError(
-        fmt::format("{}: {}: {}", source, pointer.empty() ? "(document)" : pointer, what));
+    throw Error(source, pointer.empty() ? "(document)" : pointer, what);
   }
 };
+
+/// an error that already names its place in the scene passes through unchanged
+void rethrow_if_in_input(const std::exception& e) {
+  if (const auto* error = dynamic_cast<const Error*>(&e); error && error->in_input()) throw *error;
+}
 
 /// a key as a JSON pointer token (RFC 6901): ~ → ~0, / → ~1
 std::string escape_pointer_token(std::string_view key) {
@@ -301,8 +306,8 @@ json parse_text(const Context& ctx, std::string_view text) {
     return json::parse(text.begin(), text.end(), callback);
   } catch (const json::parse_error& e) {
     const auto [line, column] = line_column(text, e.byte);
-    throw SceneError(fmt::format("{}: line {}, column {}: {}", ctx.source, line, column,
-                                 syntax_message(e.what())));
+    throw Error(ctx.source, fmt::format("line {}, column {}", line, column),
+                syntax_message(e.what()));
   } catch (const json::out_of_range&) {
     // a number literal beyond the range of a double (e.g. 1e999): the value being parsed is
     // the next element of the innermost array, or the value of the last key of the object
@@ -477,9 +482,8 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
         break;
       }
     }
-  } catch (const SceneError&) {
-    throw;
   } catch (const std::exception& e) {
+    rethrow_if_in_input(e);
     ctx.fail(s.type == ShapeType::mesh ? o.pointer("obj") : ptr, e.what());
   }
   return s;
@@ -590,9 +594,8 @@ SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const 
         break;
     }
     s.built = place_surface(base, Pose{s.position, s.orientation});
-  } catch (const SceneError&) {
-    throw;
   } catch (const std::exception& e) {
+    rethrow_if_in_input(e);
     ctx.fail(ptr, e.what());
   }
   return s;
@@ -996,10 +999,10 @@ Scene parse_scene(std::string_view json_text, const fs::path& base_dir, std::str
 
 Scene load_scene(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw SceneError(fmt::format("{}: cannot open the file", file.string()));
+  if (!in) throw Error(file.string(), "", "cannot open the file");
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw SceneError(fmt::format("{}: cannot read the file", file.string()));
+  if (in.bad()) throw Error(file.string(), "", "cannot read the file");
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   return parse_impl(text.str(), dir, file.string(), file.stem().string());
 }

@@ -1,4 +1,4 @@
-#include "engine/reduced_contact_integrator.hpp"
+#include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 
 namespace pivot {
 

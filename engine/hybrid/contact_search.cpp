@@ -1,4 +1,4 @@
-#include "engine/contact_search.hpp"
+#include "pivot/engine/hybrid/contact_search.hpp"
 
 #include <cmath>
 

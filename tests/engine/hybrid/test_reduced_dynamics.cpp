@@ -1,4 +1,4 @@
-// engine/reduced_contact.hpp, engine/contact_search.hpp: one evaluation of the reduced equations
+// engine/hybrid/reduced_contact.hpp, engine/hybrid/contact_search.hpp: one evaluation of the reduced equations
 // of motion against closed forms (a sphere resting and sliding on a plane), the independent
 // Python re-implementation of notes/kry_check (rattleback start values), the friction laws'
 // wrench directions, finding contact coordinates from poses, and entering the reduced mode.
@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "collision/torus_surface.hpp"
-#include "engine/error.hpp"
+#include "pivot/collision/torus_surface.hpp"
+#include "pivot/core/error.hpp"
 #include "reduced_test_support.hpp"
 
 using namespace pivot;

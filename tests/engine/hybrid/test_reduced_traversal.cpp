@@ -1,4 +1,4 @@
-// engine/reduced_contact_integrator.hpp across patch boundaries (Kry & Pai 2002 §3.5): a
+// engine/hybrid/reduced_contact_integrator.hpp across patch boundaries (Kry & Pai 2002 §3.5): a
 // multi-patch Bézier floor (one patch with turned parameters, so ψ jumps) against the same
 // motion on a plane, a subdivided curved patch against the undivided one, a corner passage,
 // an open edge, and separation from the top of a sphere against its closed form.

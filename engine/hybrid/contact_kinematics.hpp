@@ -26,9 +26,9 @@
 // of the frame origin = the centre of mass), written in that body's axes. Pivot's world twists
 // are the same two vectors rotated to world axes (see to_world_twist / to_body_twist).
 
-#include "collision/smooth_surface.hpp"
-#include "engine/contact_frame.hpp"
-#include "engine/spatial.hpp"
+#include "pivot/collision/smooth_surface.hpp"
+#include "pivot/engine/hybrid/contact_frame.hpp"
+#include "pivot/core/spatial.hpp"
 
 namespace pivot {
 

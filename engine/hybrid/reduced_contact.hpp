@@ -33,8 +33,8 @@
 
 #include <optional>
 
-#include "engine/contact_kinematics.hpp"
-#include "engine/contact_search.hpp"
+#include "pivot/engine/hybrid/contact_kinematics.hpp"
+#include "pivot/engine/hybrid/contact_search.hpp"
 
 namespace pivot {
 

@@ -1,4 +1,4 @@
-// engine/contact_frame.hpp, engine/contact_kinematics.hpp: H and Ḣ against finite differences of
+// engine/hybrid/contact_frame.hpp, engine/hybrid/contact_kinematics.hpp: H and Ḣ against finite differences of
 // the forward map ^2_1E(q) (P9), the sign-corrected H against the independent Python check of
 // notes/kry_check/check.py, the two-free-body Jacobian against finite differences of world
 // poses, and the twist ↔ q̇ maps against each other.
@@ -7,12 +7,12 @@
 #include <functional>
 #include <random>
 
-#include "collision/bezier_surface.hpp"
-#include "collision/ellipsoid_surface.hpp"
-#include "collision/paraboloid_surface.hpp"
-#include "collision/plane_surface.hpp"
-#include "collision/torus_surface.hpp"
-#include "engine/contact_kinematics.hpp"
+#include "pivot/collision/bezier_surface.hpp"
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/paraboloid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/collision/torus_surface.hpp"
+#include "pivot/engine/hybrid/contact_kinematics.hpp"
 
 using namespace pivot;
 

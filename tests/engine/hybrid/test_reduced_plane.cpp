@@ -1,4 +1,4 @@
-// engine/reduced_contact_integrator.hpp on a plane, against conservation laws and closed forms:
+// engine/hybrid/reduced_contact_integrator.hpp on a plane, against conservation laws and closed forms:
 // a frictionless ellipsoid rocking (energy and horizontal momentum constant, Kry 2000 §6.2's
 // criterion), a sphere rolling without slip (constant velocity, v = ω × r, Kry & Pai's
 // no-slip mode), a sphere sliding with Coulomb friction until it rolls (v → 5/7 v0), a torus
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "collision/torus_surface.hpp"
+#include "pivot/collision/torus_surface.hpp"
 #include "reduced_test_support.hpp"
 
 using namespace pivot;

@@ -1,4 +1,4 @@
-#include "engine/contact_frame.hpp"
+#include "pivot/engine/hybrid/contact_frame.hpp"
 
 namespace pivot {
 

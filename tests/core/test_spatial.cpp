@@ -1,11 +1,11 @@
-// engine/spatial.hpp against closed forms: cross products, the quaternion exp/log pair,
+// core/spatial.hpp against closed forms: cross products, the quaternion exp/log pair,
 // integrate() against Rodrigues' formula, and the twist transforms against point velocities.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
 #include <random>
 
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 using namespace pivot;
 

@@ -1,4 +1,4 @@
-#include "engine/spatial.hpp"
+#include "pivot/core/spatial.hpp"
 
 #include <cmath>
 

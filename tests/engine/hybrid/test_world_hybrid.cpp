@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/world.hpp"
+#include "pivot/engine/world.hpp"
 #include "support/hybrid_entry.hpp"
 
 using namespace pivot;

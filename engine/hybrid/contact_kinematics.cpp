@@ -1,4 +1,4 @@
-#include "engine/contact_kinematics.hpp"
+#include "pivot/engine/hybrid/contact_kinematics.hpp"
 
 #include <cmath>
 

@@ -10,8 +10,9 @@
 //
 // A Scene is the model as the file says it, with every default filled in and every name
 // resolved to an index; it owns no simulation state, so one Scene can build many Worlds.
-// Loading is strict: an unknown key, a wrong type or a bad value throws pivot::SceneError
-// whose message is one line naming the file, the JSON pointer and what was expected.
+// Loading is strict: an unknown key, a wrong type or a bad value throws pivot::Error whose
+// message is one line naming the file, the JSON pointer and what was expected; the error's
+// source() is the file and its place() the pointer (or line and column).
 
 #include <cstdint>
 #include <filesystem>
@@ -21,30 +22,22 @@
 #include <variant>
 #include <vector>
 
-#include "collision/bezier_surface.hpp"
-#include "collision/shape.hpp"
-#include "constraints/ball_joint.hpp"
-#include "constraints/fixed_joint.hpp"
-#include "constraints/hinge_joint.hpp"
-#include "constraints/slider_joint.hpp"
-#include "constraints/universal_joint.hpp"
-#include "engine/error.hpp"
-#include "engine/forces.hpp"
-#include "engine/rigid_body.hpp"
-#include "engine/world.hpp"
+#include "pivot/collision/bezier_surface.hpp"
+#include "pivot/collision/shape.hpp"
+#include "pivot/constraints/ball_joint.hpp"
+#include "pivot/constraints/fixed_joint.hpp"
+#include "pivot/constraints/hinge_joint.hpp"
+#include "pivot/constraints/slider_joint.hpp"
+#include "pivot/constraints/universal_joint.hpp"
+#include "pivot/core/error.hpp"
+#include "pivot/engine/forces.hpp"
+#include "pivot/engine/rigid_body.hpp"
+#include "pivot/engine/world.hpp"
 
 namespace pivot {
 
 /// the scene format version this library reads and writes ("pivot_scene": 1)
 inline constexpr int kSceneFormatVersion = 1;
-
-/// A scene that cannot be read or built. The message is one line:
-///   `FILE: /bodies/2/mass: expected a positive number (got -1)`  (a value), or
-///   `FILE: line 3, column 7: syntax error: ...`                  (malformed JSON).
-class SceneError : public Error {
- public:
-  using Error::Error;
-};
 
 /// run settings of a scene ("settings" in the file) together with the World's settings
 struct SceneSettings {
@@ -161,16 +154,19 @@ struct Scene {
 };
 
 /// Reads and validates a scene file. Relative mesh paths are resolved against the file's
-/// folder; mesh files are read now. Throws SceneError (also for an unreadable file).
+/// folder; mesh files are read now. Throws pivot::Error (also for an
+/// unreadable file), one line:
+///   `FILE: /bodies/2/mass: expected a positive number (got -1)`  (a value), or
+///   `FILE: line 3, column 7: syntax error: ...`                  (malformed JSON).
 [[nodiscard]] Scene load_scene(const std::filesystem::path& file);
 
 /// Parses a scene from JSON text. `base_dir` resolves relative mesh paths; `source` names the
-/// text in error messages (a file name, or e.g. "<built-in default scene>"). Throws SceneError.
+/// text in error messages (a file name, or e.g. "<built-in default scene>"). Throws pivot::Error.
 [[nodiscard]] Scene parse_scene(std::string_view json_text, const std::filesystem::path& base_dir,
                                 std::string_view source = "<scene>");
 
 /// Builds the World: settings, then bodies, joints (with their collision switch) and springs in
-/// file order. Errors of the engine are rethrown as SceneError with the JSON pointer of the
+/// file order. Errors of the engine are rethrown as pivot::Error with the JSON pointer of the
 /// offending entry (`/bodies/2: body "link3": ...`).
 [[nodiscard]] World build_world(const Scene& scene);
 

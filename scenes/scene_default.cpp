@@ -1,6 +1,6 @@
 // The built-in default scene of `pivot run` with no scene file; scenes/default.json holds the
 // same text (tests/scenes checks that both resolve to the same scene).
-#include "engine/scene.hpp"
+#include "pivot/scenes/scene.hpp"
 
 namespace pivot {
 

@@ -15,7 +15,7 @@
 
 #include <optional>
 
-#include "engine/contact_kinematics.hpp"
+#include "pivot/engine/hybrid/contact_kinematics.hpp"
 
 namespace pivot {
 

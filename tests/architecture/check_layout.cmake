@@ -1,0 +1,80 @@
+# Checks the source tree against the module graph (tests/architecture/CMakeLists.txt):
+#   1. no #include "../..." anywhere;
+#   2. in a module folder, every include of the library is "pivot/<module>/..." of the module
+#      itself or of a module it may use (GRAPH: "module:dep,dep|module:...");
+#   3. no .cpp/.hpp file above 600 lines unless a line near its top starts with
+#      "// Long file:" and gives the reason.
+# Prints every offence, then fails if there was one.
+cmake_minimum_required(VERSION 3.25)
+foreach(var SOURCE_DIR GRAPH)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_layout.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+string(REPLACE "|" ";" entries "${GRAPH}")
+set(modules)
+foreach(entry IN LISTS entries)
+  string(REGEX MATCH "^([a-z]+):(.*)$" _ "${entry}")
+  set(module ${CMAKE_MATCH_1})
+  string(REPLACE "," ";" allowed_${module} "${CMAKE_MATCH_2}")
+  list(APPEND allowed_${module} ${module})
+  list(APPEND modules ${module})
+endforeach()
+
+set(offences 0)
+macro(offence text)
+  message(STATUS "${text}")
+  math(EXPR offences "${offences} + 1")
+endmacro()
+
+set(max_lines 600)
+file(GLOB_RECURSE files RELATIVE ${SOURCE_DIR}
+     ${SOURCE_DIR}/*.cpp ${SOURCE_DIR}/*.hpp ${SOURCE_DIR}/*.h)
+list(FILTER files EXCLUDE REGEX "^(build|node_modules|\\.git)/|/node_modules/")
+foreach(file IN LISTS files)
+  file(STRINGS ${SOURCE_DIR}/${file} lines)
+  list(LENGTH lines count)
+  string(REGEX MATCH "^[a-z]+" top "${file}")
+
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*[\"<]([^\">]+)[\">]")
+      set(included ${CMAKE_MATCH_1})
+      if(included MATCHES "(^|/)\\.\\./")
+        offence("${file}: includes ${included}: no include may climb out of its folder")
+      endif()
+      if(top IN_LIST modules)
+        if(included MATCHES "^pivot/([a-z]+)/")
+          if(NOT CMAKE_MATCH_1 IN_LIST allowed_${top})
+            offence("${file}: includes ${included}: module ${top} may use only ${allowed_${top}}")
+          endif()
+        elseif(included MATCHES "^(core|lcp|collision|constraints|engine|scenes)/")
+          offence("${file}: includes ${included}: write \"pivot/${included}\"")
+        endif()
+      endif()
+    endif()
+  endforeach()
+
+  # file(STRINGS) drops empty lines: count them from the file's size in newlines instead
+  file(READ ${SOURCE_DIR}/${file} text)
+  string(REGEX MATCHALL "\n" newlines "${text}")
+  list(LENGTH newlines count)
+  if(count GREATER max_lines)
+    list(SUBLIST lines 0 20 head)
+    set(reason FALSE)
+    foreach(line IN LISTS head)
+      if(line MATCHES "^// Long file: .+")
+        set(reason TRUE)
+      endif()
+    endforeach()
+    if(NOT reason)
+      offence("${file}: ${count} lines (more than ${max_lines}) and no '// Long file: <reason>' at its top")
+    endif()
+  endif()
+endforeach()
+
+if(offences GREATER 0)
+  message(FATAL_ERROR "${offences} layout offence(s)")
+endif()
+list(LENGTH files nfiles)
+message(STATUS "layout: ${nfiles} source files checked, no offence")
