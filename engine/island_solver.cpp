@@ -1,16 +1,10 @@
 #include "pivot/engine/island_solver.hpp"
 
 #include <fmt/core.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <exception>
-#include <filesystem>
 #include <unordered_map>
 
-#include "pivot/lcp/lcp_io.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
 
 namespace pivot {
@@ -152,36 +146,11 @@ class Assembler {
   Layout L_;
 };
 
-/// PIVOT_DUMP_FAILED_LCP=DIR (docs/development.md): the reduced LCP of a failed island solve is
-/// written to DIR/failed-lcp-<pid>-<n>.dat for `pivot lcp` and the benchmarks. Best effort: a
-/// dump that cannot be written is skipped, never an error of the step.
-void dump_failed_problem(const lcp::SparseMixedLcpProblem& problem,
-                         const lcp::MixedLcpOptions& options, const std::string& message) {
-  const char* dir = std::getenv("PIVOT_DUMP_FAILED_LCP");
-  if (dir == nullptr || *dir == '\0' || options.regularization.size() > 0) return;
-  static std::atomic<int> counter{0};
-  try {
-    lcp::MixedLcpProblem dense;
-    dense.P = problem.P;
-    dense.Q = problem.Q;
-    dense.K = problem.K;
-    dense.S = problem.S;
-    dense.u = problem.u;
-    dense.v = problem.v;
-    const lcp::LcpProblem reduced = lcp::reduce_mixed_lcp(dense);
-    const std::filesystem::path path =
-        std::filesystem::path(dir) /
-        fmt::format("failed-lcp-{}-{}.dat", static_cast<long>(::getpid()), counter++);
-    lcp::write_lcp_file(path, reduced, "island LCP that failed: " + message);
-  } catch (const std::exception&) {
-    // best effort only
-  }
-}
-
 }  // namespace
 
 IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
-                          const lcp::LemkeOptions& lemke, lcp::SparseMixedLcpProblem* record) {
+                          const lcp::LemkeOptions& lemke, lcp::SparseMixedLcpProblem* record,
+                          const FailedLcpCallback& on_failed) {
   Assembler assembler(rows, in);
   const Layout& L = assembler.layout();
   const int nv = assembler.nv(), ne = assembler.ne();
@@ -192,8 +161,11 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   if (record) *record = problem;
   lcp::MixedLcpOptions options;
   options.lemke = lemke;
+  // layer 1 (IslandLayer::direct): the mixed LCP as assembled
   lcp::MixedLcpResult result = lcp::solve_mixed_lcp(problem, options);
+  out.layer = IslandLayer::direct;
   if (!result.singular_rows.empty()) {
+    // layer 2 (IslandLayer::regularized_joints)
     // redundant or conflicting joints: report them, and go on with slightly compliant joint
     // rows, J v + δ λ = 0 with δ = 1e-8 (J M̃⁻¹ Jᵀ)ᵢᵢ
     for (int r : result.singular_rows)
@@ -201,17 +173,20 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
     options.regularization = assembler.equality_regularization(1e-8);
     result = lcp::solve_mixed_lcp(problem, options);
     out.regularized = true;
+    out.layer = IslandLayer::regularized_joints;
   }
   out.pivots = result.lcp.pivots;
   if (!result.ok() || !result.x.allFinite()) {
-    dump_failed_problem(problem, options, result.lcp.message);
-    // fallback: make the complementarity block strictly copositive, S + εI with ε = 1e-8 of its
-    // scale, which Lemke always solves; if even that fails the caller keeps the old velocities
+    if (on_failed) on_failed(FailedLcp{problem, options, result});
+    // layer 3 (IslandLayer::copositive_fallback): make the complementarity block strictly
+    // copositive, S + εI with ε = 1e-8 of its scale, which Lemke always solves; if even that fails
+    // the caller keeps the old velocities
     out.message = result.lcp.message;
     const double scale = std::max(1.0, problem.S.cwiseAbs().sum() / std::max(1, L.m));
     for (int i = 0; i < L.m; ++i) problem.S.coeffRef(i, i) += 1e-8 * scale;
     const lcp::MixedLcpResult retry = lcp::solve_mixed_lcp(problem, options);
     out.fallback = true;
+    out.layer = IslandLayer::copositive_fallback;
     out.pivots += retry.lcp.pivots;
     if (!retry.ok() || !retry.x.allFinite()) {
       out.status = result.lcp.status;

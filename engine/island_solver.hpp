@@ -12,13 +12,16 @@
 // post-step), reduced to a pure LCP by a sparse factorization of P (§4.8.2).
 
 #include <Eigen/SparseCore>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "pivot/engine/constraint_set.hpp"
+#include "pivot/engine/failed_lcp.hpp"
 #include "pivot/lcp/lcp_problem.hpp"
 #include "pivot/lcp/lcp_result.hpp"
 #include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 
 namespace pivot {
 
@@ -32,6 +35,17 @@ struct IslandInput {
   Eigen::VectorXd momentum;             ///< r, 6nb
 };
 
+/// The island's own retry policy, around the LCP solver's (lcp/solve_policy.hpp), in order:
+///   direct               the mixed LCP as assembled;
+///   regularized_joints   when the joint block P is singular (redundant or conflicting joints,
+///                        reported in singular_equalities): slightly compliant joint rows,
+///                        J v + δ λ = 0 with δ = 1e-8 (J M̃⁻¹ Jᵀ)ᵢᵢ, solved again;
+///   copositive_fallback  when the LCP still fails: the complementarity block made strictly
+///                        copositive, S + εI with ε = 1e-8 of its scale, which Lemke always
+///                        solves (a slightly compliant answer, reported as `fallback`); if even
+///                        that fails the caller keeps the old velocities.
+enum class IslandLayer { direct, regularized_joints, copositive_fallback };
+
 struct IslandOutput {
   Eigen::VectorXd velocity;                  ///< v⁺ (or dp), 6nb, local order
   Eigen::VectorXd lambda_eq;                 ///< per island equality row
@@ -40,19 +54,22 @@ struct IslandOutput {
   Eigen::VectorXd lambda_motor;              ///< net motor impulse λ⁺ − λ⁻ per island motor
   lcp::LcpStatus status = lcp::LcpStatus::solved;
   int pivots = 0;
-  int lcp_size = 0;                      ///< complementarity variables
-  std::vector<int> singular_equalities;  ///< island-local equality rows found dependent
-  bool regularized = false;              ///< the joint block needed regularization
-  bool fallback = false;                 ///< the LCP failed and the documented fallback was used
-  bool warm_started = false;             ///< the warm start (the previous active set) was accepted
-  std::vector<int> active_set;           ///< of the reduced LCP, for the next step's warm start
+  int lcp_size = 0;                         ///< complementarity variables
+  std::vector<int> singular_equalities;     ///< island-local equality rows found dependent
+  bool regularized = false;                 ///< the joint block needed regularization
+  bool fallback = false;                    ///< the LCP failed and the documented fallback was used
+  IslandLayer layer = IslandLayer::direct;  ///< the last layer of the island policy that ran
+  bool warm_started = false;    ///< the warm start (the previous active set) was accepted
+  std::vector<int> active_set;  ///< of the reduced LCP, for the next step's warm start
   std::string message;
 };
 
 /// assemble and solve; never returns non-finite velocities (see the fallback in the .cpp).
-/// With `record`, the assembled mixed LCP is copied there before it is solved.
+/// With `record`, the assembled mixed LCP is copied there before it is solved; `on_failed` is
+/// called when the LCP fails, before the fallback layer (WorldSettings::on_failed_lcp).
 [[nodiscard]] IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
                                         const lcp::LemkeOptions& lemke,
-                                        lcp::SparseMixedLcpProblem* record = nullptr);
+                                        lcp::SparseMixedLcpProblem* record = nullptr,
+                                        const FailedLcpCallback& on_failed = {});
 
 }  // namespace pivot

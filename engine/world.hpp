@@ -33,6 +33,7 @@
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/constraint_set.hpp"
+#include "pivot/engine/failed_lcp.hpp"
 #include "pivot/engine/forces.hpp"
 #include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
 #include "pivot/engine/rigid_body_set.hpp"
@@ -77,6 +78,9 @@ struct WorldSettings {
   /// keep a copy of every island's dynamics mixed LCP of the last step (World::recorded_lcps),
   /// e.g. to write it to a problem file; off by default (a copy per island and step)
   bool record_lcps = false;
+  /// called with each island LCP that fails, before the fallback (failed_lcp.hpp); none by
+  /// default. `pivot run --dump-failed-lcp DIR` writes the problems from here
+  FailedLcpCallback on_failed_lcp{};
   /// hybrid mode (docs/hybrid.md "The World switch"): a free body with a smooth surface resting
   /// on one fixed body with a smooth surface, or two free bodies with smooth surfaces touching
   /// only each other, are advanced in reduced contact coordinates (Kry & Pai 2002) instead of
@@ -179,6 +183,10 @@ class World {
   /// turns the hybrid mode on or off between steps; off: every reduced pair leaves at the
   /// next step, with its exact pose and twist
   void set_hybrid(bool on) { settings_.hybrid = on; }
+  /// replaces WorldSettings::on_failed_lcp between steps (e.g. after a scene built the World)
+  void set_failed_lcp_callback(FailedLcpCallback callback) {
+    settings_.on_failed_lcp = std::move(callback);
+  }
   /// hybrid: true while the body is advanced in reduced contact coordinates (either body of a
   /// free pair; never a fixed partner)
   [[nodiscard]] bool in_reduced_mode(int body) const { return is_reduced(body); }

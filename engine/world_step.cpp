@@ -331,7 +331,7 @@ const StepReport& World::step() {
     if (settings_.record_lcps && (m > 0 || !island.equalities.empty()))
       record = &recorded_lcps_.emplace_back();
     const auto t0 = Clock::now();
-    const IslandOutput out = solve_island(rows_, island, lemke, record);
+    const IslandOutput out = solve_island(rows_, island, lemke, record, settings_.on_failed_lcp);
     report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     if (out.status == lcp::LcpStatus::solved) next_warm_start[island.bodies] = {m, out.active_set};
     const bool has_lcp = out.lcp_size > 0 || !island.equalities.empty();
@@ -461,7 +461,7 @@ void World::post_stabilize(std::vector<Contact> contacts) {
       island.M_tilde = island_mass(set_, island.bodies, nullptr);
       island.momentum = Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));
       const auto t0 = Clock::now();
-      const IslandOutput out = solve_island(rows_, island, settings_.lemke);
+      const IslandOutput out = solve_island(rows_, island, settings_.lemke, nullptr, settings_.on_failed_lcp);
       report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       report_.pivots += out.pivots;
       ++totals_.lcp_solves;

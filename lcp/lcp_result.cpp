@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "pivot/lcp/solve_policy.hpp"
+
 namespace pivot::lcp {
 
 const char* to_string(LcpStatus status) {
@@ -36,6 +38,12 @@ const char* to_string(StartPath path) {
 
 double LcpResiduals::worst() const {
   return std::max({-min_z, -min_w, max_complementarity});
+}
+
+const char* attempt_name(const LcpResult& result) {
+  if (result.attempt < 0 || result.attempt >= static_cast<int>(kLemkeAttempts.size()))
+    return "none";
+  return kLemkeAttempts[static_cast<std::size_t>(result.attempt)].name;
 }
 
 }  // namespace pivot::lcp

@@ -46,6 +46,11 @@ enum class StartPath {
 
 [[nodiscard]] const char* to_string(StartPath path);
 
+struct LcpResult;
+/// the name of the policy attempt that gave the answer ("standard", "regularized", ...), or
+/// "none" when result.attempt is −1
+[[nodiscard]] const char* attempt_name(const LcpResult& result);
+
 struct LcpResult {
   LcpStatus status = LcpStatus::invalid_input;
   Eigen::VectorXd z;  ///< solution (size n), meaningful when solved
@@ -53,6 +58,10 @@ struct LcpResult {
   int pivots = 0;
   int refactorizations = 0;
   StartPath path = StartPath::lemke;
+  /// the attempt of the retry policy that gave the answer: an index into kLemkeAttempts
+  /// (solve_policy.hpp); −1 when no attempt along Lemke's path ran or none succeeded (the
+  /// trivial and warm starts, and every failure). attempt_name() says it in words.
+  int attempt = -1;
   LcpResiduals residuals;
   /// the active set of the answer: indices i with z_i basic, ascending; pass it back as the
   /// warm start of the next, similar problem

@@ -85,6 +85,7 @@ void print_text(const Report& r, bool print_z) {
   fmt::print("n:          {}\n", r.n);
   fmt::print("pivots:     {}\n", res.pivots);
   fmt::print("path:       {}\n", lcp::to_string(res.path));
+  fmt::print("attempt:    {}\n", lcp::attempt_name(res));
   fmt::print("time:       {:.3f} ms\n", r.time_ms);
   fmt::print(
       "residuals:  min_z = {:.3g}, min_w = {:.3g}, complementarity = {:.3g} (worst {:.3g})\n",
@@ -113,6 +114,7 @@ void print_json(const Report& r, bool print_z) {
   out["n"] = r.n;
   out["pivots"] = res.pivots;
   out["path"] = lcp::to_string(res.path);
+  out["attempt"] = lcp::attempt_name(res);
   out["time_ms"] = r.time_ms;
   out["residuals"] = {{"min_z", clean(res.residuals.min_z)},
                       {"min_w", clean(res.residuals.min_w)},

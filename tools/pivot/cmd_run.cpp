@@ -21,9 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "commands.hpp"
+#include "pivot/lcp/lcp_io.hpp"
+#include "pivot/lcp/mixed_lcp.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/version.hpp"
-#include "commands.hpp"
 #include "run_output.hpp"
 
 namespace pivot::cli {
@@ -46,6 +48,7 @@ struct RunArgs {
   double duration = 0.0;
   double dt = 0.0;
   bool quiet = false;
+  std::string dump_failed_lcp;  // folder, empty: none
   CLI::Option* duration_option = nullptr;
   CLI::Option* dt_option = nullptr;
 };
@@ -271,10 +274,44 @@ CLI::Validator positive_seconds() {
       "SECONDS");
 }
 
+/// WorldSettings::on_failed_lcp that writes each failed island LCP into `dir` as
+/// failed-lcp-<pid>-<n>.dat (reduced to a pure LCP), to reproduce with `pivot lcp`. Best
+/// effort: a problem that cannot be reduced (regularized joints) or written is skipped.
+FailedLcpCallback failed_lcp_writer(const fs::path& dir) {
+  auto counter = std::make_shared<int>(0);
+  return [dir, counter](const FailedLcp& failed) {
+    if (failed.options.regularization.size() > 0) return;
+    try {
+      lcp::MixedLcpProblem dense;
+      dense.P = failed.problem.P;
+      dense.Q = failed.problem.Q;
+      dense.K = failed.problem.K;
+      dense.S = failed.problem.S;
+      dense.u = failed.problem.u;
+      dense.v = failed.problem.v;
+      const lcp::LcpProblem reduced = lcp::reduce_mixed_lcp(dense);
+      const fs::path path =
+          dir / fmt::format("failed-lcp-{}-{}.dat", static_cast<long>(::getpid()), (*counter)++);
+      lcp::write_lcp_file(path, reduced, "island LCP that failed: " + failed.result.lcp.message);
+    } catch (const std::exception&) {
+      // best effort only
+    }
+  };
+}
+
 }  // namespace
 
-int run_scene(const Scene& scene, const fs::path& target, bool quiet) {
+int run_scene(const Scene& scene, const fs::path& target, bool quiet,
+              const fs::path& dump_failed_dir) {
   World world = build_world(scene);
+  if (!dump_failed_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(dump_failed_dir, ec);
+    if (ec)
+      throw Error(fmt::format("--dump-failed-lcp {}: cannot create the folder: {}",
+                              dump_failed_dir.string(), ec.message()));
+    world.set_failed_lcp_callback(failed_lcp_writer(dump_failed_dir));
+  }
 
   const double h = scene.settings.world.time_step;
   const long total_steps = step_count(scene.settings.duration, h);
@@ -380,7 +417,7 @@ int run(const RunArgs& args) {
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
   const fs::path target =
       args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
-  return run_scene(scene, target, args.quiet);
+  return run_scene(scene, target, args.quiet, args.dump_failed_lcp);
 }
 
 }  // namespace
@@ -399,6 +436,8 @@ void register_run(CLI::App& app, Registry& registry) {
   args->dt_option = sub->add_option("--dt", args->dt, "time step in s (overrides the scene)")
                         ->check(positive_seconds());
   sub->add_flag("--quiet,-q", args->quiet, "no progress line and no summary on stdout");
+  sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,
+                  "write every island LCP that fails into this folder (docs/development.md)");
   auto action = [args] { return run(*args); };
   registry.actions.emplace_back(sub, action);
   registry.default_action = action;

@@ -21,7 +21,10 @@ namespace pivot::cli {
 /// `pivot run` on a loaded scene: simulates scene.settings.duration and writes
 /// target/trajectory.csv, metrics.csv and summary.json (all or nothing). With `quiet` no
 /// progress line and no summary on stdout. Returns 0; throws on a failed run.
-int run_scene(const Scene& scene, const std::filesystem::path& target, bool quiet);
+/// `dump_failed_dir` non-empty: every island LCP that fails is written there as
+/// failed-lcp-<pid>-<n>.dat (the reduced LCP, docs/lcp.md), best effort
+int run_scene(const Scene& scene, const std::filesystem::path& target, bool quiet,
+              const std::filesystem::path& dump_failed_dir = {});
 
 struct Registry {
   std::vector<std::pair<CLI::App*, std::function<int()>>> actions;
