@@ -13,27 +13,15 @@
 namespace pivot {
 
 const char* to_string(ShapeType type) {
-  switch (type) {
-    case ShapeType::sphere:
-      return "sphere";
-    case ShapeType::box:
-      return "box";
-    case ShapeType::capsule:
-      return "capsule";
-    case ShapeType::cylinder:
-      return "cylinder";
-    case ShapeType::ellipsoid:
-      return "ellipsoid";
-    case ShapeType::convex:
-      return "convex";
-    case ShapeType::plane:
-      return "plane";
-    case ShapeType::mesh:
-      return "mesh";
-    case ShapeType::compound:
-      return "compound";
-  }
+  for (const ShapeTypeName& entry : kShapeTypeNames)
+    if (entry.type == type) return entry.name;
   return "unknown";
+}
+
+std::optional<ShapeType> shape_type_from_name(std::string_view name) {
+  for (const ShapeTypeName& entry : kShapeTypeNames)
+    if (name == entry.name) return entry.type;
+  return std::nullopt;
 }
 
 namespace {

@@ -8,7 +8,9 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pivot/core/spatial.hpp"
@@ -17,8 +19,27 @@ namespace pivot {
 
 enum class ShapeType { sphere, box, capsule, cylinder, ellipsoid, convex, plane, mesh, compound };
 
-/// "sphere", "box", ... as written in scene files
+/// the one table of shape names, as written in scene files, in no particular order
+struct ShapeTypeName {
+  ShapeType type;
+  const char* name;
+};
+inline constexpr std::array<ShapeTypeName, 9> kShapeTypeNames = {{
+    {ShapeType::sphere, "sphere"},
+    {ShapeType::box, "box"},
+    {ShapeType::capsule, "capsule"},
+    {ShapeType::cylinder, "cylinder"},
+    {ShapeType::ellipsoid, "ellipsoid"},
+    {ShapeType::convex, "convex"},
+    {ShapeType::plane, "plane"},
+    {ShapeType::mesh, "mesh"},
+    {ShapeType::compound, "compound"},
+}};
+
+/// "sphere", "box", ... as written in scene files (kShapeTypeNames)
 [[nodiscard]] const char* to_string(ShapeType type);
+/// the shape type of a name of kShapeTypeNames; none for any other text
+[[nodiscard]] std::optional<ShapeType> shape_type_from_name(std::string_view name);
 
 struct Shape;
 using ShapePtr = std::shared_ptr<const Shape>;

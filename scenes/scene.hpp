@@ -44,9 +44,8 @@ struct SceneSettings {
   double duration = 1.0;  ///< simulated time, s, > 0
   double output_rate_hz =
       100.0;  ///< trajectory frames per simulated second, ≥ 0 (0: first and last only)
-  /// the hybrid (reduced contact-coordinate) mode; build_world copies it to WorldSettings::hybrid
-  bool hybrid = false;
-  /// time_step (dt), gravity, stabilization, ... (WorldSettings's defaults are the file's)
+  /// time_step (dt), gravity, stabilization, the hybrid mode ("hybrid" is world.hybrid), ...
+  /// (WorldSettings's defaults are the file's)
   WorldSettings world{};
 };
 

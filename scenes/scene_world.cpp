@@ -18,9 +18,7 @@ World build_world(const Scene& scene) {
   // the entry that caused them
   World world = [&scene] {
     try {
-      WorldSettings settings = scene.settings.world;
-      settings.hybrid = scene.settings.hybrid;  // the scene's "hybrid" setting
-      return World(settings);
+      return World(scene.settings.world);
     } catch (const std::exception& e) {
       fail(scene, "/settings", e);
     }

@@ -114,7 +114,7 @@ ojson settings_json(const SceneSettings& s) {
           {"gravity", vec(w.gravity)},
           {"friction_directions", w.friction_directions},
           {"stabilization", to_string(w.stabilization)},
-          {"hybrid", s.hybrid},
+          {"hybrid", w.hybrid},
           {"output_rate_hz", s.output_rate_hz},
           {"baumgarte_alpha", w.baumgarte_alpha},
           {"implicit_forces", w.implicit_forces},

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
-          catch2 nlohmann-json3-dev libcli11-dev)
+          catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema)
 if [[ "${1:-}" == "--bench" ]]; then
   # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)
   packages+=(libbenchmark-dev libode-dev libdart-dev libsiconos-numerics-dev)

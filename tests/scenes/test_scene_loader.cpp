@@ -64,7 +64,7 @@ TEST_CASE("a minimal scene gets every documented default", "[scene]") {
   const SceneSettings& s = scene.settings;
   CHECK(s.duration == 1.0);
   CHECK(s.output_rate_hz == 100.0);
-  CHECK_FALSE(s.hybrid);
+  CHECK_FALSE(s.world.hybrid);
   CHECK(s.world.time_step == 1e-3);
   CHECK(s.world.gravity == Vec3(0, 0, -9.81));
   CHECK(s.world.stabilization == Stabilization::post);
@@ -106,7 +106,7 @@ TEST_CASE("settings keys map onto WorldSettings", "[scene]") {
   CHECK(s.world.gravity == Vec3(0, -1, 0));
   CHECK(s.world.friction_directions == 8);
   CHECK(s.world.stabilization == Stabilization::baumgarte);
-  CHECK(s.hybrid);
+  CHECK(s.world.hybrid);
   CHECK(s.output_rate_hz == 0.0);
   CHECK(s.world.baumgarte_alpha == 50.0);
   CHECK_FALSE(s.world.implicit_forces);

@@ -1,0 +1,325 @@
+#pragma once
+// The strict JSON reader of the scene format (internal): where the text came from (Context),
+// reading values with their JSON pointer and what was expected, objects whose unknown keys are
+// errors (Object), and the parse of the text itself with syntax errors as line and column and
+// duplicate keys as pointers. Every failure throws pivot::Error(source, pointer, what).
+// nlohmann::json stays behind this header: the public scene.hpp does not include it.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <numbers>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "pivot/collision/ellipsoid_surface.hpp"
+#include "pivot/collision/paraboloid_surface.hpp"
+#include "pivot/collision/plane_surface.hpp"
+#include "pivot/collision/torus_surface.hpp"
+#include "pivot/collision/transformed_surface.hpp"
+#include "pivot/core/error.hpp"
+#include "pivot/scenes/scene.hpp"
+
+namespace pivot::detail {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr double kDegree = std::numbers::pi / 180.0;  // rad per degree, for *_deg keys
+
+// ---- reading values: every failure names the JSON pointer and what was expected ----
+
+/// where the text came from, for messages and relative paths
+struct Context {
+  std::string source;
+  fs::path base_dir;
+
+  [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
+    throw Error(source, pointer.empty() ? "(document)" : pointer, what);
+  }
+};
+
+/// an error that already names its place in the scene passes through unchanged
+inline void rethrow_if_in_input(const std::exception& e) {
+  if (const auto* error = dynamic_cast<const Error*>(&e); error && error->in_input()) throw *error;
+}
+
+/// a key as a JSON pointer token (RFC 6901): ~ → ~0, / → ~1
+inline std::string escape_pointer_token(std::string_view key) {
+  std::string out;
+  for (const char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+inline std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+/// a short description of a JSON value for "(got ...)"
+inline std::string describe(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return j.get<bool>() ? "true" : "false";
+    case json::value_t::string: {
+      std::string s = j.get<std::string>();
+      if (s.size() > 40) s = s.substr(0, 37) + "...";
+      return fmt::format("the string \"{}\"", s);
+    }
+    case json::value_t::array:
+      return fmt::format("an array of {}", j.size());
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::number_float:
+      if (!std::isfinite(j.get<double>())) return "a number out of the range of a double";
+      return j.dump();
+    default:
+      return j.dump();
+  }
+}
+
+enum class Range { any, positive, non_negative, unit_interval };
+
+inline double number(const Context& ctx, const json& j, const std::string& ptr, Range range) {
+  if (!j.is_number()) ctx.fail(ptr, fmt::format("expected a number (got {})", describe(j)));
+  const double x = j.get<double>();
+  if (!std::isfinite(x))
+    ctx.fail(ptr, fmt::format("expected a finite number (got {})", describe(j)));
+  switch (range) {
+    case Range::any:
+      break;
+    case Range::positive:
+      if (!(x > 0.0))
+        ctx.fail(ptr, fmt::format("expected a positive number (got {})", describe(j)));
+      break;
+    case Range::non_negative:
+      if (!(x >= 0.0)) ctx.fail(ptr, fmt::format("expected a number >= 0 (got {})", describe(j)));
+      break;
+    case Range::unit_interval:
+      if (!(x >= 0.0 && x <= 1.0))
+        ctx.fail(ptr, fmt::format("expected a number in [0, 1] (got {})", describe(j)));
+      break;
+  }
+  return x;
+}
+
+inline Vec3 vec3(const Context& ctx, const json& j, const std::string& ptr, Range range) {
+  if (!j.is_array() || j.size() != 3)
+    ctx.fail(ptr, fmt::format("expected an array of 3 numbers [x, y, z] (got {})", describe(j)));
+  Vec3 v;
+  for (int i = 0; i < 3; ++i) v[i] = number(ctx, j[i], ptr + "/" + std::to_string(i), range);
+  return v;
+}
+
+inline Vec2 vec2(const Context& ctx, const json& j, const std::string& ptr, Range range) {
+  if (!j.is_array() || j.size() != 2)
+    ctx.fail(ptr, fmt::format("expected an array of 2 numbers (got {})", describe(j)));
+  return {number(ctx, j[0], ptr + "/0", range), number(ctx, j[1], ptr + "/1", range)};
+}
+
+/// a JSON object whose keys must all be among `allowed`
+class Object {
+ public:
+  Object(const Context& ctx, const json& j, std::string ptr, std::vector<std::string> allowed,
+         bool check_keys = true)
+      : ctx_(ctx), j_(j), ptr_(std::move(ptr)) {
+    if (!j.is_object()) ctx.fail(ptr_, fmt::format("expected an object (got {})", describe(j)));
+    if (!check_keys) return;
+    for (const auto& item : j.items())
+      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
+        ctx.fail(pointer(item.key()), fmt::format("unknown key \"{}\" (expected one of: {})",
+                                                  item.key(), join(allowed)));
+  }
+
+  [[nodiscard]] bool has(std::string_view key) const { return j_.contains(key); }
+  [[nodiscard]] std::string pointer(std::string_view key) const {
+    return ptr_ + "/" + escape_pointer_token(key);
+  }
+
+  [[nodiscard]] const json& required(std::string_view key,
+                                     std::string_view what = "a value") const {
+    const auto it = j_.find(key);
+    if (it == j_.end()) ctx_.fail(pointer(key), fmt::format("missing (expected {})", what));
+    return *it;
+  }
+  [[nodiscard]] const json& required_array(std::string_view key) const {
+    const json& v = required(key, "an array");
+    if (!v.is_array())
+      ctx_.fail(pointer(key), fmt::format("expected an array (got {})", describe(v)));
+    return v;
+  }
+  [[nodiscard]] std::string required_string(std::string_view key) const {
+    const json& v = required(key, "a string");
+    if (!v.is_string())
+      ctx_.fail(pointer(key), fmt::format("expected a string (got {})", describe(v)));
+    return v.get<std::string>();
+  }
+  [[nodiscard]] std::string string(std::string_view key, const std::string& fallback) const {
+    return has(key) ? required_string(key) : fallback;
+  }
+  [[nodiscard]] bool boolean(std::string_view key, bool fallback) const {
+    if (!has(key)) return fallback;
+    const json& v = required(key);
+    if (!v.is_boolean())
+      ctx_.fail(pointer(key), fmt::format("expected true or false (got {})", describe(v)));
+    return v.get<bool>();
+  }
+  [[nodiscard]] int integer(std::string_view key, int fallback) const {
+    if (!has(key)) return fallback;
+    const json& v = required(key);
+    if (!v.is_number_integer())
+      ctx_.fail(pointer(key), fmt::format("expected an integer (got {})", describe(v)));
+    const auto x = v.get<long long>();
+    if (x < -1000000000LL || x > 1000000000LL)
+      ctx_.fail(pointer(key), fmt::format("integer out of range (got {})", describe(v)));
+    return static_cast<int>(x);
+  }
+  [[nodiscard]] double required_number(std::string_view key, Range range) const {
+    return detail::number(ctx_, required(key, "a number"), pointer(key), range);
+  }
+  [[nodiscard]] double number(std::string_view key, double fallback, Range range) const {
+    return has(key) ? required_number(key, range) : fallback;
+  }
+  [[nodiscard]] Vec3 required_vec3(std::string_view key, Range range) const {
+    return detail::vec3(ctx_, required(key, "an array [x, y, z]"), pointer(key), range);
+  }
+  [[nodiscard]] Vec3 vec3(std::string_view key, const Vec3& fallback, Range range) const {
+    return has(key) ? required_vec3(key, range) : fallback;
+  }
+  /// a direction, normalized; zero is an error
+  [[nodiscard]] Vec3 unit_vec3(std::string_view key, const Vec3& fallback) const {
+    if (!has(key)) return fallback;
+    const Vec3 v = required_vec3(key, Range::any);
+    if (!(v.norm() > 1e-12)) ctx_.fail(pointer(key), "expected a non-zero direction [x, y, z]");
+    return v.normalized();
+  }
+  /// [w, x, y, z], within 1e-3 of unit length, normalized; identity by default
+  [[nodiscard]] Quat quat(std::string_view key) const {
+    if (!has(key)) return Quat::Identity();
+    const json& v = required(key);
+    const std::string ptr = pointer(key);
+    if (!v.is_array() || v.size() != 4)
+      ctx_.fail(ptr, fmt::format("expected a quaternion [w, x, y, z] (got {})", describe(v)));
+    double c[4];
+    for (int i = 0; i < 4; ++i)
+      c[i] = detail::number(ctx_, v[i], ptr + "/" + std::to_string(i), Range::any);
+    // Eigen's constructor takes (w, x, y, z), the file's order; its coeffs() are x, y, z, w
+    const Quat q(c[0], c[1], c[2], c[3]);
+    const double n = q.norm();
+    if (!(std::abs(n - 1.0) <= 1e-3))
+      ctx_.fail(ptr, fmt::format("expected a unit quaternion [w, x, y, z] (got length {:.6g}; "
+                                 "lengths within 1e-3 of 1 are normalized)",
+                                 n));
+    // already unit to rounding: kept as is, so that resolved output reads back unchanged
+    if (std::abs(n - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return q;
+    return q.normalized();
+  }
+
+ private:
+  const Context& ctx_;
+  const json& j_;
+  std::string ptr_;
+};
+
+// ---- parsing the text: syntax errors as line:column, duplicate keys as pointers ----
+
+/// line and column (1-based, columns in bytes) of the byte-th character (1-based) of text
+inline std::pair<std::size_t, std::size_t> line_column(std::string_view text, std::size_t byte) {
+  const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < end; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  return {line, end - line_start + 1};
+}
+
+/// nlohmann's message without its "[json.exception...] parse error at ...: " prefix
+inline std::string syntax_message(const std::string& what) {
+  const std::size_t syntax = what.find("syntax error");
+  if (syntax != std::string::npos) return what.substr(syntax);
+  const std::size_t bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+/// the JSON path while parsing: one frame per open object or array
+struct ParseFrame {
+  bool array = false;
+  std::size_t next_index = 0;            // arrays: index of the next element
+  std::string token;                     // the key or index of the child being parsed
+  std::unordered_set<std::string> keys;  // objects: keys seen so far
+};
+
+inline json parse_text(const Context& ctx, std::string_view text) {
+  std::vector<ParseFrame> stack;
+  auto pointer_of_top = [&stack] {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < stack.size(); ++i) p += "/" + stack[i].token;
+    return p;
+  };
+  auto enter_child = [&stack] {
+    if (!stack.empty() && stack.back().array)
+      stack.back().token = std::to_string(stack.back().next_index++);
+  };
+  const json::parser_callback_t callback = [&](int /*depth*/, json::parse_event_t event,
+                                               json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        enter_child();
+        stack.push_back(ParseFrame{event == json::parse_event_t::array_start, 0, {}, {}});
+        break;
+      case json::parse_event_t::key: {
+        ParseFrame& top = stack.back();
+        std::string key = parsed.get<std::string>();
+        top.token = escape_pointer_token(key);
+        if (!top.keys.insert(key).second)
+          ctx.fail(
+              pointer_of_top() + "/" + top.token,
+              fmt::format("duplicate key \"{}\" (each key may appear once in an object)", key));
+        break;
+      }
+      case json::parse_event_t::value:
+        if (!stack.empty() && stack.back().array) ++stack.back().next_index;
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        stack.pop_back();
+        break;
+    }
+    return true;
+  };
+  try {
+    return json::parse(text.begin(), text.end(), callback);
+  } catch (const json::parse_error& e) {
+    const auto [line, column] = line_column(text, e.byte);
+    throw Error(ctx.source, fmt::format("line {}, column {}", line, column),
+                syntax_message(e.what()));
+  } catch (const json::out_of_range&) {
+    // a number literal beyond the range of a double (e.g. 1e999): the value being parsed is
+    // the next element of the innermost array, or the value of the last key of the object
+    std::string pointer = pointer_of_top();
+    if (!stack.empty())
+      pointer +=
+          "/" + (stack.back().array ? std::to_string(stack.back().next_index) : stack.back().token);
+    ctx.fail(pointer, "expected a finite number (got a number out of the range of a double)");
+  }
+}
+
+}  // namespace pivot::detail

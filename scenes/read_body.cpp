@@ -1,0 +1,79 @@
+// One entry of "bodies" (docs/scene-format.md, "Bodies").
+#include "pivot/scenes/json_reader.hpp"
+#include "pivot/scenes/section_readers.hpp"
+
+namespace pivot::detail {
+
+// ---- bodies ----
+
+SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
+  const Object o(ctx, j, ptr,
+                 {"name", "fixed", "shape", "smooth_surface", "mass", "density", "inertia_diag",
+                  "centre_of_mass", "position", "quat_wxyz", "velocity", "angular_velocity",
+                  "angular_velocity_deg", "friction", "restitution"});
+  SceneBody b;
+  BodySettings& s = b.settings;
+  s.name = o.required_string("name");
+  if (s.name.empty()) ctx.fail(o.pointer("name"), "expected a non-empty name");
+  if (s.name == "world")
+    ctx.fail(o.pointer("name"), "\"world\" is reserved for the world in joints and springs");
+  s.fixed = o.boolean("fixed", false);
+  if (o.has("smooth_surface")) {
+    b.smooth_surface =
+        read_smooth_surface(ctx, o.required("smooth_surface"), o.pointer("smooth_surface"));
+    s.smooth_surface = b.smooth_surface->built;
+  }
+  if (o.has("shape")) {
+    b.shape =
+        read_shape(ctx, o.required("shape"), o.pointer("shape"), false, s.smooth_surface.get());
+    s.shape = b.shape->built;
+    const ShapeType t = b.shape->type;
+    if (!s.fixed && (t == ShapeType::plane || t == ShapeType::mesh))
+      ctx.fail(o.pointer("shape"),
+               fmt::format("a {} shape needs a fixed body (\"fixed\": true)", to_string(t)));
+  }
+  if (s.fixed) {
+    for (const char* key : {"mass", "density", "inertia_diag", "centre_of_mass", "velocity",
+                            "angular_velocity", "angular_velocity_deg"})
+      if (o.has(key))
+        ctx.fail(o.pointer(key),
+                 "a fixed body has no mass and does not move: remove this key "
+                 "or set \"fixed\": false");
+  } else {
+    if (o.has("mass") && o.has("density"))
+      ctx.fail(ptr, "give either \"mass\" or \"density\", not both");
+    if (o.has("density")) {
+      if (!b.shape) ctx.fail(o.pointer("density"), "\"density\" needs a shape (give \"mass\")");
+      s.density = o.required_number("density", Range::positive);
+      b.has_density = true;
+    } else if (o.has("mass")) {
+      s.mass = o.required_number("mass", Range::positive);
+    } else if (!b.shape) {
+      ctx.fail(ptr, "a body without a shape needs \"mass\" (kg)");
+    } else {
+      s.mass = 1.0;
+    }
+    if (o.has("inertia_diag")) s.inertia_diag = o.required_vec3("inertia_diag", Range::positive);
+    if (o.has("centre_of_mass")) {
+      if (!b.shape)
+        ctx.fail(o.pointer("centre_of_mass"),
+                 "\"centre_of_mass\" is in the shape's frame: it "
+                 "needs a shape");
+      s.centre_of_mass = o.required_vec3("centre_of_mass", Range::any);
+    }
+    s.velocity = o.vec3("velocity", Vec3::Zero(), Range::any);
+    if (o.has("angular_velocity") && o.has("angular_velocity_deg"))
+      ctx.fail(ptr, "give either \"angular_velocity\" or \"angular_velocity_deg\", not both");
+    if (o.has("angular_velocity_deg"))
+      s.angular_velocity = o.required_vec3("angular_velocity_deg", Range::any) * (kDegree);
+    else
+      s.angular_velocity = o.vec3("angular_velocity", Vec3::Zero(), Range::any);
+  }
+  s.position = o.vec3("position", Vec3::Zero(), Range::any);
+  s.orientation = o.quat("quat_wxyz");
+  s.friction = o.number("friction", 0.5, Range::non_negative);
+  s.restitution = o.number("restitution", 0.0, Range::unit_interval);
+  return b;
+}
+
+}  // namespace pivot::detail

@@ -1,0 +1,176 @@
+// The "shape" of a body (docs/scene-format.md, "Shapes"): primitives, hulls, meshes, compounds.
+#include "pivot/scenes/json_reader.hpp"
+#include "pivot/scenes/section_readers.hpp"
+
+namespace pivot::detail {
+
+// ---- shapes ----
+
+ShapeType shape_type(const Context& ctx, const Object& o) {
+  const std::string type = o.required_string("type");
+  if (const std::optional<ShapeType> known = shape_type_from_name(type)) return *known;
+  std::vector<std::string> names;
+  for (const ShapeTypeName& entry : kShapeTypeNames) names.emplace_back(entry.name);
+  ctx.fail(o.pointer("type"),
+           fmt::format("unknown shape type \"{}\" (expected one of: {})", type, join(names)));
+}
+
+std::vector<std::string> shape_keys(ShapeType type) {
+  switch (type) {
+    case ShapeType::sphere:
+      return {"type", "radius"};
+    case ShapeType::box:
+      return {"type", "half_extents"};
+    case ShapeType::capsule:
+    case ShapeType::cylinder:
+      return {"type", "radius", "half_length"};
+    case ShapeType::ellipsoid:
+      return {"type", "radii"};
+    case ShapeType::convex:
+      return {"type", "points", "surface_samples"};
+    case ShapeType::plane:
+      return {"type", "normal", "offset"};
+    case ShapeType::mesh:
+      return {"type", "obj"};
+    case ShapeType::compound:
+      return {"type", "children"};
+  }
+  return {"type"};
+}
+
+/// `surface`: the body's smooth surface, for a convex shape sampled from it (null in compounds)
+SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr, bool in_compound,
+                      const SmoothSurface* surface) {
+  // the type decides which keys are allowed: read it before checking the others
+  const Object probe(ctx, j, ptr, {}, /*check_keys=*/false);
+  SceneShape s;
+  s.type = shape_type(ctx, probe);
+  const Object o(ctx, j, ptr, shape_keys(s.type));
+  if (in_compound && (s.type == ShapeType::plane || s.type == ShapeType::mesh))
+    ctx.fail(o.pointer("type"), fmt::format("a {} cannot be part of a compound (it has no "
+                                            "volume); use it as the shape of a fixed body",
+                                            to_string(s.type)));
+  switch (s.type) {
+    case ShapeType::sphere:
+      s.radius = o.required_number("radius", Range::positive);
+      break;
+    case ShapeType::box:
+      s.half_extents = o.required_vec3("half_extents", Range::positive);
+      break;
+    case ShapeType::capsule:
+      s.radius = o.required_number("radius", Range::positive);
+      s.half_length = o.required_number("half_length", Range::non_negative);
+      break;
+    case ShapeType::cylinder:
+      s.radius = o.required_number("radius", Range::positive);
+      s.half_length = o.required_number("half_length", Range::positive);
+      break;
+    case ShapeType::ellipsoid:
+      s.radii = o.required_vec3("radii", Range::positive);
+      break;
+    case ShapeType::convex: {
+      if (o.has("surface_samples")) {
+        if (o.has("points"))
+          ctx.fail(o.pointer("surface_samples"),
+                   "give either \"points\" or \"surface_samples\", not both");
+        s.surface_samples = o.integer("surface_samples", 0);
+        if (s.surface_samples < 2 || s.surface_samples > 256)
+          ctx.fail(o.pointer("surface_samples"),
+                   fmt::format("expected an integer in [2, 256] (got {})", s.surface_samples));
+        if (!surface)
+          ctx.fail(o.pointer("surface_samples"),
+                   in_compound ? "not inside a compound (the samples are in the body's shape frame)"
+                               : "needs the body's \"smooth_surface\"");
+        try {
+          s.points = surface_grid_points(*surface, s.surface_samples);
+        } catch (const std::exception& e) {
+          ctx.fail(o.pointer("surface_samples"), e.what());
+        }
+        break;
+      }
+      const json& points = o.required_array("points");
+      if (points.size() < 4)
+        ctx.fail(o.pointer("points"),
+                 fmt::format("expected at least 4 points [x, y, z] (got {})", points.size()));
+      for (std::size_t i = 0; i < points.size(); ++i)
+        s.points.push_back(
+            vec3(ctx, points[i], o.pointer("points") + "/" + std::to_string(i), Range::any));
+      break;
+    }
+    case ShapeType::plane:
+      s.normal = o.unit_vec3("normal", Vec3::UnitZ());
+      s.offset = o.number("offset", 0.0, Range::any);
+      break;
+    case ShapeType::mesh: {
+      s.obj = o.required_string("obj");
+      if (s.obj.empty()) ctx.fail(o.pointer("obj"), "expected the path of an OBJ file (got \"\")");
+      fs::path path = fs::path(s.obj);
+      if (path.is_relative()) path = ctx.base_dir / path;
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(path, ec);
+      s.obj_path = (ec ? path : absolute).lexically_normal();
+      std::ifstream probe_file(s.obj_path);
+      if (!probe_file)
+        ctx.fail(o.pointer("obj"),
+                 fmt::format("cannot read the mesh file \"{}\"", s.obj_path.string()));
+      break;
+    }
+    case ShapeType::compound: {
+      const json& children = o.required_array("children");
+      if (children.empty()) ctx.fail(o.pointer("children"), "expected at least one child");
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        const std::string cptr = o.pointer("children") + "/" + std::to_string(i);
+        const Object c(ctx, children[i], cptr, {"shape", "position", "quat_wxyz"});
+        SceneCompoundChild child;
+        child.shape.push_back(
+            read_shape(ctx, c.required("shape"), c.pointer("shape"), true, nullptr));
+        child.position = c.vec3("position", Vec3::Zero(), Range::any);
+        child.orientation = c.quat("quat_wxyz");
+        s.children.push_back(std::move(child));
+      }
+      break;
+    }
+  }
+  // build the collision shape now: the factories' checks become errors at this pointer
+  try {
+    switch (s.type) {
+      case ShapeType::sphere:
+        s.built = make_sphere(s.radius);
+        break;
+      case ShapeType::box:
+        s.built = make_box(s.half_extents);
+        break;
+      case ShapeType::capsule:
+        s.built = make_capsule(s.radius, s.half_length);
+        break;
+      case ShapeType::cylinder:
+        s.built = make_cylinder(s.radius, s.half_length);
+        break;
+      case ShapeType::ellipsoid:
+        s.built = make_ellipsoid(s.radii);
+        break;
+      case ShapeType::convex:
+        s.built = make_convex(s.points);
+        break;
+      case ShapeType::plane:
+        s.built = make_plane(s.normal, s.offset);
+        break;
+      case ShapeType::mesh:
+        s.built = load_obj_mesh(s.obj_path.string());
+        break;
+      case ShapeType::compound: {
+        std::vector<CompoundChild> children;
+        for (const SceneCompoundChild& c : s.children)
+          children.push_back(CompoundChild{c.shape.front().built, c.position, c.orientation});
+        s.built = make_compound(std::move(children));
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    rethrow_if_in_input(e);
+    ctx.fail(s.type == ShapeType::mesh ? o.pointer("obj") : ptr, e.what());
+  }
+  return s;
+}
+
+}  // namespace pivot::detail

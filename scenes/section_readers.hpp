@@ -1,0 +1,34 @@
+#pragma once
+// The readers of the scene format's sections (internal), one file each: read_shape.cpp,
+// read_smooth_surface.cpp, read_body.cpp, read_joint.cpp, read_spring.cpp, read_settings.cpp.
+// Each reads one JSON value at the pointer `ptr` strictly (json_reader.hpp) into the plain
+// structs of scene.hpp, and throws pivot::Error naming the pointer on bad input.
+
+#include <string>
+
+#include "pivot/scenes/json_reader.hpp"
+#include "pivot/scenes/scene.hpp"
+
+namespace pivot::detail {
+
+/// a body's "shape"; `surface`: the body's smooth surface, for a convex shape sampled from it
+/// (null in compounds)
+SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr, bool in_compound,
+                      const SmoothSurface* surface);
+/// a body's "smooth_surface"
+SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const std::string& ptr);
+/// one entry of "bodies"
+SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr);
+/// body_a (a body) and body_b (a body or "world", default "world") of a joint or spring
+void read_body_pair(const Context& ctx, const Object& o, const Scene& scene, std::string& a,
+                    std::string& b, int& ia, int& ib);
+/// one entry of "joints"; bodies are resolved by name in `scene`
+SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
+                      const Scene& scene);
+/// one entry of "springs"; bodies are resolved by name in `scene`
+SceneSpring read_spring(const Context& ctx, const json& j, const std::string& ptr,
+                        const Scene& scene);
+/// "settings" (null: every default)
+SceneSettings read_settings(const Context& ctx, const json* j);
+
+}  // namespace pivot::detail

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Validates scenes against the JSON Schema of the scene format (scenes/schema/).
+
+usage: validate_scenes.py SCHEMA PIVOT SCENE...
+
+Each scene file is validated as it is, and so is what `pivot check` writes for it (the scene
+with every default filled in: the writer's keys must be the schema's too). Exit 0 when all
+validate, 1 when one does not (each failure printed with its JSON pointer), 77 (CTest's skip)
+when Python's jsonschema package is missing (tools/setup.sh installs python3-jsonschema).
+"""
+import json
+import subprocess
+import sys
+
+try:
+    import jsonschema
+except ImportError:
+    print("skipped: the Python package jsonschema is missing (apt-get install python3-jsonschema)")
+    sys.exit(77)
+
+
+def pointer(path):
+    return "/" + "/".join(str(p) for p in path) if path else "(document)"
+
+
+def main():
+    schema_path, pivot, *scenes = sys.argv[1:]
+    with open(schema_path, encoding="utf-8") as f:
+        schema = json.load(f)
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    validator = validator_class(schema)
+    failures = 0
+    # controls: documents the loader rejects must be rejected by the schema too, or a green
+    # run would mean nothing
+    for bad in ({"pivot_scene": 1, "colour": "red"},
+                {"pivot_scene": 1, "bodies": [{"name": "b", "mass": -1.0}]},
+                {"pivot_scene": 1, "bodies": [{"name": "b", "shape": {"type": "teapot"}}]}):
+        if validator.is_valid(bad):
+            print(f"control: the schema accepts {json.dumps(bad)}, which the loader rejects")
+            failures += 1
+    for scene in scenes:
+        with open(scene, encoding="utf-8") as f:
+            as_written = json.load(f)
+        checked = subprocess.run([pivot, "check", scene], capture_output=True, text=True)
+        if checked.returncode != 0:
+            print(f"{scene}: pivot check failed: {checked.stderr.strip()}")
+            failures += 1
+            continue
+        filled = json.loads(checked.stdout)
+        for label, document in (("file", as_written), ("pivot check output", filled)):
+            errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+            for e in errors:
+                print(f"{scene} ({label}): {pointer(list(e.absolute_path))}: {e.message}")
+            failures += len(errors)
+    print(f"{len(scenes)} scenes, {2 * len(scenes)} documents validated, {failures} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
