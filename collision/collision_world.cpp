@@ -1,5 +1,7 @@
-// Long file: to be split into one file per concept (issue #25, in progress).
-// The Bullet bridge. This is the only file of Pivot that includes Bullet headers.
+// The Bullet bridge, the only source of Pivot that includes Bullet (through bullet_shapes.hpp):
+// the shapes as Bullet objects, the broadphase, GJK/EPA, the mesh queries, and the narrow
+// phase's dispatch through the pair table (pair_table.hpp); the analytic manifolds are in
+// manifold_plane.cpp and manifold_segments.cpp (manifold.hpp).
 //
 // What Bullet does here: it holds one btCollisionObject per body (shapes mapped one to one:
 // btSphereShape, btBoxShape, btCapsuleShapeZ, btCylinderShapeZ, an exact ellipsoid,
@@ -22,20 +24,8 @@
 //    point per frame in its persistent contact cache), or, for boxes and polyhedra, only when
 //    they penetrate (btBoxBoxDetector and the polyhedral clipping path report nothing for
 //    separated shapes, so speculative contacts would be lost). A resting box needs its 4
-//    corners at once, so:
-//      · any shape against a plane is analytic and exact (box and hull: every vertex within
-//        the margin; capsule: both end spheres; cylinder: 4 fixed rim points per cap and the
-//        deepest rim point; sphere, ellipsoid: the support point);
-//      · box/hull against box/hull: separating axes + face clipping (polytope.cpp), exact;
-//        a separated pair whose SAT value is only a lower bound is refereed by GJK, and a
-//        penetrating pair whose deepest vertex was clipped away gets EPA's point added;
-//      · sphere–sphere, sphere–capsule, capsule–capsule: analytic (segment closest points;
-//        parallel capsules get both ends of their overlap);
-//      · a capsule against a box/hull/ellipsoid/cylinder/mesh: GJK's point plus its end
-//        spheres, so a lying capsule rests on two points;
-//      · against a mesh, a box/hull face contact becomes the clipped face (as on a plane),
-//        and contacts on edges between coplanar triangles are dropped;
-//      · the rest (cylinder, ellipsoid against curved or polyhedral shapes): one GJK/EPA pair.
+//    corners at once: every pair of shape types gets its manifold from the pair table
+//    (pair_table.hpp, which lists them).
 //    Manifolds of more than 4 points are reduced to 4 (reduce_manifold).
 //  - Determinism. No manifold, GJK or contact-cache state lives across calls (everything is
 //    made per pair per call), the broadphase pair list is purged of stale pairs every call,
@@ -55,160 +45,29 @@
 
 #include <fmt/core.h>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wall"
-#pragma GCC diagnostic ignored "-Wextra"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wunused-variable"
-#pragma GCC diagnostic ignored "-Wdeprecated-copy"
-#pragma GCC diagnostic ignored "-Wclass-memaccess"
-#include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
-#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
-#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
-#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
-#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
-#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
-#include <btBulletCollisionCommon.h>
-#pragma GCC diagnostic pop
+#include "pivot/collision/bullet_shapes.hpp"
 
 #include "pivot/collision/convex_hull.hpp"
+#include "pivot/collision/manifold.hpp"
+#include "pivot/collision/mesh_info.hpp"
+#include "pivot/collision/pair_table.hpp"
 #include "pivot/collision/polytope.hpp"
 #include "pivot/core/error.hpp"
 
 namespace pivot {
 
+using namespace detail;
+
 namespace {
 
-btVector3 to_bt(const Vec3& v) {
-  return {v.x(), v.y(), v.z()};
-}
-Vec3 to_eigen(const btVector3& v) {
-  return {v.x(), v.y(), v.z()};
-}
-
-btTransform to_bt(const Mat3& R, const Vec3& p) {
-  btMatrix3x3 basis(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1),
-                    R(2, 2));
-  return btTransform(basis, to_bt(p));
-}
-
-// An ellipsoid with semi-axes a (diagonal A): support(d) = A² d / |A d|, exact, margin 0.
-class EllipsoidShape final : public btConvexInternalShape {
- public:
-  explicit EllipsoidShape(const Vec3& radii) : radii_(radii) {
-    m_shapeType = CUSTOM_CONVEX_SHAPE_TYPE;
-    m_implicitShapeDimensions = to_bt(radii);
-    btConvexInternalShape::setMargin(0.0);
-  }
-  btVector3 localGetSupportingVertexWithoutMargin(const btVector3& dir) const override {
-    const Vec3 d = to_eigen(dir);
-    const Vec3 ad = radii_.cwiseProduct(d);
-    const double length = ad.norm();
-    if (!(length > 1e-300)) return {radii_.x(), 0.0, 0.0};
-    return to_bt(radii_.cwiseProduct(ad) / length);
-  }
-  void batchedUnitVectorGetSupportingVertexWithoutMargin(const btVector3* vectors, btVector3* out,
-                                                         int count) const override {
-    for (int i = 0; i < count; ++i) out[i] = localGetSupportingVertexWithoutMargin(vectors[i]);
-  }
-  void getAabb(const btTransform& t, btVector3& lo, btVector3& hi) const override {
-    // the half width along world axis i is |row i of R A|, plus the margin
-    const btMatrix3x3& R = t.getBasis();
-    btVector3 half;
-    for (int i = 0; i < 3; ++i) {
-      const Vec3 row(R[i].x() * radii_.x(), R[i].y() * radii_.y(), R[i].z() * radii_.z());
-      half[i] = row.norm() + getMargin();
-    }
-    lo = t.getOrigin() - half;
-    hi = t.getOrigin() + half;
-  }
-  void calculateLocalInertia(btScalar mass, btVector3& inertia) const override {
-    const Vec3& a = radii_;
-    inertia.setValue(mass * (a.y() * a.y() + a.z() * a.z()) / 5.0,
-                     mass * (a.x() * a.x() + a.z() * a.z()) / 5.0,
-                     mass * (a.x() * a.x() + a.y() * a.y()) / 5.0);
-  }
-  const char* getName() const override { return "PivotEllipsoid"; }
-
- private:
-  Vec3 radii_;
-};
-
-// The dispatcher's manifolds get this call's margin as their breaking threshold (instead of
-// the global gContactBreakingThreshold), so Bullet keeps exactly the points with gap ≤ margin.
-class MarginDispatcher final : public btCollisionDispatcher {
- public:
-  using btCollisionDispatcher::btCollisionDispatcher;
-  double margin = 0.0;
-  btPersistentManifold* getNewManifold(const btCollisionObject* b0,
-                                       const btCollisionObject* b1) override {
-    btPersistentManifold* m = btCollisionDispatcher::getNewManifold(b0, b1);
-    m->setContactBreakingThreshold(margin);
-    m->setContactProcessingThreshold(margin);
-    return m;
-  }
-};
-
-/// a triangle mesh's neighbourhood, to drop Bullet's contacts on internal edges (a contact
-/// normal tilted at an edge between coplanar triangles is an artefact of the triangulation)
-struct MeshInfo {
-  std::vector<Vec3> v;  // mesh frame
-  std::vector<std::array<int, 3>> t;
-  std::vector<Vec3> n;                           // unit normals, mesh frame (zero if degenerate)
-  std::vector<std::array<bool, 3>> smooth_edge;  // edge k = t[k]→t[k+1]: flat or concave
-  std::vector<bool> flat_vertex;                 // all triangles around it coplanar
-
-  explicit MeshInfo(const Shape& mesh) : v(mesh.points), t(mesh.triangles) {
-    for (const auto& tri : t) {
-      const Vec3 c = (v[tri[1]] - v[tri[0]]).cross(v[tri[2]] - v[tri[0]]);
-      n.push_back(c.norm() > 0.0 ? Vec3(c.normalized()) : Vec3::Zero());
-    }
-    std::map<std::pair<int, int>, std::vector<std::pair<std::size_t, int>>> edges;
-    for (std::size_t i = 0; i < t.size(); ++i)
-      for (int k = 0; k < 3; ++k) {
-        const int a = t[i][k], b = t[i][(k + 1) % 3];
-        edges[{std::min(a, b), std::max(a, b)}].emplace_back(i, k);
-      }
-    smooth_edge.assign(t.size(), {false, false, false});
-    for (const auto& [e, users] : edges) {
-      if (users.size() != 2) continue;  // boundary or non-manifold: a real edge
-      for (int side = 0; side < 2; ++side) {
-        const auto [i, k] = users[static_cast<std::size_t>(side)];
-        const auto [j, kj] = users[static_cast<std::size_t>(1 - side)];
-        const int opposite = t[j][(kj + 2) % 3];
-        const Vec3& a = v[static_cast<std::size_t>(e.first)];
-        const double length = (v[static_cast<std::size_t>(e.second)] - a).norm();
-        // the neighbour's far vertex not below this triangle's plane: flat or concave edge
-        smooth_edge[i][static_cast<std::size_t>(k)] =
-            n[i].dot(v[static_cast<std::size_t>(opposite)] - a) >= -1e-9 * length;
-      }
-    }
-    flat_vertex.assign(v.size(), true);
-    std::vector<Vec3> first(v.size(), Vec3::Zero());
-    for (std::size_t i = 0; i < t.size(); ++i)
-      for (const int k : t[i]) {
-        auto& f = first[static_cast<std::size_t>(k)];
-        if (f.isZero())
-          f = n[i];
-        else if (f.dot(n[i]) < 1.0 - 1e-9)
-          flat_vertex[static_cast<std::size_t>(k)] = false;
-      }
-  }
-};
-
-/// a leaf shape of an object (a compound is flattened into its leaves)
-struct Part {
-  const Shape* shape = nullptr;
+/// a leaf shape of an object (a compound is flattened into its leaves): its geometry, which
+/// the analytic manifolds read, and its Bullet shape
+struct Part : PartGeometry {
   btCollisionShape* bt = nullptr;
   Mat3 R_SP = Mat3::Identity();  // part frame in the object's shape frame
   Vec3 p_SP = Vec3::Zero();
-  std::shared_ptr<const Polytope> polytope;  // box and convex
-  std::shared_ptr<const MeshInfo> mesh;      // mesh
-  double scale = 1.0;                        // a length (bounding radius) for tolerances
+  std::shared_ptr<const MeshInfo> mesh;  // mesh
   // set per detect() call
-  Mat3 R = Mat3::Identity();
-  Vec3 p = Vec3::Zero();
   btTransform T = btTransform::getIdentity();
 };
 
@@ -219,21 +78,6 @@ struct Object {
   btVector3 aabb_lo, aabb_hi;
   bool in_world = false;  // enters the broadphase at its first detect(), at its real pose
 };
-
-ContactPoint sphere_sphere(const Vec3& ca, double ra, const Vec3& cb, double rb) {
-  const Vec3 d = ca - cb;
-  const double length = d.norm();
-  ContactPoint c;
-  c.normal = length > 1e-300 ? Vec3(d / length) : Vec3::UnitZ();
-  c.point_a = ca - ra * c.normal;
-  c.point_b = cb + rb * c.normal;
-  c.gap = length - ra - rb;
-  return c;
-}
-
-bool is_polytope(ShapeType t) {
-  return t == ShapeType::box || t == ShapeType::convex;
-}
 
 }  // namespace
 
@@ -392,70 +236,6 @@ struct CollisionWorld::Impl {
     return c;
   }
 
-  /// part A (not a plane) against plane part B
-  static std::vector<ContactPoint> against_plane(const Part& A, const Part& B, double margin) {
-    const Vec3 n = B.R * B.shape->normal;
-    const double d = B.shape->offset + n.dot(B.p);  // n·x = d in world
-    std::vector<Vec3> candidates;
-    const Shape& s = *A.shape;
-    switch (s.type) {
-      case ShapeType::sphere:
-        candidates.push_back(A.p - s.radius * n);
-        break;
-      case ShapeType::capsule: {
-        const Vec3 axis = A.R.col(2);
-        candidates.push_back(A.p + s.half_length * axis - s.radius * n);
-        candidates.push_back(A.p - s.half_length * axis - s.radius * n);
-        break;
-      }
-      case ShapeType::cylinder: {
-        // four fixed rim points per cap (so a cylinder standing on its cap rests on a
-        // polygon) and the deepest rim point (the exact closest point when tilted)
-        const Vec3 axis = A.R.col(2), u = A.R.col(0), v = A.R.col(1);
-        Vec3 w = -n + n.dot(axis) * axis;
-        const double wl = w.norm();
-        for (const double sign : {1.0, -1.0}) {
-          const Vec3 cap = A.p + sign * s.half_length * axis;
-          candidates.push_back(cap + s.radius * u);
-          candidates.push_back(cap + s.radius * v);
-          candidates.push_back(cap - s.radius * u);
-          candidates.push_back(cap - s.radius * v);
-          if (wl > 1e-9) {
-            const Vec3 deepest = cap + s.radius * w / wl;
-            bool duplicate = false;
-            for (std::size_t k = candidates.size() - 4; k < candidates.size(); ++k)
-              if ((candidates[k] - deepest).norm() < 1e-9 * A.scale) duplicate = true;
-            if (!duplicate) candidates.push_back(deepest);
-          }
-        }
-        break;
-      }
-      case ShapeType::ellipsoid: {
-        const Vec3 n_S = A.R.transpose() * n;
-        const Vec3 an = s.radii.cwiseProduct(n_S);
-        candidates.push_back(A.p - A.R * (s.radii.cwiseProduct(an) / an.norm()));
-        break;
-      }
-      case ShapeType::box:
-      case ShapeType::convex:
-        for (const Vec3& x : A.polytope->vertices) candidates.push_back(A.R * x + A.p);
-        break;
-      default:
-        break;
-    }
-    std::vector<ContactPoint> out;
-    for (const Vec3& x : candidates) {
-      ContactPoint c;
-      c.normal = n;
-      c.gap = n.dot(x) - d;
-      if (c.gap > margin) continue;
-      c.point_a = x;
-      c.point_b = x - c.gap * n;
-      out.push_back(c);
-    }
-    return reduce_manifold(std::move(out));
-  }
-
   /// Bullet's convex–concave algorithm for a convex part A against mesh part B. With a
   /// positive m_closestPointDistanceThreshold Bullet widens its triangle query by it and runs
   /// each triangle in closest-point mode, whose points reach only the result object (not a
@@ -506,9 +286,9 @@ struct CollisionWorld::Impl {
     std::set<int> clipped;  // triangles whose face contact becomes the clipped incident face
     std::vector<ContactPoint> out;
     auto add = [&](const ContactPoint& c) {
-      for (const ContactPoint& o : out)
-        if ((o.point_a - c.point_a).norm() <= tol && (o.normal - c.normal).norm() < 1e-9) return;
-      out.push_back(c);
+      append_unless_near(out, c, [&](const ContactPoint& o, const ContactPoint& x) {
+        return (o.point_a - x.point_a).norm() <= tol && (o.normal - x.normal).norm() < 1e-9;
+      });
     };
     for (const auto& [tri, c] : result.points) {
       if (tri < 0 || tri >= static_cast<int>(mesh.t.size())) {
@@ -585,124 +365,113 @@ struct CollisionWorld::Impl {
       if (!c || c->gap > margin) continue;
       // the end sphere's point must be on the capsule (its outer half), not deep inside it
       if ((-c->normal).dot(sign * axis) < -0.25) continue;
-      bool duplicate = false;
-      for (const ContactPoint& o : out)
-        if ((o.point_a - c->point_a).norm() < 1e-6 * A.scale) duplicate = true;
-      if (!duplicate) out.push_back(*c);
+      append_unless_near(out, *c, [&](const ContactPoint& o, const ContactPoint& x) {
+        return (o.point_a - x.point_a).norm() < 1e-6 * A.scale;
+      });
     }
     return out;
   }
 
+  /// capsule part A against mesh part B: the mesh query, and the end spheres, so that a
+  /// capsule lying on a mesh rests on both ends
+  std::vector<ContactPoint> capsule_mesh(const Part& A, const btCollisionObject* objA,
+                                         const Part& B, const btCollisionObject* objB,
+                                         double margin) {
+    std::vector<ContactPoint> out = against_mesh(A, objA, B, objB, margin);
+    // a capsule also tests its end spheres, so that lying on a mesh it rests on both ends
+    btSphereShape ball(A.shape->radius);
+    for (const double sign : {1.0, -1.0}) {
+      Part end = A;
+      end.bt = &ball;
+      end.p = A.p + sign * A.shape->half_length * A.R.col(2);
+      end.T = to_bt(A.R, end.p);
+      for (const ContactPoint& c : against_mesh(end, objA, B, objB, margin)) {
+        if ((-c.normal).dot(sign * A.R.col(2)) < -0.25) continue;  // deep inside the capsule
+        append_unless_near(out, c, [&](const ContactPoint& o, const ContactPoint& x) {
+          return (o.point_a - x.point_a).norm() < 1e-6 * A.scale;
+        });
+      }
+    }
+    return reduce_manifold(std::move(out));
+  }
+
+  /// box/hull part A against box/hull part B: separating axes and clipping, refereed by GJK
+  std::vector<ContactPoint> polytopes(const Part& A, const Part& B, double margin) {
+    PolytopeQuery q = polytope_contacts(*A.polytope, A.R, A.p, *B.polytope, B.R, B.p, margin);
+    if (q.separated) return {};
+    const double tol = 1e-9 * std::max(A.scale, B.scale);
+    if (q.separation <= 0.0) {
+      // touching or penetrating: the SAT depth is exact; when clipping lost the deepest
+      // vertex (it lies beside the reference face) EPA's deepest pair is added
+      double least = std::numeric_limits<double>::infinity();
+      for (const ContactPoint& c : q.points) least = std::min(least, c.gap);
+      if (least <= q.axis_separation + tol) return q.points;
+      if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) q.points.push_back(*c);
+      return q.points;
+    }
+    // Separated, the SAT value s is only a lower bound of the distance d: a corner may face
+    // a corner, an edge pair's closest points may lie beyond the edges' ends. If a reported
+    // pair is as close as s, then s ≤ d ≤ |pa − pb| ≈ s and the manifold is exact.
+    double closest_pair = std::numeric_limits<double>::infinity();
+    for (const ContactPoint& c : q.points)
+      closest_pair = std::min(closest_pair, (c.point_a - c.point_b).norm());
+    if (closest_pair <= q.separation + tol) return q.points;
+    // Otherwise GJK's distance
+    // (relative error ~1e-12 in double precision) is the referee: feature points closer than
+    // it are dropped (clamped edge pairs underestimate), and when no feature point reaches
+    // it, GJK's closest pair is added.
+    const auto closest = gjk(A.bt, A.T, B.bt, B.T);
+    if (!closest || closest->gap > margin) return {};
+    std::vector<ContactPoint> kept;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (const ContactPoint& c : q.points)
+      if (c.gap >= closest->gap - tol) {
+        kept.push_back(c);
+        nearest = std::min(nearest, c.gap);
+      }
+    if (nearest > closest->gap + tol) kept.push_back(*closest);
+    return kept;
+  }
+
+  /// the manifold m of parts A and B, in this order
+  std::vector<ContactPoint> manifold(Manifold m, const Part& A, const btCollisionObject* objA,
+                                     const Part& B, const btCollisionObject* objB, double margin) {
+    switch (m) {
+      case Manifold::none:
+        return {};
+      case Manifold::plane:
+        return plane_manifold(A, B, margin);
+      case Manifold::mesh:
+        return against_mesh(A, objA, B, objB, margin);
+      case Manifold::capsule_mesh:
+        return capsule_mesh(A, objA, B, objB, margin);
+      case Manifold::polytopes:
+        return polytopes(A, B, margin);
+      case Manifold::spheres: {
+        const ContactPoint c = sphere_sphere(A.p, A.shape->radius, B.p, B.shape->radius);
+        if (c.gap <= margin) return {c};
+        return {};
+      }
+      case Manifold::segments:
+        return segment_manifold(A, B, margin);
+      case Manifold::capsule_convex:
+        return capsule_convex(A, B, margin);
+      case Manifold::gjk:
+        if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) return {*c};
+        return {};
+    }
+    return {};
+  }
+
+  /// the narrow phase of one part pair: the pair table's manifold, with the parts exchanged
+  /// and the points flipped where the table says so (normals from B to A)
   std::vector<ContactPoint> narrow(const Part& A, const btCollisionObject* objA, const Part& B,
                                    const btCollisionObject* objB, double margin) {
-    const ShapeType ta = A.shape->type, tb = B.shape->type;
-    auto swapped = [&]() {
-      std::vector<ContactPoint> r = narrow(B, objB, A, objA, margin);
-      for (ContactPoint& c : r) c = flipped(c);
-      return r;
-    };
-    if (ta == ShapeType::plane || ta == ShapeType::mesh) return swapped();
-    if (tb == ShapeType::plane) return against_plane(A, B, margin);
-    if (tb == ShapeType::mesh) {
-      std::vector<ContactPoint> out = against_mesh(A, objA, B, objB, margin);
-      if (ta != ShapeType::capsule) return out;
-      // a capsule also tests its end spheres, so that lying on a mesh it rests on both ends
-      btSphereShape ball(A.shape->radius);
-      for (const double sign : {1.0, -1.0}) {
-        Part end = A;
-        end.bt = &ball;
-        end.p = A.p + sign * A.shape->half_length * A.R.col(2);
-        end.T = to_bt(A.R, end.p);
-        for (const ContactPoint& c : against_mesh(end, objA, B, objB, margin)) {
-          if ((-c.normal).dot(sign * A.R.col(2)) < -0.25) continue;  // deep inside the capsule
-          bool duplicate = false;
-          for (const ContactPoint& o : out)
-            if ((o.point_a - c.point_a).norm() < 1e-6 * A.scale) duplicate = true;
-          if (!duplicate) out.push_back(c);
-        }
-      }
-      return reduce_manifold(std::move(out));
-    }
-    if (is_polytope(ta) && is_polytope(tb)) {
-      PolytopeQuery q = polytope_contacts(*A.polytope, A.R, A.p, *B.polytope, B.R, B.p, margin);
-      if (q.separated) return {};
-      const double tol = 1e-9 * std::max(A.scale, B.scale);
-      if (q.separation <= 0.0) {
-        // touching or penetrating: the SAT depth is exact; when clipping lost the deepest
-        // vertex (it lies beside the reference face) EPA's deepest pair is added
-        double least = std::numeric_limits<double>::infinity();
-        for (const ContactPoint& c : q.points) least = std::min(least, c.gap);
-        if (least <= q.axis_separation + tol) return q.points;
-        if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) q.points.push_back(*c);
-        return q.points;
-      }
-      // Separated, the SAT value s is only a lower bound of the distance d: a corner may face
-      // a corner, an edge pair's closest points may lie beyond the edges' ends. If a reported
-      // pair is as close as s, then s ≤ d ≤ |pa − pb| ≈ s and the manifold is exact.
-      double closest_pair = std::numeric_limits<double>::infinity();
-      for (const ContactPoint& c : q.points)
-        closest_pair = std::min(closest_pair, (c.point_a - c.point_b).norm());
-      if (closest_pair <= q.separation + tol) return q.points;
-      // Otherwise GJK's distance
-      // (relative error ~1e-12 in double precision) is the referee: feature points closer than
-      // it are dropped (clamped edge pairs underestimate), and when no feature point reaches
-      // it, GJK's closest pair is added.
-      const auto closest = gjk(A.bt, A.T, B.bt, B.T);
-      if (!closest || closest->gap > margin) return {};
-      std::vector<ContactPoint> kept;
-      double nearest = std::numeric_limits<double>::infinity();
-      for (const ContactPoint& c : q.points)
-        if (c.gap >= closest->gap - tol) {
-          kept.push_back(c);
-          nearest = std::min(nearest, c.gap);
-        }
-      if (nearest > closest->gap + tol) kept.push_back(*closest);
-      return kept;
-    }
-    if (ta == ShapeType::sphere && tb == ShapeType::sphere) {
-      const ContactPoint c = sphere_sphere(A.p, A.shape->radius, B.p, B.shape->radius);
-      if (c.gap <= margin) return {c};
-      return {};
-    }
-    if (ta == ShapeType::sphere && tb == ShapeType::capsule) return swapped();
-    if (ta == ShapeType::capsule && (tb == ShapeType::sphere || tb == ShapeType::capsule)) {
-      // segment(s) with radii: sphere–sphere contacts between closest segment points; two
-      // (nearly) parallel capsules also get the contacts at the ends of their overlap
-      const Vec3 a0 = A.p - A.shape->half_length * A.R.col(2),
-                 a1 = A.p + A.shape->half_length * A.R.col(2);
-      const double hb = tb == ShapeType::capsule ? B.shape->half_length : 0.0;
-      const Vec3 b0 = B.p - hb * B.R.col(2), b1 = B.p + hb * B.R.col(2);
-      std::vector<std::pair<Vec3, Vec3>> centres;
-      Vec3 ca, cb;
-      closest_points_segments(a0, a1, b0, b1, ca, cb);
-      centres.emplace_back(ca, cb);
-      if (tb == ShapeType::capsule && A.R.col(2).cross(B.R.col(2)).norm() < 1e-3) {
-        for (const Vec3& e : {a0, a1}) {
-          closest_points_segments(e, e, b0, b1, ca, cb);
-          centres.emplace_back(ca, cb);
-        }
-        for (const Vec3& e : {b0, b1}) {
-          closest_points_segments(a0, a1, e, e, ca, cb);
-          centres.emplace_back(ca, cb);
-        }
-      }
-      std::vector<ContactPoint> out;
-      for (const auto& [xa, xb] : centres) {
-        const ContactPoint c = sphere_sphere(xa, A.shape->radius, xb, B.shape->radius);
-        if (c.gap > margin) continue;
-        bool duplicate = false;
-        for (const ContactPoint& o : out)
-          if ((o.point_a - c.point_a).norm() < 1e-9 * A.scale &&
-              (o.point_b - c.point_b).norm() < 1e-9 * A.scale)
-            duplicate = true;
-        if (!duplicate) out.push_back(c);
-      }
-      return reduce_manifold(std::move(out));
-    }
-    if (tb == ShapeType::capsule && ta != ShapeType::capsule) return swapped();
-    if (ta == ShapeType::capsule) return capsule_convex(A, B, margin);
-    if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) return {*c};
-    return {};
+    const PairRule rule = pair_rule(A.shape->type, B.shape->type);
+    if (!rule.swap) return manifold(rule.manifold, A, objA, B, objB, margin);
+    std::vector<ContactPoint> out = manifold(rule.manifold, B, objB, A, objA, margin);
+    for (ContactPoint& c : out) c = flipped(c);
+    return out;
   }
 };
 
