@@ -13,8 +13,8 @@
 
 namespace pivot::joint_detail {
 
-/// one Jacobian row (1 × 6, angular first)
-using Row6 = Eigen::Matrix<double, 1, 6>;
+/// one Jacobian row (1 × 6, angular first; core/spatial.hpp)
+using Row6 = pivot::Row6;
 
 /// throws pivot::Error("<kind> joint '<name>': <what>")
 [[noreturn]] void fail(const char* kind, const std::string& name, const std::string& what);

@@ -14,6 +14,8 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 using Mat3 = Eigen::Matrix3d;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Quat = Eigen::Quaterniond;
+/// one Jacobian row (1 × 6, angular first), as it multiplies a twist
+using Row6 = Eigen::Matrix<double, 1, 6>;
 
 /// Pose of a body: centre of mass in world (`x_WB`) and orientation body→world (`q_WB`).
 struct Pose {

@@ -1,5 +1,5 @@
 #pragma once
-// The rows of one step's mixed LCP, gathered from joints (and, later, contacts) before islands
+// The rows of one step's mixed LCP, gathered from joints and contacts before islands
 // are formed. Each row touches at most two bodies; a body index of −1 (kWorldBody) or of a
 // fixed body contributes nothing. Velocities are twists (ω; v) per body.
 //
@@ -14,8 +14,6 @@
 #include "pivot/core/spatial.hpp"
 
 namespace pivot {
-
-using Row6 = Eigen::Matrix<double, 1, 6>;
 
 struct RowRef {
   int body_a = -1;
@@ -32,7 +30,7 @@ struct EqualityRow : RowRef {
 
 struct UnilateralRow : RowRef {
   double bias = 0.0;
-  int owner = -1;  ///< joint index (limits) or contact index
+  int owner = -1;  ///< joint index (limits); −1 for contacts
 };
 
 struct FrictionCone {

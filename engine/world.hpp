@@ -42,6 +42,12 @@
 
 namespace pivot {
 
+namespace detail {
+struct StepContext;
+}  // namespace detail
+struct IslandInput;
+struct IslandOutput;
+
 enum class Stabilization {
   post,       ///< post-stabilization LCP after every step (Cline eq. 3.7), the default
   baumgarte,  ///< velocity-level J v⁺ = −α g (Cline §3.2)
@@ -194,7 +200,25 @@ class World {
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
 
  private:
+  // the stages of step() (world_step.cpp), in order, over the step's context
+  void compute_forces(detail::StepContext& ctx);
+  /// the settings of add_joint_rows: the dynamics step's and the post-step's differ
+  struct JointRowSettings {
+    double equality_bias = 0.0;  ///< the equality rows' bias is this × g
+    double limit_margin = 0.0;   ///< limits enter within this of their bound
+    double limit_bias = 0.0;     ///< the limit rows' bias is this × g
+    bool motors = false;         ///< motor rows too
+  };
+  void add_joint_rows(const JointRowSettings& s);
+  void add_step_contacts(detail::StepContext& ctx);
+  void solve_islands(detail::StepContext& ctx);
+  void store_island_impulses(detail::StepContext& ctx, const IslandInput& island,
+                             const IslandOutput& out);
+  void integrate_positions(detail::StepContext& ctx);
+  void stabilize();
+  void finish_step();
   /// the position correction at p(t+h); `contacts` are the ones detected there
+  /// (post_stabilization.cpp)
   void post_stabilize(std::vector<Contact> contacts);
   static double deepest_penetration(const std::vector<Contact>& contacts);
   void detect_contacts(std::vector<Contact>& out);

@@ -1,0 +1,50 @@
+// Contact rows: the equations are in contact_rows.hpp.
+#include "pivot/constraints/contact_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pivot {
+
+Row6 contact_jacobian_row(const Vec3& r, const Vec3& d, double sign) {
+  Row6 J;
+  J.head<3>() = sign * r.cross(d).transpose();
+  J.tail<3>() = sign * d.transpose();
+  return J;
+}
+
+ContactRow contact_row(const Vec3& p_A, const Vec3& x_A, const Vec3& p_B, const Vec3& x_B,
+                       const Vec3& d) {
+  const Vec3 r_A = p_A - x_A, r_B = p_B - x_B;
+  return {contact_jacobian_row(r_A, d, 1.0), contact_jacobian_row(r_B, d, -1.0)};
+}
+
+std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset) {
+  Vec3 t1 = Vec3::UnitX() - n.x() * n;
+  if (t1.norm() < 1e-6) t1 = Vec3::UnitY() - n.y() * n;
+  t1.normalize();
+  const Vec3 t2 = n.cross(t1);
+  std::vector<Vec3> dirs(k);
+  for (int j = 0; j < k; ++j) {
+    const double angle = offset + 2.0 * EIGEN_PI * j / k;
+    dirs[j] = std::cos(angle) * t1 + std::sin(angle) * t2;
+  }
+  return dirs;
+}
+
+double contact_velocity_bias(double gap, double normal_velocity, const ContactBiasSettings& s) {
+  const double vn = normal_velocity, h = s.time_step;
+  if (s.restitution > 0.0 && vn < -s.restitution_threshold && -vn * h >= gap)
+    return s.restitution * vn;
+  if (s.baumgarte && gap < 0.0) return s.baumgarte_alpha * gap;
+  return std::max(gap, 0.0) / h;
+}
+
+double contact_position_bias(double gap) {
+  // a gap within rounding of zero (touching faces computed as −3e-17 m) is touching: left
+  // negative it would ask the post-step LCP to resolve noise 14 orders below its other
+  // entries, which no floating-point pivoting can do reliably
+  return gap > -kContactGapRoundoff ? std::max(gap, 0.0) : gap;
+}
+
+}  // namespace pivot

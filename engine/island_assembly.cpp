@@ -1,0 +1,88 @@
+// Assembling islands: see island_assembly.hpp.
+#include "pivot/engine/island_assembly.hpp"
+
+#include "pivot/engine/islands.hpp"
+
+namespace pivot::detail {
+namespace {
+
+// the body index as seen by islands: −1 for the world and for fixed bodies
+int dynamic_index(const RigidBodySet& set, int b) {
+  return b >= 0 && !set.body(b).fixed ? b : -1;
+}
+
+}  // namespace
+
+// which rows of the set belong to which island, and the island's bodies
+std::vector<IslandInput> split_islands(const RigidBodySet& set, const ConstraintSet& rows,
+                                       const std::vector<std::pair<int, int>>& couplings) {
+  const int n = set.size();
+  IslandBuilder builder(n);
+  auto link = [&](const RowRef& r) {
+    builder.connect(dynamic_index(set, r.body_a), dynamic_index(set, r.body_b));
+  };
+  for (const auto& r : rows.equalities) link(r);
+  for (const auto& r : rows.unilaterals) link(r);
+  for (const auto& r : rows.motors) link(r);
+  for (const auto& [a, b] : couplings)
+    builder.connect(dynamic_index(set, a), dynamic_index(set, b));
+  std::vector<bool> excluded(n);
+  for (int i = 0; i < n; ++i) excluded[i] = set.body(i).fixed;
+  const auto groups = builder.islands(excluded);
+  std::vector<int> slot(n, -1);
+  std::vector<IslandInput> islands(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    islands[g].bodies = groups[g];
+    for (int b : groups[g]) slot[b] = static_cast<int>(g);
+  }
+  auto island_of = [&](const RowRef& r) {
+    const int a = dynamic_index(set, r.body_a);
+    return a >= 0 ? slot[a] : slot[dynamic_index(set, r.body_b)];
+  };
+  for (std::size_t i = 0; i < rows.equalities.size(); ++i)
+    islands[island_of(rows.equalities[i])].equalities.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < rows.unilaterals.size(); ++i)
+    islands[island_of(rows.unilaterals[i])].unilaterals.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < rows.cones.size(); ++i)
+    islands[island_of(rows.unilaterals[rows.cones[i].normal_row])].cones.push_back(
+        static_cast<int>(i));
+  for (std::size_t i = 0; i < rows.motors.size(); ++i)
+    islands[island_of(rows.motors[i])].motors.push_back(static_cast<int>(i));
+  return islands;
+}
+
+// M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island
+Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
+                                        const Eigen::SparseMatrix<double>* gradient) {
+  const auto nb = static_cast<int>(bodies.size());
+  std::vector<Eigen::Triplet<double>> t;
+  t.reserve(36 * nb);
+  std::vector<int> local(set.size(), -1);
+  for (int i = 0; i < nb; ++i) local[bodies[i]] = i;
+  for (int i = 0; i < nb; ++i) {
+    const Mat6 M = set.mass_matrix(bodies[i]);
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c)
+        if (M(r, c) != 0.0) t.emplace_back(6 * i + r, 6 * i + c, M(r, c));
+  }
+  if (gradient) {
+    for (int k = 0; k < gradient->outerSize(); ++k)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(*gradient, k); it; ++it) {
+        const int bi = local[it.row() / 6], bj = local[it.col() / 6];
+        if (bi < 0 || bj < 0) continue;
+        t.emplace_back(6 * bi + it.row() % 6, 6 * bj + it.col() % 6, it.value());
+      }
+  }
+  Eigen::SparseMatrix<double> M(6 * nb, 6 * nb);
+  M.setFromTriplets(t.begin(), t.end());
+  return M;
+}
+
+// the number of complementarity variables of an island's LCP (see island_solver.cpp)
+int island_lcp_size(const ConstraintSet& rows, const IslandInput& in) {
+  int m = static_cast<int>(in.unilaterals.size()) + 3 * static_cast<int>(in.motors.size());
+  for (int c : in.cones) m += static_cast<int>(rows.cones[c].directions.size()) + 1;
+  return m;
+}
+
+}  // namespace pivot::detail

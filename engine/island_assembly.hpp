@@ -1,0 +1,50 @@
+#pragma once
+// Assembling islands (internal): a joint's rows into the constraint set, the islands of a step
+// (bodies connected by rows or coupled forces) with their rows, an island's M̃, and the size of
+// its LCP. Shared by the dynamics step (world_step.cpp) and post-stabilization
+// (post_stabilization.cpp).
+
+#include <Eigen/SparseCore>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "pivot/constraints/joint_rows.hpp"
+#include "pivot/engine/constraint_set.hpp"
+#include "pivot/engine/island_solver.hpp"
+#include "pivot/engine/rigid_body_set.hpp"
+
+namespace pivot::detail {
+
+/// a joint's row block as equality or unilateral rows of the constraint set, bias = scale · g
+template <typename Row>
+void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bias_scale,
+                 std::vector<Row>& out) {
+  for (int r = 0; r < rows.rows(); ++r) {
+    Row row;
+    row.body_a = a;
+    row.body_b = b;
+    row.J_A = rows.J_A.row(r);
+    row.J_B = rows.J_B.row(r);
+    row.bias = bias_scale * rows.g(r);
+    row.owner = owner;
+    if constexpr (std::is_same_v<Row, EqualityRow>) row.owner_row = r;
+    out.push_back(row);
+  }
+}
+
+/// the islands of the rows and the coupled body pairs, each with its bodies and rows
+[[nodiscard]] std::vector<IslandInput> split_islands(
+    const RigidBodySet& set, const ConstraintSet& rows,
+    const std::vector<std::pair<int, int>>& couplings);
+
+/// M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island
+/// (`gradient` null: M)
+[[nodiscard]] Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set,
+                                                      const std::vector<int>& bodies,
+                                                      const Eigen::SparseMatrix<double>* gradient);
+
+/// the number of complementarity variables of an island's LCP (see island_solver.cpp)
+[[nodiscard]] int island_lcp_size(const ConstraintSet& rows, const IslandInput& in);
+
+}  // namespace pivot::detail

@@ -1,0 +1,64 @@
+// Post-stabilization: the position correction after each step (docs/step.md §5).
+#include <chrono>
+
+#include "pivot/engine/island_assembly.hpp"
+#include "pivot/engine/island_solver.hpp"
+#include "pivot/engine/world.hpp"
+
+namespace pivot {
+
+using namespace detail;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}  // namespace
+
+// Post-stabilization (Cline 2002 §3.4, eq. 3.7): at p(t+h), find a twist displacement dp per body
+//   M dp − J_eᵀλ_e − J_uᵀλ_u = 0,   J_e dp + g_e = 0,   J_u dp + g_u ≥ 0 ⊥ λ_u ≥ 0
+// (mass-weighted least correction; unilateral rows: joint limits, contacts) and apply it through
+// the exponential map. Positions only: velocities are not touched. `contacts` are those detected
+// at p(t+h) by the caller; a capped correction's later passes detect them anew.
+void World::post_stabilize(std::vector<Contact> contacts) {
+  const int n = set_.size();
+  for (int pass = 0; pass < settings_.max_post_steps; ++pass) {
+    rows_.clear();
+    // J_e dp + g_e = 0, J_u dp + g_u ≥ 0: limits only where violated, no motors
+    add_joint_rows({.equality_bias = 1.0, .limit_margin = 0.0, .limit_bias = 1.0, .motors = false});
+    if (pass > 0) detect_contacts(contacts);  // re-linearized at the corrected positions
+    drop_reduced_contacts(contacts);          // hybrid: a reduced pair stays on its manifold
+    add_contact_rows(contacts, false);
+    if (rows_.equalities.empty() && rows_.unilaterals.empty()) return;
+    auto islands = split_islands(set_, rows_, {});
+    Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);
+    for (IslandInput& island : islands) {
+      if (island.equalities.empty() && island.unilaterals.empty()) continue;
+      island.M_tilde = island_mass(set_, island.bodies, nullptr);
+      island.momentum = Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));
+      const auto t0 = Clock::now();
+      const IslandOutput out =
+          solve_island(rows_, island, settings_.lemke, nullptr, settings_.on_failed_lcp);
+      report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      report_.pivots += out.pivots;
+      ++totals_.lcp_solves;
+      if (out.velocity.size() == 0) {
+        ++report_.failures;
+        report_.warnings.push_back("a post-stabilization LCP failed: " + out.message);
+        continue;
+      }
+      for (std::size_t i = 0; i < island.bodies.size(); ++i)
+        dp.segment<6>(6 * island.bodies[i]) =
+            out.velocity.segment<6>(6 * static_cast<Eigen::Index>(i));
+    }
+    ++report_.post_steps;
+    // the cap: a large correction is applied in pieces, re-linearized in between (Cline §5.2.3)
+    const double size = dp.lpNorm<Eigen::Infinity>();
+    const double cap = settings_.post_step_cap;
+    const bool capped = cap > 0.0 && size > cap;
+    if (capped) dp *= cap / size;
+    for (int i = 0; i < n; ++i)
+      if (!set_.body(i).fixed) set_.set_pose(i, integrate(set_.pose(i), dp.segment<6>(6 * i)));
+    if (!capped) return;
+  }
+}
+
+}  // namespace pivot
