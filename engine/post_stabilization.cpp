@@ -42,7 +42,8 @@ void World::post_stabilize(std::vector<Contact> contacts) {
       ++totals_.lcp_solves;
       if (out.velocity.size() == 0) {
         ++report_.failures;
-        report_.warnings.push_back("a post-stabilization LCP failed: " + out.message);
+        report_.warn(StepWarning::post_lcp_failed, island.bodies.front(),
+                     "a post-stabilization LCP failed: " + out.message);
         continue;
       }
       for (std::size_t i = 0; i < island.bodies.size(); ++i)

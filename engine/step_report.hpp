@@ -1,6 +1,8 @@
 #pragma once
 // What one step did, and totals over a run: for metrics files, tests and users' dashboards.
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,13 +25,37 @@ struct SwitchEvent {
   double twist_change = 0.0;
 };
 
+/// the kinds of step warnings: what a user should know about a step that still completed
+enum class StepWarning {
+  nonfinite_forces,     ///< external forces were not finite and were ignored this step
+  redundant_joint,      ///< a joint's rows are redundant or conflicting: made slightly compliant
+  island_lcp_failed,    ///< an island's LCP failed even with the fallback: it kept its velocities
+  post_lcp_failed,      ///< a post-stabilization LCP failed: that island was not corrected
+  hybrid_entry_failed,  ///< a body could not enter the hybrid reduced mode (its geometry threw)
+};
+inline constexpr std::size_t kStepWarningKinds = 5;
+
+/// "nonfinite_forces", "redundant_joint", ... (as in metrics and summaries)
+[[nodiscard]] const char* to_string(StepWarning kind);
+
+/// one warning of a step
+struct StepWarningRecord {
+  StepWarning kind = StepWarning::nonfinite_forces;
+  /// what it concerns: the joint (redundant_joint), the body (hybrid_entry_failed), the
+  /// island's first body (the LCP failures); −1 for the whole step (nonfinite_forces)
+  int subject = -1;
+  std::string message;  ///< one line for people, naming the joint or body where there is one
+};
+
 struct StepReport {
   double time = 0.0;           ///< simulated time after the step, s
   int islands = 0;             ///< islands solved with an LCP
   int lcp_size = 0;            ///< complementarity variables, summed over islands
   int pivots = 0;              ///< Lemke pivots, summed over islands (dynamics and post-steps)
   double solve_seconds = 0.0;  ///< wall time in the LCP solves
-  /// solved, or the first failure status of an island (its fallback is then in use)
+  /// solved, or the status of the first island whose dynamics LCP failed even with the fallback
+  /// (that island kept its velocities; see `failures`). An island solved by the fallback
+  /// leaves it `solved` (see `fallbacks`); post-stabilization failures do not change it.
   lcp::LcpStatus status = lcp::LcpStatus::solved;
   int failures = 0;                   ///< islands whose LCP failed this step
   int fallbacks = 0;                  ///< islands solved by the fallback (see docs/step.md)
@@ -41,8 +67,20 @@ struct StepReport {
   double penetration_after = 0.0;     ///< max penetration at the end of the step, m
   int reduced_pairs = 0;              ///< pairs in hybrid reduced mode at the end of the step
   std::vector<SwitchEvent> switches;  ///< hybrid entries and exits during the step
-  /// things a user should know, e.g. redundant joints (named), once per step they occur
-  std::vector<std::string> warnings;
+  /// things a user should know, once per subject and step (StepWarning)
+  std::vector<StepWarningRecord> warnings;
+  /// the warnings of this step by kind (indexed by StepWarning)
+  std::array<int, kStepWarningKinds> warning_counts{};
+
+  /// adds a warning and counts it
+  void warn(StepWarning kind, int subject, std::string message) {
+    ++warning_counts[static_cast<std::size_t>(kind)];
+    warnings.push_back({kind, subject, std::move(message)});
+  }
+  /// this step's warnings of one kind
+  [[nodiscard]] int warning_count(StepWarning kind) const {
+    return warning_counts[static_cast<std::size_t>(kind)];
+  }
 };
 
 struct RunTotals {
@@ -52,8 +90,9 @@ struct RunTotals {
   long failures = 0;
   long fallbacks = 0;
   double solve_seconds = 0.0;
-  long reduced_entries = 0;  ///< hybrid: pairs that entered reduced mode
-  long reduced_exits = 0;    ///< hybrid: pairs that left it
+  long reduced_entries = 0;                        ///< hybrid: pairs that entered reduced mode
+  long reduced_exits = 0;                          ///< hybrid: pairs that left it
+  std::array<long, kStepWarningKinds> warnings{};  ///< step warnings by kind (StepWarning)
 };
 
 }  // namespace pivot

@@ -177,7 +177,8 @@ void World::compute_forces(StepContext& ctx) {
   ctx.f += ctx.f_ext;
   if (!ctx.f.allFinite() || !ctx.f_ext.allFinite()) {
     ctx.f_ext.setZero();
-    report_.warnings.push_back("external forces are not finite: they are ignored this step");
+    report_.warn(StepWarning::nonfinite_forces, -1,
+                 "external forces are not finite: they are ignored this step");
     ctx.f.setZero();
   }
   ctx.gradient = Eigen::SparseMatrix<double>(6 * n, 6 * n);
@@ -243,17 +244,19 @@ void World::solve_islands(StepContext& ctx) {
     report_.pivots += out.pivots;
     totals_.lcp_solves += has_lcp ? 1 : 0;
     for (int e : out.singular_equalities) {
-      const std::string name = joints_[rows_.equalities[island.equalities[e]].owner]->name();
-      report_.warnings.push_back(fmt::format(
-          "joint \"{}\": its rows are redundant or conflicting; joints made slightly compliant",
-          name));
+      const int joint = rows_.equalities[island.equalities[e]].owner;
+      report_.warn(StepWarning::redundant_joint, joint,
+                   fmt::format("joint \"{}\": its rows are redundant or conflicting; joints made "
+                               "slightly compliant",
+                               joints_[joint]->name()));
     }
     if (out.fallback) ++report_.fallbacks;
     if (out.velocity.size() == 0) {
       // even the fallback failed: this island keeps its velocities (documented in docs/step.md)
       ++report_.failures;
       if (report_.status == lcp::LcpStatus::solved) report_.status = out.status;
-      report_.warnings.push_back("an island's LCP failed: " + out.message);
+      report_.warn(StepWarning::island_lcp_failed, island.bodies.front(),
+                   "an island's LCP failed: " + out.message);
       continue;
     }
     store_island_impulses(ctx, island, out);
@@ -345,6 +348,8 @@ void World::finish_step() {
   totals_.failures += report_.failures;
   totals_.fallbacks += report_.fallbacks;
   totals_.solve_seconds += report_.solve_seconds;
+  for (std::size_t k = 0; k < kStepWarningKinds; ++k)
+    totals_.warnings[k] += report_.warning_counts[k];
 }
 
 }  // namespace pivot

@@ -260,7 +260,8 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
       if (!d.ok || !(d.normal_force > 0.0)) return false;
     }
   } catch (const std::exception& ex) {
-    report_.warnings.push_back(
+    report_.warn(
+        StepWarning::hybrid_entry_failed, i,
         fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
     return false;
   }

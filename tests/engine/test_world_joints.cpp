@@ -112,9 +112,16 @@ TEST_CASE("redundant joints are reported by name and the step stays finite", "[w
   const StepReport& r = world.step();
   REQUIRE_FALSE(r.warnings.empty());
   bool named = false;
-  for (const auto& w : r.warnings)
-    named |= w.find("\"second\"") != std::string::npos || w.find("\"first\"") != std::string::npos;
+  for (const auto& w : r.warnings) {
+    CHECK(w.kind == StepWarning::redundant_joint);
+    // the joint it concerns, by index and by name
+    CHECK((w.subject == 0 || w.subject == 1));
+    const std::string name = w.subject == 0 ? "\"first\"" : "\"second\"";
+    named |= w.message.find(name) != std::string::npos;
+  }
   CHECK(named);
+  CHECK(r.warning_count(StepWarning::redundant_joint) == static_cast<int>(r.warnings.size()));
+  CHECK(r.warning_count(StepWarning::island_lcp_failed) == 0);
   for (int k = 0; k < 500; ++k) world.step();
   CHECK(world.bodies().positions().allFinite());
   CHECK(world.bodies().velocities().allFinite());

@@ -221,6 +221,10 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
                  {"entry_max_energy_change", stats.entry_energy_change}};
   j["warnings"] = stats.warnings;
   j["more_warnings"] = stats.more_warnings;
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+  for (std::size_t k = 0; k < kStepWarningKinds; ++k)
+    counts[to_string(static_cast<StepWarning>(k))] = world.totals().warnings[k];
+  j["warning_counts"] = counts;
   return j;
 }
 
@@ -330,7 +334,7 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
   bool last_written = true;
 
   RunStats stats;
-  std::set<std::string> seen_warnings;
+  std::set<std::pair<StepWarning, int>> seen_warnings;  // (kind, subject) already shown
   Progress progress(!quiet, total_steps);
   StopSignals signals;
   const auto start = Clock::now();
@@ -360,13 +364,15 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
     stats.max_joint_error = std::max(stats.max_joint_error, r.joint_error_after);
     stats.max_penetration = std::max(stats.max_penetration, r.penetration_after);
     stats.add_switches(r.switches);
-    for (const std::string& w : r.warnings) {
-      // distinct messages only, while the set stays small; beyond that every one is counted
-      if (seen_warnings.size() < kMaxTrackedWarnings && !seen_warnings.insert(w).second) continue;
+    for (const StepWarningRecord& w : r.warnings) {
+      // one per kind and subject, while the set stays small; beyond that every one is counted
+      if (seen_warnings.size() < kMaxTrackedWarnings &&
+          !seen_warnings.insert({w.kind, w.subject}).second)
+        continue;
       if (static_cast<int>(stats.warnings.size()) < kMaxWarnings) {
-        stats.warnings.push_back(w);
+        stats.warnings.push_back(w.message);
         progress.done();
-        fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", r.time, w);
+        fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", r.time, w.message);
       } else {
         ++stats.more_warnings;
       }
