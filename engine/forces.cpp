@@ -33,6 +33,12 @@ class Spring final : public ExternalForce {
  public:
   explicit Spring(const SpringSettings& s) : s_(s) {}
 
+  // ½ k (L − L₀)²
+  [[nodiscard]] double potential_energy(const RigidBodySet& set) const override {
+    const double stretch = spring_length(set, s_) - s_.rest_length;
+    return 0.5 * s_.stiffness * stretch * stretch;
+  }
+
   void apply(const RigidBodySet& set, double /*t*/, Eigen::VectorXd& w) const override {
     const Geometry g = geometry(set);
     if (g.length <= 0.0) return;  // coincident points: no direction, no force

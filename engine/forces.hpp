@@ -29,6 +29,9 @@ class ExternalForce {
   }
   /// the bodies this force couples (an island holds them together)
   [[nodiscard]] virtual std::vector<int> coupled_bodies() const { return {}; }
+  /// the potential energy of a conservative force at the current positions, J; 0 for forces
+  /// without one (a spring: ½ k (L − L₀)², its damping dissipates)
+  [[nodiscard]] virtual double potential_energy(const RigidBodySet& /*set*/) const { return 0.0; }
 };
 
 /// a constant force and torque on one body, world frame, applied at the COM

@@ -1,6 +1,8 @@
 // Post-stabilization: the position correction after each step (docs/step.md §5).
 #include <chrono>
 
+#include "pivot/engine/constraint_set.hpp"
+#include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/world.hpp"
@@ -21,14 +23,14 @@ using Clock = std::chrono::steady_clock;
 void World::post_stabilize(std::vector<Contact> contacts) {
   const int n = set_.size();
   for (int pass = 0; pass < settings_.max_post_steps; ++pass) {
-    rows_.clear();
+    rows_->clear();
     // J_e dp + g_e = 0, J_u dp + g_u ≥ 0: limits only where violated, no motors
     add_joint_rows({.equality_bias = 1.0, .limit_margin = 0.0, .limit_bias = 1.0, .motors = false});
-    if (pass > 0) detect_contacts(contacts);  // re-linearized at the corrected positions
-    drop_reduced_contacts(contacts);          // hybrid: a reduced pair stays on its manifold
+    if (pass > 0) detect_contacts(contacts);   // re-linearized at the corrected positions
+    hybrid_->drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
     add_contact_rows(contacts, false);
-    if (rows_.equalities.empty() && rows_.unilaterals.empty()) return;
-    auto islands = split_islands(set_, rows_, {});
+    if (rows_->equalities.empty() && rows_->unilaterals.empty()) return;
+    auto islands = split_islands(set_, *rows_, {});
     Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);
     for (IslandInput& island : islands) {
       if (island.equalities.empty() && island.unilaterals.empty()) continue;
@@ -36,7 +38,7 @@ void World::post_stabilize(std::vector<Contact> contacts) {
       island.momentum = Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));
       const auto t0 = Clock::now();
       const IslandOutput out =
-          solve_island(rows_, island, settings_.lemke, nullptr, settings_.on_failed_lcp);
+          solve_island(*rows_, island, settings_.lemke, nullptr, settings_.on_failed_lcp);
       report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       report_.pivots += out.pivots;
       ++totals_.lcp_solves;

@@ -1,6 +1,10 @@
 // World: bodies, joints, forces, and state access. The step itself is in world_step.cpp.
 #include "pivot/engine/world.hpp"
 
+#include "pivot/collision/collision_world.hpp"
+#include "pivot/engine/constraint_set.hpp"
+#include "pivot/engine/hybrid/hybrid_switch.hpp"
+
 #include <fmt/core.h>
 #include <cmath>
 #include <stdexcept>
@@ -8,6 +12,14 @@
 #include "pivot/collision/plane_surface.hpp"
 
 namespace pivot {
+
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+bool World::is_reduced(int body) const {
+  return hybrid_->is_reduced(body);
+}
 
 const char* to_string(Stabilization s) {
   switch (s) {
@@ -22,7 +34,10 @@ const char* to_string(Stabilization s) {
 }
 
 World::World(WorldSettings settings)
-    : settings_(std::move(settings)), collision_(std::make_unique<CollisionWorld>()) {
+    : settings_(std::move(settings)),
+      collision_(std::make_unique<CollisionWorld>()),
+      hybrid_(std::make_unique<detail::HybridSwitch>()),
+      rows_(std::make_unique<ConstraintSet>()) {
   const WorldSettings& s = settings_;
   const int k = s.friction_directions;
   if (k < 2 || k % 2 != 0 || k > 64)
@@ -146,7 +161,6 @@ void World::add_spring(const SpringSettings& s) {
   check_body(s.body_a, "spring");
   check_body(s.body_b, "spring");
   forces_.push_back(make_spring(s));
-  springs_.push_back(s);
 }
 
 void World::add_force_callback(ForceCallback callback) {
@@ -161,8 +175,9 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
     throw Error(
         fmt::format("body \"{}\": set_state needs a finite pose and twist", set_.body(body).name));
   // a pair in hybrid reduced mode leaves it: its state is the user's now
-  for (std::size_t k = reduced_.size(); k-- > 0;)
-    if (reduced_[k].body == body || reduced_[k].partner == body) exit_reduced(k, "set_state");
+  const auto& pairs = hybrid_->pairs();
+  for (std::size_t k = pairs.size(); k-- > 0;)
+    if (pairs[k].body == body || pairs[k].partner == body) hybrid_->exit(*this, k, "set_state");
   set_.set_pose(body, pose);
   if (!set_.body(body).fixed) set_.twist(body) = twist;
 }
@@ -225,10 +240,7 @@ double World::potential_energy() const {
   double e = 0.0;
   for (int i = 0; i < set_.size(); ++i)
     if (!set_.body(i).fixed) e -= set_.body(i).mass * settings_.gravity.dot(set_.position(i));
-  for (const SpringSettings& s : springs_) {
-    const double stretch = spring_length(set_, s) - s.rest_length;
-    e += 0.5 * s.stiffness * stretch * stretch;
-  }
+  for (const auto& force : forces_) e += force->potential_energy(set_);
   return e;
 }
 

@@ -23,7 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "pivot/collision/collision_world.hpp"
 #include "pivot/collision/contact.hpp"
 #include "pivot/constraints/ball_joint.hpp"
 #include "pivot/constraints/fixed_joint.hpp"
@@ -32,10 +31,9 @@
 #include "pivot/constraints/slider_joint.hpp"
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
-#include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/failed_lcp.hpp"
 #include "pivot/engine/forces.hpp"
-#include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
+#include "pivot/engine/hybrid/hybrid_settings.hpp"
 #include "pivot/engine/rigid_body_set.hpp"
 #include "pivot/engine/step_report.hpp"
 #include "pivot/lcp/lemke.hpp"
@@ -44,7 +42,10 @@ namespace pivot {
 
 namespace detail {
 struct StepContext;
+class HybridSwitch;
 }  // namespace detail
+class CollisionWorld;
+struct ConstraintSet;
 struct IslandInput;
 struct IslandOutput;
 
@@ -119,11 +120,11 @@ struct ContactInfo {
 class World {
  public:
   explicit World(WorldSettings settings = {});
-  ~World() = default;
+  ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
-  World(World&&) noexcept = default;
-  World& operator=(World&&) noexcept = default;
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
 
   /// adds a body; returns its index. Names must be unique (empty names are allowed).
   int add_body(const BodySettings& settings);
@@ -224,66 +225,37 @@ class World {
   void detect_contacts(std::vector<Contact>& out);
   void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
   void check_body(int body, const char* what) const;
-  // hybrid mode (world_hybrid.cpp)
-  struct ReducedPair {
-    int body = -1, partner = -1;  // body 1 (free) and body 2 (fixed, or free: partner_free)
-    bool partner_free = false;
-    ReducedContactModel model;
-    ReducedContactState state;
-    Pose next_pose{};  // after this step's advance
-    Vec6 next_twist = Vec6::Zero();
-    Pose next_pose2{};  // the free partner's, after this step's advance
-    Vec6 next_twist2 = Vec6::Zero();
-  };
   [[nodiscard]] bool is_reduced(int body) const;
-  void exit_reduced(std::size_t k, std::string reason);
-  /// exits where needed, advances the others by h, drops their pair contacts from `contacts`
-  void hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
-  /// removes contacts between a reduced body and its partner
-  void drop_reduced_contacts(std::vector<Contact>& contacts) const;
-  /// the entry rule on this step's contacts; enters the pairs that qualify
-  void hybrid_after_step();
-  /// hybrid_entry_steps = 0: enters the pairs whose contacts qualify at the start of the step
-  void hybrid_enter_at_start(const std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
-  /// a free body with a smooth surface, not reduced, no joint on it
-  [[nodiscard]] bool hybrid_candidate(int body) const;
-  /// a smooth partner of `body`: fixed, or free and then of higher index, not reduced, with no
-  /// joint and no contact in `contacts` but with `body`
-  template <class C>
-  [[nodiscard]] bool hybrid_partner(int body, int partner, const std::vector<C>& contacts) const;
-  /// projects the body onto the contact manifold with its partner and enters reduced mode if
-  /// the contact is clean (converged, gap and normal speed within tolerance; with
-  /// need_normal_force also a compressive reduced normal force); false otherwise
-  /// (f_ext: the step's external wrenches, 6 per body, for the normal-force check; gravity only
-  /// when null)
-  bool try_enter_reduced(int body, int partner, const Vec3& p_W_guess, bool need_normal_force,
-                         const Eigen::VectorXd* f_ext = nullptr);
+  friend class detail::HybridSwitch;  // reads and moves bodies of the pairs it owns
   /// checks the bodies and builds the joint at the current poses (the joint checks its
   /// settings and throws pivot::Error naming itself)
   template <typename JointT, typename SettingsT>
   int add_joint_of(const SettingsT& s, int body_a, int body_b);
   int add_joint_impl(std::unique_ptr<Joint> joint);
 
+  // ---- the model: what was added; fixed between add_* calls
   WorldSettings settings_;
-  RigidBodySet set_;
   std::vector<std::unique_ptr<Joint>> joints_;
   std::vector<std::unique_ptr<ExternalForce>> forces_;
-  std::vector<SpringSettings> springs_;
-  std::vector<Eigen::VectorXd> joint_impulse_;
-  std::vector<double> limit_impulse_, motor_impulse_;
-  ConstraintSet rows_;  // scratch, reused every step
-  std::vector<ContactInfo> contacts_;
-  std::unique_ptr<CollisionWorld> collision_;
+  std::unique_ptr<CollisionWorld> collision_;  // the bodies' shapes and excluded pairs
+  // ---- the state. set_ holds each body's model (mass, shape) beside its p and v, as
+  // RigidBodySet is the one store of bodies (Cline §4.3); the hybrid pairs and the warm starts
+  // carry over from step to step as well, so (p, v) alone reproduce a run only from its start
+  RigidBodySet set_;
+  double time_ = 0.0;
+  long steps_ = 0;
+  std::unique_ptr<detail::HybridSwitch> hybrid_;  // the reduced pairs (hybrid/hybrid_switch.hpp)
   // the previous step's active set per island (keyed by its bodies), for Lemke's warm start
   std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;
+  // ---- results: the last step's impulses, contacts and report, and totals over the run
+  std::vector<Eigen::VectorXd> joint_impulse_;
+  std::vector<double> limit_impulse_, motor_impulse_;
+  std::vector<ContactInfo> contacts_;
   StepReport report_;
   RunTotals totals_;
   std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
-  std::vector<ReducedPair> reduced_;
-  std::vector<int> hybrid_streak_;             // per body: consecutive steps meeting the entry rule
-  std::vector<SwitchEvent> pending_switches_;  // exits outside step() (set_state)
-  double time_ = 0.0;
-  long steps_ = 0;
+  // ---- scratch: rebuilt every step, kept to reuse its memory
+  std::unique_ptr<ConstraintSet> rows_;
 };
 
 }  // namespace pivot

@@ -12,8 +12,11 @@
 #include <chrono>
 #include <cmath>
 
+#include "pivot/collision/collision_world.hpp"
 #include "pivot/constraints/contact_rows.hpp"
+#include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/gyroscopic.hpp"
+#include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/step_context.hpp"
@@ -47,7 +50,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
     row.owner = -1;
     if (!dynamics) {
       row.bias = contact_position_bias(c.gap);
-      rows_.unilaterals.push_back(row);
+      rows_->unilaterals.push_back(row);
       continue;
     }
     const RigidBody* ba = c.body_a >= 0 ? &set_.body(c.body_a) : nullptr;
@@ -63,11 +66,11 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
         .baumgarte = settings_.stabilization == Stabilization::baumgarte,
         .baumgarte_alpha = settings_.baumgarte_alpha};
     row.bias = contact_velocity_bias(c.gap, vn, bias);
-    rows_.unilaterals.push_back(row);
+    rows_->unilaterals.push_back(row);
     const double mu = std::sqrt(mu_a * mu_b);
     if (mu > 0.0) {
       FrictionCone cone;
-      cone.normal_row = static_cast<int>(rows_.unilaterals.size()) - 1;
+      cone.normal_row = static_cast<int>(rows_->unilaterals.size()) - 1;
       cone.mu = mu;
       for (const Vec3& d : friction_directions(c.normal, settings_.friction_directions,
                                                settings_.friction_direction_offset)) {
@@ -79,7 +82,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
         f.J_B = tangent.J_B;
         cone.directions.push_back(f);
       }
-      rows_.cones.push_back(std::move(cone));
+      rows_->cones.push_back(std::move(cone));
     }
   }
 }
@@ -92,9 +95,9 @@ void World::add_joint_rows(const JointRowSettings& s) {
     const Joint& joint = *joints_[j];
     const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
     joint.equality(A, B, jr);
-    append_rows(jr, joint.body_a(), joint.body_b(), j, s.equality_bias, rows_.equalities);
+    append_rows(jr, joint.body_a(), joint.body_b(), j, s.equality_bias, rows_->equalities);
     joint.limits(A, B, s.limit_margin, jr);
-    append_rows(jr, joint.body_a(), joint.body_b(), j, s.limit_bias, rows_.unilaterals);
+    append_rows(jr, joint.body_a(), joint.body_b(), j, s.limit_bias, rows_->unilaterals);
     if (!s.motors) continue;
     if (auto m = joint.motor(A, B)) {
       MotorConstraint mc;
@@ -105,7 +108,7 @@ void World::add_joint_rows(const JointRowSettings& s) {
       mc.target = m->target_velocity;
       mc.max_impulse = m->max_impulse;
       mc.owner = j;
-      rows_.motors.push_back(mc);
+      rows_->motors.push_back(mc);
     }
   }
 }
@@ -118,7 +121,7 @@ const StepReport& World::step() {
   recorded_lcps_.clear();
 
   compute_forces(ctx);
-  rows_.clear();
+  rows_->clear();
   // J v⁺ + g/h ≥ 0 for limits: approached, never passed, in one step
   add_joint_rows({.equality_bias = settings_.stabilization == Stabilization::baumgarte
                                        ? settings_.baumgarte_alpha
@@ -196,9 +199,10 @@ void World::compute_forces(StepContext& ctx) {
 // events) or advance by h, and their own contact is not in the LCP
 void World::add_step_contacts(StepContext& ctx) {
   detect_contacts(ctx.contacts);
-  if (settings_.hybrid || !reduced_.empty()) hybrid_before_lcp(ctx.contacts, ctx.f_ext);
-  ctx.first_contact_row = static_cast<int>(rows_.unilaterals.size());
-  ctx.first_cone = static_cast<int>(rows_.cones.size());
+  if (settings_.hybrid || !hybrid_->pairs().empty())
+    hybrid_->before_lcp(*this, ctx.contacts, ctx.f_ext);
+  ctx.first_contact_row = static_cast<int>(rows_->unilaterals.size());
+  ctx.first_cone = static_cast<int>(rows_->cones.size());
   add_contact_rows(ctx.contacts, true);
   report_.contacts = static_cast<int>(ctx.contacts.size());
 }
@@ -209,7 +213,7 @@ void World::solve_islands(StepContext& ctx) {
   std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);
   std::fill(motor_impulse_.begin(), motor_impulse_.end(), 0.0);
   for (auto& imp : joint_impulse_) imp.setZero();
-  auto islands = split_islands(set_, rows_, ctx.couplings);
+  auto islands = split_islands(set_, *rows_, ctx.couplings);
   ctx.v_new = set_.velocities();
   ctx.contact_lambda.assign(ctx.contacts.size(), 0.0);
   ctx.contact_tangent.assign(ctx.contacts.size(), Vec3::Zero());
@@ -227,14 +231,14 @@ void World::solve_islands(StepContext& ctx) {
     // warm start from the previous step's active set when the island has the same bodies and
     // the same number of complementarity variables (a resting contact set)
     lcp::LemkeOptions lemke = settings_.lemke;
-    const int m = island_lcp_size(rows_, island);
+    const int m = island_lcp_size(*rows_, island);
     if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
       lemke.warm_start = it->second.second;
     lcp::SparseMixedLcpProblem* record = nullptr;
     if (settings_.record_lcps && (m > 0 || !island.equalities.empty()))
       record = &recorded_lcps_.emplace_back();
     const auto t0 = Clock::now();
-    const IslandOutput out = solve_island(rows_, island, lemke, record, settings_.on_failed_lcp);
+    const IslandOutput out = solve_island(*rows_, island, lemke, record, settings_.on_failed_lcp);
     report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     if (out.status == lcp::LcpStatus::solved)
       ctx.next_warm_start[island.bodies] = {m, out.active_set};
@@ -244,7 +248,7 @@ void World::solve_islands(StepContext& ctx) {
     report_.pivots += out.pivots;
     totals_.lcp_solves += has_lcp ? 1 : 0;
     for (int e : out.singular_equalities) {
-      const int joint = rows_.equalities[island.equalities[e]].owner;
+      const int joint = rows_->equalities[island.equalities[e]].owner;
       report_.warn(StepWarning::redundant_joint, joint,
                    fmt::format("joint \"{}\": its rows are redundant or conflicting; joints made "
                                "slightly compliant",
@@ -274,7 +278,7 @@ void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
   for (int i = 0; i < nb; ++i)
     ctx.v_new.segment<6>(6 * island.bodies[i]) = out.velocity.segment<6>(6 * i);
   for (std::size_t e = 0; e < island.equalities.size(); ++e) {
-    const EqualityRow& row = rows_.equalities[island.equalities[e]];
+    const EqualityRow& row = rows_->equalities[island.equalities[e]];
     joint_impulse_[row.owner](row.owner_row) = out.lambda_eq(static_cast<Eigen::Index>(e));
   }
   for (std::size_t u = 0; u < island.unilaterals.size(); ++u) {
@@ -283,10 +287,10 @@ void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
     if (global >= ctx.first_contact_row)
       ctx.contact_lambda[global - ctx.first_contact_row] = lambda;
     else
-      limit_impulse_[rows_.unilaterals[global].owner] += lambda;
+      limit_impulse_[rows_->unilaterals[global].owner] += lambda;
   }
   for (std::size_t c = 0; c < island.cones.size(); ++c) {
-    const FrictionCone& cone = rows_.cones[island.cones[c]];
+    const FrictionCone& cone = rows_->cones[island.cones[c]];
     if (island.cones[c] < ctx.first_cone) continue;
     Vec3 t = Vec3::Zero();
     for (std::size_t j = 0; j < cone.directions.size(); ++j)
@@ -295,14 +299,14 @@ void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
     ctx.contact_tangent[cone.normal_row - ctx.first_contact_row] = t;
   }
   for (std::size_t m = 0; m < island.motors.size(); ++m)
-    motor_impulse_[rows_.motors[island.motors[m]].owner] =
+    motor_impulse_[rows_->motors[island.motors[m]].owner] =
         out.lambda_motor(static_cast<Eigen::Index>(m));
 }
 
 // 5. positions from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q); reduced pairs take the pose
 // and twist of their own advance
 void World::integrate_positions(StepContext& ctx) {
-  for (const ReducedPair& pair : reduced_) {
+  for (const ReducedPair& pair : hybrid_->pairs()) {
     ctx.v_new.segment<6>(6 * pair.body) = pair.next_twist;
     if (pair.partner_free) ctx.v_new.segment<6>(6 * pair.partner) = pair.next_twist2;
   }
@@ -312,7 +316,7 @@ void World::integrate_positions(StepContext& ctx) {
     set_.twist(i) = ctx.v_new.segment<6>(6 * i);
     set_.set_pose(i, integrate(set_.pose(i), ctx.h * ctx.v_new.segment<6>(6 * i)));
   }
-  for (const ReducedPair& pair : reduced_) {
+  for (const ReducedPair& pair : hybrid_->pairs()) {
     set_.set_pose(pair.body, pair.next_pose);
     set_.twist(pair.body) = pair.next_twist;
     if (!pair.partner_free) continue;
@@ -339,10 +343,9 @@ void World::finish_step() {
   time_ += settings_.time_step;
   ++steps_;
   report_.time = time_;
-  hybrid_after_step();
-  report_.reduced_pairs = static_cast<int>(reduced_.size());
-  report_.switches = std::move(pending_switches_);
-  pending_switches_.clear();
+  hybrid_->after_step(*this);
+  report_.reduced_pairs = static_cast<int>(hybrid_->pairs().size());
+  report_.switches = hybrid_->take_switches();
   totals_.steps = steps_;
   totals_.pivots += report_.pivots;
   totals_.failures += report_.failures;

@@ -27,8 +27,8 @@
 // are the same two vectors rotated to world axes (see to_world_twist / to_body_twist).
 
 #include "pivot/collision/smooth_surface.hpp"
-#include "pivot/engine/hybrid/contact_frame.hpp"
 #include "pivot/core/spatial.hpp"
+#include "pivot/engine/hybrid/contact_frame.hpp"
 
 namespace pivot {
 

@@ -35,6 +35,7 @@
 
 #include "pivot/engine/hybrid/contact_kinematics.hpp"
 #include "pivot/engine/hybrid/contact_search.hpp"
+#include "pivot/engine/hybrid/hybrid_settings.hpp"
 
 namespace pivot {
 
@@ -49,33 +50,6 @@ enum class FrictionMode {
 [[nodiscard]] const char* to_string(FrictionMode mode);
 /// number of independent contact rates ν of a mode: 5, 5, 3, 2
 [[nodiscard]] int rate_count(FrictionMode mode);
-
-/// friction law and the paper's mode-switching thresholds (Kry & Pai 2002 §3.4.2-3.4.3)
-struct ContactFriction {
-  double mu = 0.0;          ///< dynamic Coulomb coefficient μ ≥ 0; 0: always frictionless
-  double mu_static = -1.0;  ///< no slip holds while |f_t| ≤ μ_static f_n (P35); < 0: μ_static = μ
-  /// no spin holds while |τ_n| ≤ μ_spin_static f_n (P40), m (a torque per force)
-  double mu_spin_static = 0.0;
-  /// sliding → no slip when the slip speed falls below it, m/s (P§3.4.2: 2.5-5 mm/s, "2 to 4
-  /// percent of the largest dimension of the object" per second); default 5 mm/s
-  double slip_threshold = 0.005;
-  /// no slip → no slip no spin when the relative spin |ω_z| falls below it, rad/s; 0 (default):
-  /// never (the paper did not implement no-spin) [DERIVED by analogy with the slip threshold]
-  double spin_threshold = 0.0;
-  /// hysteresis (Kry 2000 §4.4.4: "give the objects a chance to start sliding"): after
-  /// no slip → sliding, rolling resumes only once the slip has exceeded slip_threshold, or
-  /// after this time, s (default 10 ms); without it stick and slip alternate at every step
-  double min_slide_time = 0.01;
-  /// allow the rolling modes at all (false: sliding only, as in Kry 2000's implementation)
-  bool rolling = true;
-  /// sliding friction ramps up linearly from 0 at zero slip to μ f_n at this slip speed, m/s
-  /// (default 0: plain Coulomb). For sliding-only simulations (rolling = false), where plain
-  /// Coulomb friction chatters when the slip passes through zero. [DERIVED: Kry 2000 §4.4
-  /// instead drops friction entirely below a threshold, which chatters at the threshold.]
-  double slip_regularization = 0.0;
-
-  [[nodiscard]] double static_coefficient() const { return mu_static < 0.0 ? mu : mu_static; }
-};
 
 /// one body of the pair
 struct ReducedBody {

@@ -37,24 +37,6 @@
 
 namespace pivot {
 
-/// integrator settings; defaults suit bodies of decimetre size
-struct ReducedStepSettings {
-  double dt_max = 0.01;     ///< s; Kry & Pai used 1-64 ms, 10 ms for the rattleback
-  double dt_min = 1e-7;     ///< s; the smallest step tried
-  double tolerance = 1e-9;  ///< local error per step, relative to 1 + |component|
-  /// separated when f_n < −separation_tolerance, N (0: at the first tensile force)
-  double separation_tolerance = 0.0;
-  /// bad_geometry when a contact frame's regularity (contact_frame.hpp) drops below it
-  double min_regularity = 1e-3;
-  /// bad_geometry when the reciprocal condition of the reduced system drops below it
-  double min_rcond = 1e-12;
-  int max_transitions_per_instant = 8;  ///< patch changes at one instant (corners)
-  /// a step of dt_min that fails the error test (a jump in the forces, e.g. Coulomb friction
-  /// reversing) is accepted and counted (true, default) or ends the call with step_failed
-  bool accept_at_min_step = true;
-  int max_steps = 1000000;  ///< accepted + rejected steps per advance() call
-};
-
 /// why advance() stopped
 enum class ReducedStatus {
   ok,            ///< reached t + h

@@ -101,3 +101,27 @@ TEST_CASE("stiff spring: explicit blows up, linearly implicit stays bounded", "[
   CHECK(explicit_peak > 1e6 * E0);
   CHECK(implicit_peak <= E0 * (1.0 + 1e-9));
 }
+
+TEST_CASE("potential energy: a spring's ½ k (L − L0)², other forces none", "[world][springs]") {
+  World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
+  const int b = world.add_body({.name = "bob", .mass = 2.0, .position = Vec3(0.3, 0.0, 0.4)});
+  // anchored at the world point (0, 0, 0.4): L = 0.3 m, L0 = 0.1 m, k = 200 N/m
+  world.add_spring({.body_a = b,
+                    .body_b = kWorldBody,
+                    .point_b = Vec3(0.0, 0.0, 0.4),
+                    .stiffness = 200.0,
+                    .damping = 3.0,
+                    .rest_length = 0.1});
+  world.add_force({.body = b, .force = Vec3(0.0, 1.0, 0.0)});
+  world.add_force_callback([](const RigidBodySet&, double, Eigen::VectorXd&) {});
+  CHECK(world.potential_energy() == Approx(0.5 * 200.0 * 0.2 * 0.2));  // 4 J, by hand
+  // with gravity the body's −m g·x is added: 2 kg · 9.81 · 0.4 m = 7.848 J
+  World heavy({.time_step = 1e-3});
+  const int c = heavy.add_body({.name = "bob", .mass = 2.0, .position = Vec3(0.3, 0.0, 0.4)});
+  heavy.add_spring({.body_a = c,
+                    .body_b = kWorldBody,
+                    .point_b = Vec3(0.0, 0.0, 0.4),
+                    .stiffness = 200.0,
+                    .rest_length = 0.1});
+  CHECK(heavy.potential_energy() == Approx(4.0 + 2.0 * 9.81 * 0.4));
+}

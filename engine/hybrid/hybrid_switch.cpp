@@ -7,9 +7,10 @@
 #include <memory>
 #include <vector>
 
+#include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/world.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 namespace {
 
@@ -66,48 +67,50 @@ NormalStop stop_normal_velocity(const RigidBodySet& set, int i, int o, const Vec
 
 }  // namespace
 
-bool World::is_reduced(int body) const {
-  return std::any_of(reduced_.begin(), reduced_.end(), [body](const ReducedPair& p) {
+bool HybridSwitch::is_reduced(int body) const {
+  return std::any_of(pairs_.begin(), pairs_.end(), [body](const ReducedPair& p) {
     return p.body == body || (p.partner_free && p.partner == body);
   });
 }
 
-void World::exit_reduced(std::size_t k, std::string reason) {
+void HybridSwitch::exit(World& w, std::size_t k, std::string reason) {
   SwitchEvent e;
-  e.time = time_;
-  e.body = reduced_[k].body;
-  e.partner = reduced_[k].partner;
+  e.time = w.time_;
+  e.body = pairs_[k].body;
+  e.partner = pairs_[k].partner;
   e.entered = false;
   e.reason = std::move(reason);
-  pending_switches_.push_back(std::move(e));
-  ++totals_.reduced_exits;
-  for (const int b : {reduced_[k].body, reduced_[k].partner})
-    if (b >= 0 && static_cast<int>(hybrid_streak_.size()) > b) hybrid_streak_[b] = 0;
-  reduced_.erase(reduced_.begin() + static_cast<std::ptrdiff_t>(k));
+  pending_.push_back(std::move(e));
+  ++w.totals_.reduced_exits;
+  for (const int b : {pairs_[k].body, pairs_[k].partner})
+    if (b >= 0 && static_cast<int>(streak_.size()) > b) streak_[b] = 0;
+  pairs_.erase(pairs_.begin() + static_cast<std::ptrdiff_t>(k));
 }
 
-void World::drop_reduced_contacts(std::vector<Contact>& contacts) const {
-  if (reduced_.empty()) return;
+void HybridSwitch::drop_reduced_contacts(std::vector<Contact>& contacts) const {
+  if (pairs_.empty()) return;
   std::erase_if(contacts, [this](const Contact& c) {
-    return std::any_of(reduced_.begin(), reduced_.end(), [&c](const ReducedPair& p) {
+    return std::any_of(pairs_.begin(), pairs_.end(), [&c](const ReducedPair& p) {
       return (c.body_a == p.body && c.body_b == p.partner) ||
              (c.body_b == p.body && c.body_a == p.partner);
     });
   });
 }
 
-void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext) {
-  if (!settings_.hybrid) {
-    while (!reduced_.empty()) exit_reduced(reduced_.size() - 1, "hybrid turned off");
+void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
+                              const Eigen::VectorXd& f_ext) {
+  if (!w.settings_.hybrid) {
+    while (!pairs_.empty()) exit(w, pairs_.size() - 1, "hybrid turned off");
     return;
   }
-  if (settings_.hybrid_entry_steps == 0) hybrid_enter_at_start(contacts, f_ext);
-  const double h = settings_.time_step;
-  for (std::size_t k = reduced_.size(); k-- > 0;) {
-    ReducedPair& pair = reduced_[k];
+  if (w.settings_.hybrid_entry_steps == 0) enter_at_start(w, contacts, f_ext);
+  const double h = w.settings_.time_step;
+  for (std::size_t k = pairs_.size(); k-- > 0;) {
+    ReducedPair& pair = pairs_[k];
     // a joint on the body or on a free partner (added while reduced)
-    if (has_joint(joints_, pair.body) || (pair.partner_free && has_joint(joints_, pair.partner))) {
-      exit_reduced(k, "a joint acts on the body");
+    if (has_joint(w.joints_, pair.body) ||
+        (pair.partner_free && has_joint(w.joints_, pair.partner))) {
+      exit(w, k, "a joint acts on the body");
       continue;
     }
     // a contact of the body, or of a free partner, with any other body (speculative ones within
@@ -115,9 +118,10 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     int other = other_contact(contacts, pair.body, pair.partner);
     if (other == -2 && pair.partner_free) other = other_contact(contacts, pair.partner, pair.body);
     if (other != -2) {
-      exit_reduced(k, other >= 0 ? fmt::format("new contact with body {} (\"{}\")", other,
-                                               set_.body(other).name)
-                                 : std::string("new contact"));
+      exit(w, k,
+           other >= 0
+               ? fmt::format("new contact with body {} (\"{}\")", other, w.set_.body(other).name)
+               : std::string("new contact"));
       continue;
     }
     // advance a copy; on anything but ok the pair leaves at the start of the step, and the
@@ -127,14 +131,15 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     if (pair.partner_free) pair.model.body2.wrench_W = f_ext.segment<6>(6 * pair.partner);
     ReducedAdvanceResult r;
     try {
-      r = advance(pair.model, state, h, settings_.hybrid_integrator);
+      r = advance(pair.model, state, h, w.settings_.hybrid_integrator);
     } catch (const std::exception& e) {
-      exit_reduced(k, std::string("bad_geometry: ") + e.what());
+      exit(w, k, std::string("bad_geometry: ") + e.what());
       continue;
     }
     if (r.status != ReducedStatus::ok) {
-      exit_reduced(k, r.message.empty() ? std::string(to_string(r.status))
-                                        : fmt::format("{}: {}", to_string(r.status), r.message));
+      exit(w, k,
+           r.message.empty() ? std::string(to_string(r.status))
+                             : fmt::format("{}: {}", to_string(r.status), r.message));
       continue;
     }
     const Pose X = body1_pose(pair.model, state);
@@ -142,7 +147,7 @@ void World::hybrid_before_lcp(std::vector<Contact>& contacts, const Eigen::Vecto
     const Vec6 V2 = body2_world_twist(state);
     if (!X.x_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite() ||
         !state.X_W2.x_WB.allFinite() || !state.X_W2.q_WB.coeffs().allFinite() || !V2.allFinite()) {
-      exit_reduced(k, "bad_geometry: non-finite state");
+      exit(w, k, "bad_geometry: non-finite state");
       continue;
     }
     pair.state = state;
@@ -192,27 +197,28 @@ bool touches(const Contact& c, int body) {
 
 }  // namespace
 
-bool World::hybrid_candidate(int body) const {
-  const RigidBody& b = set_.body(body);
+bool HybridSwitch::candidate(const World& w, int body) const {
+  const RigidBody& b = w.set_.body(body);
   if (b.fixed || !b.smooth_surface || is_reduced(body)) return false;
-  return !has_joint(joints_, body);
+  return !has_joint(w.joints_, body);
 }
 
 // a smooth partner: fixed, or free with the conditions of a free pair (docs/hybrid.md): the pair
 // is entered from its body of the lower index (body 1), and the partner touches nothing else,
 // carries no joint and is not reduced
 template <class C>
-bool World::hybrid_partner(int body, int partner, const std::vector<C>& contacts) const {
-  if (partner < 0 || !set_.body(partner).smooth_surface) return false;
-  if (set_.body(partner).fixed) return true;
-  return partner > body && !is_reduced(partner) && !has_joint(joints_, partner) &&
+bool HybridSwitch::partner(const World& w, int body, int partner,
+                           const std::vector<C>& contacts) const {
+  if (partner < 0 || !w.set_.body(partner).smooth_surface) return false;
+  if (w.set_.body(partner).fixed) return true;
+  return partner > body && !is_reduced(partner) && !has_joint(w.joints_, partner) &&
          other_contact(contacts, partner, body) == -2;
 }
 
-bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need_normal_force,
-                              const Eigen::VectorXd* f_ext) {
-  const RigidBody& b = set_.body(i);
-  const RigidBody& p = set_.body(partner);
+bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
+                             bool need_normal_force, const Eigen::VectorXd* f_ext) {
+  const RigidBody& b = w.set_.body(i);
+  const RigidBody& p = w.set_.body(partner);
   const bool partner_free = !p.fixed;
   ReducedPair pair;
   pair.body = i;
@@ -227,15 +233,15 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
     pair.model.body2.mass = p.mass;
     pair.model.body2.inertia_B = p.inertia_B;
   }
-  pair.model.gravity = settings_.gravity;
-  pair.model.friction = settings_.hybrid_friction;
+  pair.model.gravity = w.settings_.gravity;
+  pair.model.friction = w.settings_.hybrid_friction;
   pair.model.friction.mu = std::sqrt(b.friction * p.friction);
   if (f_ext) {  // the forces that hold the contact closed, besides gravity
     pair.model.body1.wrench_W = f_ext->segment<6>(6 * i);
     if (partner_free) pair.model.body2.wrench_W = f_ext->segment<6>(6 * partner);
   }
-  const Pose X0 = set_.pose(i);
-  const Vec6 V0 = set_.twist(i);
+  const Pose X0 = w.set_.pose(i);
+  const Vec6 V0 = w.set_.twist(i);
   Vec6 V1_W = V0, V2_W = Vec6::Zero();
   NormalStop stop;
   ReducedEntry e;
@@ -244,45 +250,46 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
     if (partner_free) {
       // at the contact of the smooth surfaces now (the detector's is from the step's start)
       const ContactSearchResult c = find_contact(
-          pair.model.body1.surface, X0, pair.model.body2.surface, set_.pose(partner), p_guess);
+          pair.model.body1.surface, X0, pair.model.body2.surface, w.set_.pose(partner), p_guess);
       if (!c.converged) return false;
-      V2_W = set_.twist(partner);
-      stop = stop_normal_velocity(set_, i, partner, c.p_W2, c.n_W, V1_W, V2_W);
+      V2_W = w.set_.twist(partner);
+      stop = stop_normal_velocity(w.set_, i, partner, c.p_W2, c.n_W, V1_W, V2_W);
     }
     // the contact to rounding (one more Newton step than find_contact's default needs), so a
     // state already on the manifold is kept as it is; the default where that does not converge
-    e = enter_reduced_mode(pair.model, X0, V1_W, set_.pose(partner), V2_W, time_, p_guess, 1e-14);
+    e = enter_reduced_mode(pair.model, X0, V1_W, w.set_.pose(partner), V2_W, w.time_, p_guess,
+                           1e-14);
     if (!e.search.converged)
-      e = enter_reduced_mode(pair.model, X0, V1_W, set_.pose(partner), V2_W, time_, p_guess);
+      e = enter_reduced_mode(pair.model, X0, V1_W, w.set_.pose(partner), V2_W, w.time_, p_guess);
     // without an LCP impulse to show it (a start-of-step entry), the contact must carry load
     if (need_normal_force) {
       const ReducedDynamics d = reduced_dynamics(pair.model, e.state);
       if (!d.ok || !(d.normal_force > 0.0)) return false;
     }
   } catch (const std::exception& ex) {
-    report_.warn(
+    w.report_.warn(
         StepWarning::hybrid_entry_failed, i,
         fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
     return false;
   }
-  if (!e.search.converged || std::abs(e.search.gap) > settings_.hybrid_point_tolerance ||
-      std::abs(e.separation_rate) > settings_.hybrid_max_normal_speed ||
-      std::abs(stop.v_n) > settings_.hybrid_max_normal_speed)
+  if (!e.search.converged || std::abs(e.search.gap) > w.settings_.hybrid_point_tolerance ||
+      std::abs(e.separation_rate) > w.settings_.hybrid_max_normal_speed ||
+      std::abs(stop.v_n) > w.settings_.hybrid_max_normal_speed)
     return false;  // not a clean single contact now
   const Pose X = body1_pose(pair.model, e.state);
   const Vec6 V = body1_world_twist(pair.model, e.state);
   const Vec6 V2 = body2_world_twist(e.state);
   if (!X.x_WB.allFinite() || !V.allFinite() || !V2.allFinite()) return false;
-  set_.set_pose(i, X);
-  set_.twist(i) = V;
-  if (partner_free) set_.twist(partner) = V2;  // body 2 keeps its pose (enter_reduced_mode)
+  w.set_.set_pose(i, X);
+  w.set_.twist(i) = V;
+  if (partner_free) w.set_.twist(partner) = V2;  // body 2 keeps its pose (enter_reduced_mode)
   pair.state = e.state;
   pair.next_pose = X;
   pair.next_twist = V;
   pair.next_pose2 = e.state.X_W2;
   pair.next_twist2 = V2;
   SwitchEvent ev;
-  ev.time = time_;
+  ev.time = w.time_;
   ev.body = i;
   ev.partner = partner;
   ev.entered = true;
@@ -290,56 +297,56 @@ bool World::try_enter_reduced(int i, int partner, const Vec3& p_guess, bool need
   ev.position_change = (X.x_WB - X0.x_WB).norm();
   ev.rotation_change = X.q_WB.angularDistance(X0.q_WB);
   ev.twist_change = (V - V0).cwiseAbs().maxCoeff();
-  pending_switches_.push_back(std::move(ev));
-  ++totals_.reduced_entries;
-  reduced_.push_back(std::move(pair));
+  pending_.push_back(std::move(ev));
+  ++w.totals_.reduced_entries;
+  pairs_.push_back(std::move(pair));
   return true;
 }
 
-void World::hybrid_enter_at_start(const std::vector<Contact>& contacts,
+void HybridSwitch::enter_at_start(World& w, const std::vector<Contact>& contacts,
                                   const Eigen::VectorXd& f_ext) {
-  for (int i = 0; i < set_.size(); ++i) {
-    if (!hybrid_candidate(i)) continue;
+  for (int i = 0; i < w.set_.size(); ++i) {
+    if (!candidate(w, i)) continue;
     BodyContacts bc;
     for (const Contact& c : contacts)
       if (touches(c, i)) bc.add(c, i);
     // the proxies' points may be spread (a sampled hull, a mesh): the smooth surfaces decide
-    if (bc.count > 0 && bc.one_partner && hybrid_partner(i, bc.partner, contacts))
-      try_enter_reduced(i, bc.partner, bc.deepest_point, true, &f_ext);
+    if (bc.count > 0 && bc.one_partner && partner(w, i, bc.partner, contacts))
+      try_enter(w, i, bc.partner, bc.deepest_point, true, &f_ext);
   }
 }
 
-void World::hybrid_after_step() {
-  const int n = set_.size();
-  hybrid_streak_.resize(n, 0);
-  if (!settings_.hybrid || settings_.hybrid_entry_steps == 0) {
+void HybridSwitch::after_step(World& w) {
+  const int n = w.set_.size();
+  streak_.resize(n, 0);
+  if (!w.settings_.hybrid || w.settings_.hybrid_entry_steps == 0) {
     // off, or entries happen at the start of steps (hybrid_enter_at_start)
-    std::fill(hybrid_streak_.begin(), hybrid_streak_.end(), 0);
+    std::fill(streak_.begin(), streak_.end(), 0);
     return;
   }
   for (int i = 0; i < n; ++i) {
-    if (!hybrid_candidate(i)) {
-      hybrid_streak_[i] = 0;
+    if (!candidate(w, i)) {
+      streak_[i] = 0;
       continue;
     }
     // the entry rule on this step's contacts: all with one smooth partner (fixed, or free and
     // touching nothing else), at one point, compressive
     BodyContacts bc;
     double lambda = 0.0;
-    for (const ContactInfo& ci : contacts_)
+    for (const ContactInfo& ci : w.contacts_)
       if (touches(ci.contact, i)) {
         bc.add(ci.contact, i);
         lambda += ci.normal_impulse;
       }
     const bool ok = bc.count > 0 && bc.one_partner &&
-                    bc.spread <= settings_.hybrid_point_tolerance && lambda > 0.0 &&
-                    hybrid_partner(i, bc.partner, contacts_);
-    hybrid_streak_[i] = ok ? hybrid_streak_[i] + 1 : 0;
-    if (!ok || hybrid_streak_[i] < settings_.hybrid_entry_steps) continue;
+                    bc.spread <= w.settings_.hybrid_point_tolerance && lambda > 0.0 &&
+                    partner(w, i, bc.partner, w.contacts_);
+    streak_[i] = ok ? streak_[i] + 1 : 0;
+    if (!ok || streak_[i] < w.settings_.hybrid_entry_steps) continue;
     // enter (the streak starts again whether it works or not)
-    hybrid_streak_[i] = 0;
-    try_enter_reduced(i, bc.partner, bc.first_point, false);
+    streak_[i] = 0;
+    try_enter(w, i, bc.partner, bc.first_point, false);
   }
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

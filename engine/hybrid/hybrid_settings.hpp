@@ -1,0 +1,53 @@
+#pragma once
+// The settings of the hybrid mode that WorldSettings carries (Kry & Pai 2002 §3.4, §3.7): the
+// friction law of a reduced contact and the reduced integrator's steps and tolerances. Light
+// on purpose: world.hpp includes this, not the reduced-coordinate machinery.
+
+namespace pivot {
+
+/// friction law and the paper's mode-switching thresholds (Kry & Pai 2002 §3.4.2-3.4.3)
+struct ContactFriction {
+  double mu = 0.0;          ///< dynamic Coulomb coefficient μ ≥ 0; 0: always frictionless
+  double mu_static = -1.0;  ///< no slip holds while |f_t| ≤ μ_static f_n (P35); < 0: μ_static = μ
+  /// no spin holds while |τ_n| ≤ μ_spin_static f_n (P40), m (a torque per force)
+  double mu_spin_static = 0.0;
+  /// sliding → no slip when the slip speed falls below it, m/s (P§3.4.2: 2.5-5 mm/s, "2 to 4
+  /// percent of the largest dimension of the object" per second); default 5 mm/s
+  double slip_threshold = 0.005;
+  /// no slip → no slip no spin when the relative spin |ω_z| falls below it, rad/s; 0 (default):
+  /// never (the paper did not implement no-spin) [DERIVED by analogy with the slip threshold]
+  double spin_threshold = 0.0;
+  /// hysteresis (Kry 2000 §4.4.4: "give the objects a chance to start sliding"): after
+  /// no slip → sliding, rolling resumes only once the slip has exceeded slip_threshold, or
+  /// after this time, s (default 10 ms); without it stick and slip alternate at every step
+  double min_slide_time = 0.01;
+  /// allow the rolling modes at all (false: sliding only, as in Kry 2000's implementation)
+  bool rolling = true;
+  /// sliding friction ramps up linearly from 0 at zero slip to μ f_n at this slip speed, m/s
+  /// (default 0: plain Coulomb). For sliding-only simulations (rolling = false), where plain
+  /// Coulomb friction chatters when the slip passes through zero. [DERIVED: Kry 2000 §4.4
+  /// instead drops friction entirely below a threshold, which chatters at the threshold.]
+  double slip_regularization = 0.0;
+
+  [[nodiscard]] double static_coefficient() const { return mu_static < 0.0 ? mu : mu_static; }
+};
+
+/// integrator settings; defaults suit bodies of decimetre size
+struct ReducedStepSettings {
+  double dt_max = 0.01;     ///< s; Kry & Pai used 1-64 ms, 10 ms for the rattleback
+  double dt_min = 1e-7;     ///< s; the smallest step tried
+  double tolerance = 1e-9;  ///< local error per step, relative to 1 + |component|
+  /// separated when f_n < −separation_tolerance, N (0: at the first tensile force)
+  double separation_tolerance = 0.0;
+  /// bad_geometry when a contact frame's regularity (contact_frame.hpp) drops below it
+  double min_regularity = 1e-3;
+  /// bad_geometry when the reciprocal condition of the reduced system drops below it
+  double min_rcond = 1e-12;
+  int max_transitions_per_instant = 8;  ///< patch changes at one instant (corners)
+  /// a step of dt_min that fails the error test (a jump in the forces, e.g. Coulomb friction
+  /// reversing) is accepted and counted (true, default) or ends the call with step_failed
+  bool accept_at_min_step = true;
+  int max_steps = 1000000;  ///< accepted + rejected steps per advance() call
+};
+
+}  // namespace pivot

@@ -1,0 +1,80 @@
+#pragma once
+// The World's hybrid switch (internal; docs/hybrid.md "The World switch"): which pairs are in
+// reduced contact coordinates, the entry rule, their advance inside World::step, and the exits.
+// It owns the reduced pairs; World calls it at two points of the step (before_lcp, after_step)
+// and when a user sets a state. The World is passed to each call (never stored), so a World
+// stays movable.
+
+#include <Eigen/Core>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "pivot/collision/contact.hpp"
+#include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
+#include "pivot/engine/step_report.hpp"
+
+namespace pivot {
+class World;
+}  // namespace pivot
+
+namespace pivot::detail {
+
+/// a pair in reduced mode
+struct ReducedPair {
+  int body = -1, partner = -1;  ///< body 1 (free) and body 2 (fixed, or free: partner_free)
+  bool partner_free = false;
+  ReducedContactModel model;
+  ReducedContactState state;
+  Pose next_pose{};  ///< after this step's advance
+  Vec6 next_twist = Vec6::Zero();
+  Pose next_pose2{};  ///< the free partner's, after this step's advance
+  Vec6 next_twist2 = Vec6::Zero();
+};
+
+class HybridSwitch {
+ public:
+  /// the pairs in reduced mode
+  [[nodiscard]] const std::vector<ReducedPair>& pairs() const { return pairs_; }
+  /// true while the body is advanced in reduced coordinates (either body of a free pair)
+  [[nodiscard]] bool is_reduced(int body) const;
+  /// pair k leaves reduced mode (the event is reported with the next step)
+  void exit(World& w, std::size_t k, std::string reason);
+  /// removes contacts between a reduced body and its partner
+  void drop_reduced_contacts(std::vector<Contact>& contacts) const;
+  /// before the LCP: exits where needed, advances the others by h, drops their pair contacts
+  /// from `contacts` (f_ext: the step's external wrenches, 6 per body)
+  void before_lcp(World& w, std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
+  /// after the step: the entry rule on this step's contacts; enters the pairs that qualify
+  void after_step(World& w);
+  /// the entries and exits since the last call
+  [[nodiscard]] std::vector<SwitchEvent> take_switches() {
+    std::vector<SwitchEvent> out = std::move(pending_);
+    pending_.clear();
+    return out;
+  }
+
+ private:
+  /// hybrid_entry_steps = 0: enters the pairs whose contacts qualify at the start of the step
+  void enter_at_start(World& w, const std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
+  /// a free body with a smooth surface, not reduced, no joint on it
+  [[nodiscard]] bool candidate(const World& w, int body) const;
+  /// a smooth partner of `body`: fixed, or free and then of higher index, not reduced, with no
+  /// joint and no contact in `contacts` but with `body`
+  template <class C>
+  [[nodiscard]] bool partner(const World& w, int body, int partner,
+                             const std::vector<C>& contacts) const;
+  /// projects the body onto the contact manifold with its partner and enters reduced mode if
+  /// the contact is clean (converged, gap and normal speed within tolerance; with
+  /// need_normal_force also a compressive reduced normal force); false otherwise
+  /// (f_ext: the step's external wrenches, 6 per body, for the normal-force check; gravity only
+  /// when null)
+  bool try_enter(World& w, int body, int partner, const Vec3& p_W_guess, bool need_normal_force,
+                 const Eigen::VectorXd* f_ext = nullptr);
+
+  std::vector<ReducedPair> pairs_;
+  std::vector<int> streak_;           ///< per body: consecutive steps meeting the entry rule
+  std::vector<SwitchEvent> pending_;  ///< entries and exits not yet reported
+};
+
+}  // namespace pivot::detail
