@@ -229,10 +229,10 @@ struct CollisionWorld::Impl {
     detector.getClosestPoints(input, out, nullptr);
     if (!out.m_hasResult) return std::nullopt;
     ContactPoint c;
-    c.normal = to_eigen(out.m_normalOnBInWorld).normalized();  // Bullet: from B to A
-    c.point_b = to_eigen(out.m_pointInWorld);
+    c.n_BA_W = to_eigen(out.m_normalOnBInWorld).normalized();  // Bullet: from B to A
+    c.p_WCb = to_eigen(out.m_pointInWorld);
     c.gap = out.m_distance;
-    c.point_a = c.point_b + c.gap * c.normal;
+    c.p_WCa = c.p_WCb + c.gap * c.n_BA_W;
     return c;
   }
 
@@ -260,9 +260,9 @@ struct CollisionWorld::Impl {
                            btScalar depth) override {
         if (depth > limit) return;
         ContactPoint c;
-        c.normal = to_eigen(normal_on_b).normalized();
-        c.point_b = to_eigen(point_on_b);
-        c.point_a = c.point_b + depth * to_eigen(normal_on_b);
+        c.n_BA_W = to_eigen(normal_on_b).normalized();
+        c.p_WCb = to_eigen(point_on_b);
+        c.p_WCa = c.p_WCb + depth * to_eigen(normal_on_b);
         c.gap = depth;
         points.emplace_back(triangle, c);
       }
@@ -287,7 +287,7 @@ struct CollisionWorld::Impl {
     std::vector<ContactPoint> out;
     auto add = [&](const ContactPoint& c) {
       append_unless_near(out, c, [&](const ContactPoint& o, const ContactPoint& x) {
-        return (o.point_a - x.point_a).norm() <= tol && (o.normal - x.normal).norm() < 1e-9;
+        return (o.p_WCa - x.p_WCa).norm() <= tol && (o.n_BA_W - x.n_BA_W).norm() < 1e-9;
       });
     };
     for (const auto& [tri, c] : result.points) {
@@ -297,7 +297,7 @@ struct CollisionWorld::Impl {
       }
       const std::size_t ti = static_cast<std::size_t>(tri);
       const Vec3 n_T = B.R * mesh.n[ti];
-      if (c.normal.dot(n_T) >= 1.0 - 1e-9) {
+      if (c.n_BA_W.dot(n_T) >= 1.0 - 1e-9) {
         if (A.polytope)
           clipped.insert(tri);
         else
@@ -305,7 +305,7 @@ struct CollisionWorld::Impl {
         continue;
       }
       // the feature of the triangle that holds point_b, by barycentric coordinates
-      const Vec3 x = B.R.transpose() * (c.point_b - B.p);
+      const Vec3 x = B.R.transpose() * (c.p_WCb - B.p);
       const auto& tv = mesh.t[ti];
       const Vec3 a = mesh.v[static_cast<std::size_t>(tv[0])],
                  b = mesh.v[static_cast<std::size_t>(tv[1])],
@@ -342,11 +342,11 @@ struct CollisionWorld::Impl {
       for (const Vec3& p :
            clip_to_face(incident_face(*A.polytope, A.R, A.p, n_T), loop, n_T, tol)) {
         ContactPoint c;
-        c.normal = n_T;
+        c.n_BA_W = n_T;
         c.gap = n_T.dot(p) - d;
         if (c.gap > margin) continue;
-        c.point_a = p;
-        c.point_b = p - c.gap * n_T;
+        c.p_WCa = p;
+        c.p_WCb = p - c.gap * n_T;
         add(c);
       }
     }
@@ -364,9 +364,9 @@ struct CollisionWorld::Impl {
       auto c = gjk(&ball, to_bt(Mat3::Identity(), end), B.bt, B.T);
       if (!c || c->gap > margin) continue;
       // the end sphere's point must be on the capsule (its outer half), not deep inside it
-      if ((-c->normal).dot(sign * axis) < -0.25) continue;
+      if ((-c->n_BA_W).dot(sign * axis) < -0.25) continue;
       append_unless_near(out, *c, [&](const ContactPoint& o, const ContactPoint& x) {
-        return (o.point_a - x.point_a).norm() < 1e-6 * A.scale;
+        return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
       });
     }
     return out;
@@ -386,9 +386,9 @@ struct CollisionWorld::Impl {
       end.p = A.p + sign * A.shape->half_length * A.R.col(2);
       end.T = to_bt(A.R, end.p);
       for (const ContactPoint& c : against_mesh(end, objA, B, objB, margin)) {
-        if ((-c.normal).dot(sign * A.R.col(2)) < -0.25) continue;  // deep inside the capsule
+        if ((-c.n_BA_W).dot(sign * A.R.col(2)) < -0.25) continue;  // deep inside the capsule
         append_unless_near(out, c, [&](const ContactPoint& o, const ContactPoint& x) {
-          return (o.point_a - x.point_a).norm() < 1e-6 * A.scale;
+          return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
         });
       }
     }
@@ -414,7 +414,7 @@ struct CollisionWorld::Impl {
     // pair is as close as s, then s ≤ d ≤ |pa − pb| ≈ s and the manifold is exact.
     double closest_pair = std::numeric_limits<double>::infinity();
     for (const ContactPoint& c : q.points)
-      closest_pair = std::min(closest_pair, (c.point_a - c.point_b).norm());
+      closest_pair = std::min(closest_pair, (c.p_WCa - c.p_WCb).norm());
     if (closest_pair <= q.separation + tol) return q.points;
     // Otherwise GJK's distance
     // (relative error ~1e-12 in double precision) is the referee: feature points closer than
@@ -522,11 +522,11 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
   // 1. poses: the shape frame is the body pose composed with the shape offset
   for (auto& o : im.objects) {
     const Pose P = pose(o->settings.body);
-    if (!P.x_WB.allFinite() || !P.q_WB.coeffs().allFinite())
+    if (!P.p_WB.allFinite() || !P.q_WB.coeffs().allFinite())
       throw Error(
           fmt::format("collision detection: body {} has a non-finite pose", o->settings.body));
     const Mat3 R = P.q_WB.normalized().toRotationMatrix();
-    const Vec3 p = P.x_WB + R * o->settings.shape_offset;
+    const Vec3 p = P.p_WB + R * o->settings.shape_offset;
     const btTransform T = to_bt(R, p);
     o->bt->setWorldTransform(T);
     for (Part& part : o->parts) {
@@ -579,17 +579,17 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
           Contact k;
           k.body_a = oa->settings.body;
           k.body_b = ob->settings.body;
-          k.point_a = c.point_a;
-          k.point_b = c.point_b;
-          k.normal = c.normal.normalized();
-          k.gap = k.normal.dot(k.point_a - k.point_b);
+          k.p_WCa = c.p_WCa;
+          k.p_WCb = c.p_WCb;
+          k.n_BA_W = c.n_BA_W.normalized();
+          k.gap = k.n_BA_W.dot(k.p_WCa - k.p_WCb);
           contacts.push_back(k);
         }
   }
   // 4. a canonical order: (body_a, body_b, point_a)
   std::stable_sort(contacts.begin(), contacts.end(), [](const Contact& x, const Contact& y) {
-    return std::make_tuple(x.body_a, x.body_b, x.point_a.x(), x.point_a.y(), x.point_a.z()) <
-           std::make_tuple(y.body_a, y.body_b, y.point_a.x(), y.point_a.y(), y.point_a.z());
+    return std::make_tuple(x.body_a, x.body_b, x.p_WCa.x(), x.p_WCa.y(), x.p_WCa.z()) <
+           std::make_tuple(y.body_a, y.body_b, y.p_WCa.x(), y.p_WCa.y(), y.p_WCa.z());
   });
   return contacts;
 }

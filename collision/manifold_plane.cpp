@@ -62,11 +62,11 @@ std::vector<ContactPoint> plane_manifold(const PartGeometry& A, const PartGeomet
   std::vector<ContactPoint> out;
   for (const Vec3& x : candidates) {
     ContactPoint c;
-    c.normal = n;
+    c.n_BA_W = n;
     c.gap = n.dot(x) - d;
     if (c.gap > margin) continue;
-    c.point_a = x;
-    c.point_b = x - c.gap * n;
+    c.p_WCa = x;
+    c.p_WCb = x - c.gap * n;
     out.push_back(c);
   }
   return reduce_manifold(std::move(out));

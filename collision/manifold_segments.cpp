@@ -8,9 +8,9 @@ ContactPoint sphere_sphere(const Vec3& ca, double ra, const Vec3& cb, double rb)
   const Vec3 d = ca - cb;
   const double length = d.norm();
   ContactPoint c;
-  c.normal = length > 1e-300 ? Vec3(d / length) : Vec3::UnitZ();
-  c.point_a = ca - ra * c.normal;
-  c.point_b = cb + rb * c.normal;
+  c.n_BA_W = length > 1e-300 ? Vec3(d / length) : Vec3::UnitZ();
+  c.p_WCa = ca - ra * c.n_BA_W;
+  c.p_WCb = cb + rb * c.n_BA_W;
   c.gap = length - ra - rb;
   return c;
 }
@@ -43,8 +43,8 @@ std::vector<ContactPoint> segment_manifold(const PartGeometry& A, const PartGeom
     const ContactPoint c = sphere_sphere(xa, A.shape->radius, xb, B.shape->radius);
     if (c.gap > margin) continue;
     append_unless_near(out, c, [&](const ContactPoint& o, const ContactPoint& x) {
-      return (o.point_a - x.point_a).norm() < 1e-9 * A.scale &&
-             (o.point_b - x.point_b).norm() < 1e-9 * A.scale;
+      return (o.p_WCa - x.p_WCa).norm() < 1e-9 * A.scale &&
+             (o.p_WCb - x.p_WCb).norm() < 1e-9 * A.scale;
     });
   }
   return reduce_manifold(std::move(out));

@@ -10,9 +10,9 @@ namespace pivot {
 
 ContactPoint flipped(const ContactPoint& c) {
   ContactPoint f;
-  f.point_a = c.point_b;
-  f.point_b = c.point_a;
-  f.normal = -c.normal;
+  f.p_WCa = c.p_WCb;
+  f.p_WCb = c.p_WCa;
+  f.n_BA_W = -c.n_BA_W;
   f.gap = c.gap;
   return f;
 }
@@ -247,13 +247,13 @@ std::vector<ContactPoint> face_contact(const Placed& R, int face, const Placed& 
     ContactPoint c;
     const Vec3 on_reference = p - gap * n;
     if (reference_is_a) {
-      c.normal = -n;
-      c.point_a = on_reference;
-      c.point_b = p;
+      c.n_BA_W = -n;
+      c.p_WCa = on_reference;
+      c.p_WCb = p;
     } else {
-      c.normal = n;
-      c.point_a = p;
-      c.point_b = on_reference;
+      c.n_BA_W = n;
+      c.p_WCa = p;
+      c.p_WCb = on_reference;
     }
     c.gap = gap;
     points.push_back(c);
@@ -364,10 +364,10 @@ PolytopeQuery polytope_contacts(const Polytope& A_, const Mat3& R_A, const Vec3&
         A.v[static_cast<std::size_t>(ea.v0)], A.v[static_cast<std::size_t>(ea.v1)],
         B.v[static_cast<std::size_t>(eb.v0)], B.v[static_cast<std::size_t>(eb.v1)], ca, cb);
     ContactPoint c;
-    c.normal = -ee.axis;  // the axis points from A to B
-    c.point_a = ca;
-    c.point_b = cb;
-    c.gap = c.normal.dot(ca - cb);
+    c.n_BA_W = -ee.axis;  // the axis points from A to B
+    c.p_WCa = ca;
+    c.p_WCb = cb;
+    c.gap = c.n_BA_W.dot(ca - cb);
     if (c.gap <= margin) result.points.push_back(c);
     result.axis_separation = ee.separation;
     return result;
@@ -386,8 +386,8 @@ PolytopeQuery polytope_contacts(const Polytope& A_, const Mat3& R_A, const Vec3&
 std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points,
                                           std::size_t max_points) {
   if (points.size() <= max_points || max_points < 4) return points;
-  const Vec3 n = points.front().normal;
-  auto at = [&](std::size_t i) { return Vec3(0.5 * (points[i].point_a + points[i].point_b)); };
+  const Vec3 n = points.front().n_BA_W;
+  auto at = [&](std::size_t i) { return Vec3(0.5 * (points[i].p_WCa + points[i].p_WCb)); };
   const std::size_t count = points.size();
   std::vector<bool> taken(count, false);
   // 1: the deepest

@@ -14,10 +14,10 @@ namespace pivot {
 
 /// a contact point pair between bodies A and B (all world)
 struct ContactPoint {
-  Vec3 point_a = Vec3::Zero();  ///< on A's surface
-  Vec3 point_b = Vec3::Zero();  ///< on B's surface
-  Vec3 normal = Vec3::UnitZ();  ///< unit, from B to A
-  double gap = 0.0;             ///< normal·(point_a − point_b)
+  Vec3 p_WCa = Vec3::Zero();    ///< Ca on A's surface
+  Vec3 p_WCb = Vec3::Zero();    ///< Cb on B's surface
+  Vec3 n_BA_W = Vec3::UnitZ();  ///< unit, from B to A
+  double gap = 0.0;             ///< n_BA_W·(p_WCa − p_WCb)
 };
 
 /// the same contact seen with A and B swapped

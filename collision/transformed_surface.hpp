@@ -10,7 +10,7 @@ namespace pivot {
 
 class TransformedSurface final : public SmoothSurface {
  public:
-  /// `base` (not null) seen through the pose X: points X.q_WB p + X.x_WB
+  /// `base` (not null) seen through the pose X: points X.q_WB p + X.p_WB
   TransformedSurface(SmoothSurfacePtr base, const Pose& X);
 
   [[nodiscard]] std::string name() const override { return base_->name(); }

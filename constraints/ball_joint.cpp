@@ -16,8 +16,8 @@ BallJoint::BallJoint(const BallJointSettings& s, int body_a, int body_b, const P
   check_point(kKind, s.name, "anchor_W", s.anchor_W);
   const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
   const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
-  anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.x_WB);
-  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.x_WB);
+  anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.p_WB);
+  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);
 }
 
 // g = p_A − p_B, J_A = ([r_A], I), J_B = (−[r_B], −I)   (Cline 2002 eq. 4.1, 4.5–4.6)

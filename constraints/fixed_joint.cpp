@@ -16,8 +16,8 @@ FixedJoint::FixedJoint(const FixedJointSettings& s, int body_a, int body_b, cons
   check_point(kKind, s.name, "anchor_W", s.anchor_W);
   const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
   const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
-  anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.x_WB);
-  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.x_WB);
+  anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.p_WB);
+  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);
   q_rel0_ = A0.q_WB.conjugate() * B0.q_WB;
 }
 

@@ -24,8 +24,8 @@ HingeJoint::HingeJoint(const HingeJointSettings& s, int body_a, int body_b, cons
   const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
   const Quat qA_inv = A0.q_WB.conjugate();
   const Quat qB_inv = B0.q_WB.conjugate();
-  anchor_A_ = qA_inv * (s.anchor_W - A0.x_WB);
-  anchor_B_ = qB_inv * (s.anchor_W - B0.x_WB);
+  anchor_A_ = qA_inv * (s.anchor_W - A0.p_WB);
+  anchor_B_ = qB_inv * (s.anchor_W - B0.p_WB);
   const Vec3 b1 = any_perpendicular(axis);
   const Vec3 b2 = axis.cross(b1);
   axis_A_ = qA_inv * axis;

@@ -32,7 +32,7 @@ Vec3 unit_axis(const char* kind, const std::string& name, const char* field, con
 
 Pose checked_pose(const char* kind, const std::string& name, const char* field, const Pose& pose) {
   const double n = pose.q_WB.norm();
-  if (!pose.x_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !(n > 1e-12)) {
+  if (!pose.p_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !(n > 1e-12)) {
     fail(kind, name, std::string(field) + " must be a finite pose with a nonzero quaternion");
   }
   Pose out = pose;
@@ -74,9 +74,9 @@ void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const V
   const Vec3 p_A = A.to_world(anchor_A);
   const Vec3 p_B = B.to_world(anchor_B);
   out.g.segment<3>(row) = p_A - p_B;
-  out.J_A.block<3, 3>(row, 0) = skew(A.x_WB - p_A);
+  out.J_A.block<3, 3>(row, 0) = skew(A.p_WB - p_A);
   out.J_A.block<3, 3>(row, 3) = Mat3::Identity();
-  out.J_B.block<3, 3>(row, 0) = -skew(B.x_WB - p_B);
+  out.J_B.block<3, 3>(row, 0) = -skew(B.p_WB - p_B);
   out.J_B.block<3, 3>(row, 3) = -Mat3::Identity();
 }
 

@@ -20,8 +20,8 @@ SliderJoint::SliderJoint(const SliderJointSettings& s, int body_a, int body_b, c
   const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
   const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
   const Quat qA_inv = A0.q_WB.conjugate();
-  anchor_A_ = qA_inv * (s.anchor_W - A0.x_WB);
-  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.x_WB);
+  anchor_A_ = qA_inv * (s.anchor_W - A0.p_WB);
+  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);
   const Vec3 t1 = any_perpendicular(axis);
   t_A_[0] = qA_inv * axis;
   t_A_[1] = qA_inv * t1;
@@ -38,9 +38,9 @@ double SliderJoint::along(const Pose& A, const Pose& B, const Vec3& t_A,
   const Vec3 p_A = A.to_world(anchor_A_);
   const Vec3 p_B = B.to_world(anchor_B_);
   if (j_A != nullptr && j_B != nullptr) {
-    j_A->head<3>() = t.cross(p_B - A.x_WB).transpose();
+    j_A->head<3>() = t.cross(p_B - A.p_WB).transpose();
     j_A->tail<3>() = -t.transpose();
-    j_B->head<3>() = (p_B - B.x_WB).cross(t).transpose();
+    j_B->head<3>() = (p_B - B.p_WB).cross(t).transpose();
     j_B->tail<3>() = t.transpose();
   }
   return t.dot(p_B - p_A);

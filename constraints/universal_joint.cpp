@@ -21,8 +21,8 @@ UniversalJoint::UniversalJoint(const UniversalJointSettings& s, int body_a, int 
   }
   const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
   const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
-  anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.x_WB);
-  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.x_WB);
+  anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.p_WB);
+  anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);
   axis_A_ = A0.q_WB.conjugate() * a;
   axis_B_ = B0.q_WB.conjugate() * b;
   // from the stored axes, so that g is 0 to rounding at the creation poses

@@ -33,7 +33,7 @@ Vec3 quat_log(const Quat& q_in) {
 
 Pose integrate(const Pose& pose, const Vec6& d) {
   Pose out;
-  out.x_WB = pose.x_WB + d.tail<3>();
+  out.p_WB = pose.p_WB + d.tail<3>();
   out.q_WB = (quat_exp(d.head<3>()) * pose.q_WB).normalized();
   return out;
 }

@@ -17,13 +17,38 @@ using Quat = Eigen::Quaterniond;
 /// one Jacobian row (1 × 6, angular first), as it multiplies a twist
 using Row6 = Eigen::Matrix<double, 1, 6>;
 
-/// Pose of a body: centre of mass in world (`x_WB`) and orientation body→world (`q_WB`).
+/// A twist (ω; v), angular first: the angular velocity and the velocity of the reference point
+/// (for a body, its centre of mass), both in world axes. A Vec6 with names for its halves, so
+/// code reads `V.v().z()` instead of `V(5)`; converts to and from Vec6 expressions.
+class Twist : public Vec6 {
+ public:
+  Twist() : Vec6(Vec6::Zero()) {}
+  Twist(const Vec3& w, const Vec3& v) {
+    head<3>() = w;
+    tail<3>() = v;
+  }
+  template <typename Derived>
+  Twist(const Eigen::MatrixBase<Derived>& other) : Vec6(other) {}  // NOLINT: implicit on purpose
+  template <typename Derived>
+  Twist& operator=(const Eigen::MatrixBase<Derived>& other) {
+    Vec6::operator=(other);
+    return *this;
+  }
+  /// ω, rad/s
+  [[nodiscard]] auto w() { return head<3>(); }
+  [[nodiscard]] auto w() const { return head<3>(); }
+  /// v, m/s
+  [[nodiscard]] auto v() { return tail<3>(); }
+  [[nodiscard]] auto v() const { return tail<3>(); }
+};
+
+/// Pose of a body: centre of mass in world (`p_WB`) and orientation body→world (`q_WB`).
 struct Pose {
-  Vec3 x_WB = Vec3::Zero();
+  Vec3 p_WB = Vec3::Zero();
   Quat q_WB = Quat::Identity();
 
   /// a point given in the body frame, in world coordinates
-  [[nodiscard]] Vec3 to_world(const Vec3& p_B) const { return x_WB + q_WB * p_B; }
+  [[nodiscard]] Vec3 to_world(const Vec3& p_B) const { return p_WB + q_WB * p_B; }
   /// a direction given in the body frame, in world coordinates
   [[nodiscard]] Vec3 rotate(const Vec3& d_B) const { return q_WB * d_B; }
 };

@@ -104,16 +104,16 @@ class Spring final : public ExternalForce {
   Geometry geometry(const RigidBodySet& set) const {
     Geometry g;
     const Pose A = set.pose(s_.body_a);
-    g.r_a = A.rotate(s_.point_a);
-    const Vec3 p_a = A.x_WB + g.r_a;
+    g.r_a = A.rotate(s_.p_APa);
+    const Vec3 p_a = A.p_WB + g.r_a;
     const Vec6 t_a = set.twist(s_.body_a);
     const Vec3 pdot_a = t_a.tail<3>() + t_a.head<3>().cross(g.r_a);
-    Vec3 p_b = s_.point_b, pdot_b = Vec3::Zero();
+    Vec3 p_b = s_.p_BPb, pdot_b = Vec3::Zero();
     g.r_b = Vec3::Zero();
     if (s_.body_b >= 0) {
       const Pose B = set.pose(s_.body_b);
-      g.r_b = B.rotate(s_.point_b);
-      p_b = B.x_WB + g.r_b;
+      g.r_b = B.rotate(s_.p_BPb);
+      p_b = B.p_WB + g.r_b;
       const Vec6 t_b = set.twist(s_.body_b);
       pdot_b = t_b.tail<3>() + t_b.head<3>().cross(g.r_b);
     }
@@ -158,7 +158,7 @@ std::unique_ptr<ExternalForce> make_constant_force(const ConstantForceSettings& 
 }
 
 std::unique_ptr<ExternalForce> make_spring(const SpringSettings& s) {
-  if (!s.point_a.allFinite() || !s.point_b.allFinite())
+  if (!s.p_APa.allFinite() || !s.p_BPb.allFinite())
     throw Error("spring: attachment points must be finite");
   for (double x : {s.stiffness, s.damping, s.rest_length})
     if (!(x >= 0.0) || !std::isfinite(x))
@@ -174,8 +174,8 @@ std::unique_ptr<ExternalForce> make_callback_force(ForceCallback callback) {
 }
 
 double spring_length(const RigidBodySet& set, const SpringSettings& s) {
-  const Vec3 p_a = set.pose(s.body_a).to_world(s.point_a);
-  const Vec3 p_b = s.body_b >= 0 ? set.pose(s.body_b).to_world(s.point_b) : s.point_b;
+  const Vec3 p_a = set.pose(s.body_a).to_world(s.p_APa);
+  const Vec3 p_b = s.body_b >= 0 ? set.pose(s.body_b).to_world(s.p_BPb) : s.p_BPb;
   return (p_b - p_a).norm();
 }
 

@@ -45,12 +45,12 @@ struct ConstantForceSettings {
 ///   F_A = (k (L − L₀) + c L̇) n,  n = (p_B − p_A)/L,  L = |p_B − p_A|;  F_B = −F_A
 struct SpringSettings {
   int body_a = 0;
-  Vec3 point_a = Vec3::Zero();  ///< in A's body frame, m
-  int body_b = -1;              ///< body index, or −1 for the world
-  Vec3 point_b = Vec3::Zero();  ///< in B's body frame (world coordinates for the world), m
-  double stiffness = 0.0;       ///< k, N/m, ≥ 0
-  double damping = 0.0;         ///< c, N·s/m, ≥ 0
-  double rest_length = 0.0;     ///< L₀, m, ≥ 0
+  Vec3 p_APa = Vec3::Zero();  ///< the point Pa on A, from A's origin (COM), A's frame, m
+  int body_b = -1;            ///< body index, or −1 for the world
+  Vec3 p_BPb = Vec3::Zero();  ///< Pb on B, from B's origin, B's frame (world for the world), m
+  double stiffness = 0.0;     ///< k, N/m, ≥ 0
+  double damping = 0.0;       ///< c, N·s/m, ≥ 0
+  double rest_length = 0.0;   ///< L₀, m, ≥ 0
 };
 
 /// a user callback: adds wrenches (6 per body) given the set and the time

@@ -22,10 +22,10 @@ Mat3 RigidBody::inverse_inertia_W(const Quat& q_WB) const {
 RigidBody make_rigid_body(const BodySettings& s) {
   const std::string who = fmt::format("body \"{}\"", s.name);
   auto fail = [&](const std::string& what) { throw Error(who + ": " + what); };
-  if (!s.position.allFinite() || !s.velocity.allFinite() || !s.angular_velocity.allFinite() ||
-      !s.orientation.coeffs().allFinite())
+  if (!s.p_WS.allFinite() || !s.v_WB.allFinite() || !s.w_WB.allFinite() ||
+      !s.q_WB.coeffs().allFinite())
     fail("position, orientation and velocities must be finite");
-  if (s.orientation.norm() < 1e-6) fail("orientation quaternion has (nearly) zero length");
+  if (s.q_WB.norm() < 1e-6) fail("orientation quaternion has (nearly) zero length");
   if (!(s.friction >= 0.0) || !std::isfinite(s.friction))
     fail(fmt::format("friction must be finite and >= 0 (got {})", s.friction));
   if (!(s.restitution >= 0.0 && s.restitution <= 1.0))

@@ -27,11 +27,13 @@ struct BodySettings {
   /// For bodies of non-uniform density, e.g. Kry's rattleback (docs/hybrid.md)
   std::optional<Vec3> centre_of_mass{};
   ShapePtr shape{};  ///< collision shape (none: the body never collides)
-  /// origin of the body's shape frame in world (the COM for symmetric primitives), m
-  Vec3 position = Vec3::Zero();
-  Quat orientation = Quat::Identity();   ///< body → world rotation (normalized on creation)
-  Vec3 velocity = Vec3::Zero();          ///< of the centre of mass, world, m/s
-  Vec3 angular_velocity = Vec3::Zero();  ///< world, rad/s
+  /// p_WS: the origin of the body's shape frame S, from the world origin, in world, m (the
+  /// centre of mass for symmetric primitives; scene key "position")
+  Vec3 p_WS = Vec3::Zero();
+  /// q_WB: body → world rotation (normalized on creation; the shape frame S has the same axes)
+  Quat q_WB = Quat::Identity();
+  Vec3 v_WB = Vec3::Zero();           ///< v_WB: the velocity of the centre of mass, in world, m/s
+  Vec3 w_WB = Vec3::Zero();           ///< w_WB: the angular velocity, in world, rad/s
   double friction = 0.5;              ///< Coulomb coefficient μ ≥ 0; a pair uses √(μ_A μ_B)
   double restitution = 0.0;           ///< Newton coefficient e ∈ [0, 1]; a pair uses max
   std::uint32_t collision_group = 1;  ///< group bits

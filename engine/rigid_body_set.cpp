@@ -35,7 +35,7 @@ Pose RigidBodySet::pose(int i) const {
 }
 
 void RigidBodySet::set_pose(int i, const Pose& pose) {
-  position(i) = pose.x_WB;
+  position(i) = pose.p_WB;
   orientation(i) = pose.q_WB.normalized();
 }
 

@@ -77,10 +77,10 @@ int World::add_body(const BodySettings& settings) {
     throw Error(fmt::format("body \"{}\": the name is already taken", settings.name));
   RigidBody model = make_rigid_body(settings);
   Vec6 twist;
-  twist << settings.angular_velocity, settings.velocity;
+  twist << settings.w_WB, settings.v_WB;
   // the state holds the centre of mass: the shape frame's origin minus the shape offset
-  const Quat q = settings.orientation.normalized();
-  const Vec3 com = settings.position - q * model.shape_offset;
+  const Quat q = settings.q_WB.normalized();
+  const Vec3 com = settings.p_WS - q * model.shape_offset;
   CollisionObjectSettings object;
   if (model.shape) {
     object.shape = model.shape;
@@ -170,7 +170,7 @@ void World::add_force_callback(ForceCallback callback) {
 void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   check_body(body, "set_state");
   if (body < 0) throw Error("set_state: the world has no state");
-  if (!pose.x_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
+  if (!pose.p_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
       pose.q_WB.norm() < 1e-6)
     throw Error(
         fmt::format("body \"{}\": set_state needs a finite pose and twist", set_.body(body).name));

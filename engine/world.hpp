@@ -3,10 +3,10 @@
 // settings structs, call step(), read the state and the impulses.
 //
 //   pivot::World world({.time_step = 1e-3});
-//   int ball = world.add_body({.name = "ball", .mass = 1.0, .position = {0, 0, 1}});
+//   int ball = world.add_body({.name = "ball", .mass = 1.0, .p_WS = {0, 0, 1}});
 //   world.add_joint(pivot::BallJointSettings{.anchor_W = {0, 0, 2}}, ball, pivot::kWorldBody);
 //   for (int i = 0; i < 1000; ++i) world.step();
-//   pivot::Vec3 x = world.pose(ball).x_WB;
+//   pivot::Vec3 x = world.pose(ball).p_WB;
 //
 // One step (docs/step.md; Cline 2002 §2.7 and §4.1; ARCHITECTURE.md "The step"):
 //   1. forces f(p, v, t); the gyroscopic term as the impulse of a midpoint step (gyroscopic.hpp);
@@ -154,7 +154,7 @@ class World {
   [[nodiscard]] int find_body(const std::string& name) const { return set_.find(name); }
   [[nodiscard]] Pose pose(int body) const { return set_.pose(body); }
   /// twist (ω; v), world-aligned at the COM
-  [[nodiscard]] Vec6 twist(int body) const { return set_.twist(body); }
+  [[nodiscard]] Twist twist(int body) const { return set_.twist(body); }
   /// sets a body's pose and twist (e.g. for a user's reset); validated, throws pivot::Error
   void set_state(int body, const Pose& pose, const Vec6& twist);
 

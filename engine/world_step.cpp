@@ -41,7 +41,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
   const double h = settings_.time_step;
   for (const Contact& c : contacts) {
     const Pose A = set_.pose(c.body_a), B = set_.pose(c.body_b);
-    const ContactRow normal = contact_row(c.point_a, A.x_WB, c.point_b, B.x_WB, c.normal);
+    const ContactRow normal = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, c.n_BA_W);
     UnilateralRow row;
     row.body_a = c.body_a;
     row.body_b = c.body_b;
@@ -72,9 +72,9 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
       FrictionCone cone;
       cone.normal_row = static_cast<int>(rows_->unilaterals.size()) - 1;
       cone.mu = mu;
-      for (const Vec3& d : friction_directions(c.normal, settings_.friction_directions,
+      for (const Vec3& d : friction_directions(c.n_BA_W, settings_.friction_directions,
                                                settings_.friction_direction_offset)) {
-        const ContactRow tangent = contact_row(c.point_a, A.x_WB, c.point_b, B.x_WB, d);
+        const ContactRow tangent = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, d);
         RowRef f;
         f.body_a = c.body_a;
         f.body_b = c.body_b;

@@ -61,16 +61,16 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
                  "needs a shape");
       s.centre_of_mass = o.required_vec3("centre_of_mass", Range::any);
     }
-    s.velocity = o.vec3("velocity", Vec3::Zero(), Range::any);
+    s.v_WB = o.vec3("velocity", Vec3::Zero(), Range::any);
     if (o.has("angular_velocity") && o.has("angular_velocity_deg"))
       ctx.fail(ptr, "give either \"angular_velocity\" or \"angular_velocity_deg\", not both");
     if (o.has("angular_velocity_deg"))
-      s.angular_velocity = o.required_vec3("angular_velocity_deg", Range::any) * (kDegree);
+      s.w_WB = o.required_vec3("angular_velocity_deg", Range::any) * (kDegree);
     else
-      s.angular_velocity = o.vec3("angular_velocity", Vec3::Zero(), Range::any);
+      s.w_WB = o.vec3("angular_velocity", Vec3::Zero(), Range::any);
   }
-  s.position = o.vec3("position", Vec3::Zero(), Range::any);
-  s.orientation = o.quat("quat_wxyz");
+  s.p_WS = o.vec3("position", Vec3::Zero(), Range::any);
+  s.q_WB = o.quat("quat_wxyz");
   s.friction = o.number("friction", 0.5, Range::non_negative);
   s.restitution = o.number("restitution", 0.0, Range::unit_interval);
   return b;

@@ -111,10 +111,10 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
   } else {
     // any point serves a weld; by default the midpoint of the two bodies (body_a's position
     // when joined to the world) keeps the rows well scaled
-    const Vec3 pa = scene.bodies[out.body_a_index].settings.position;
+    const Vec3 pa = scene.bodies[out.body_a_index].settings.p_WS;
     const Vec3 fallback = out.body_b_index == kWorldBody
                               ? pa
-                              : Vec3(0.5 * (pa + scene.bodies[out.body_b_index].settings.position));
+                              : Vec3(0.5 * (pa + scene.bodies[out.body_b_index].settings.p_WS));
     out.settings = FixedJointSettings{name, o.vec3("anchor", fallback, Range::any)};
   }
   return out;

@@ -153,11 +153,11 @@ ojson body_json(const SceneBody& b) {
     if (s.inertia_diag) j["inertia_diag"] = vec(*s.inertia_diag);
     if (s.centre_of_mass) j["centre_of_mass"] = vec(*s.centre_of_mass);
   }
-  j["position"] = vec(s.position);
-  j["quat_wxyz"] = wxyz(s.orientation);
+  j["position"] = vec(s.p_WS);
+  j["quat_wxyz"] = wxyz(s.q_WB);
   if (!s.fixed) {
-    j["velocity"] = vec(s.velocity);
-    j["angular_velocity"] = vec(s.angular_velocity);
+    j["velocity"] = vec(s.v_WB);
+    j["angular_velocity"] = vec(s.w_WB);
   }
   j["friction"] = s.friction;
   j["restitution"] = s.restitution;
@@ -197,8 +197,8 @@ ojson joint_json(const SceneJoint& jt) {
 
 ojson spring_json(const SceneSpring& sp) {
   const SpringSettings& s = sp.settings;
-  return {{"body_a", sp.body_a},         {"point_a", vec(s.point_a)}, {"body_b", sp.body_b},
-          {"point_b", vec(s.point_b)},   {"stiffness", s.stiffness},  {"damping", s.damping},
+  return {{"body_a", sp.body_a},         {"point_a", vec(s.p_APa)},  {"body_b", sp.body_b},
+          {"point_b", vec(s.p_BPb)},     {"stiffness", s.stiffness}, {"damping", s.damping},
           {"rest_length", s.rest_length}};
 }
 

@@ -5,7 +5,7 @@
 namespace pivot {
 
 SurfaceJet ContactSurface::evaluate(int patch, const Vec2& uv) const {
-  return surface->evaluate(patch, uv).transformed(X_BS.q_WB.toRotationMatrix(), X_BS.x_WB);
+  return surface->evaluate(patch, uv).transformed(X_BS.q_WB.toRotationMatrix(), X_BS.p_WB);
 }
 
 Mat3 contact_alignment(double psi) {
@@ -27,7 +27,7 @@ Mat3 contact_alignment_derivative(double psi) {
 
 Pose frame_pose(const ContactFrame& f) {
   Pose X;
-  X.x_WB = f.c;
+  X.p_WB = f.c;
   X.q_WB = Quat(f.Theta).normalized();
   return X;
 }
@@ -42,20 +42,20 @@ Mat6 block_diag(const Mat3& R) {
 }  // namespace
 
 Mat6 adjoint(const Pose& X) {
-  return adjoint(X.q_WB.toRotationMatrix(), X.x_WB);
+  return adjoint(X.q_WB.toRotationMatrix(), X.p_WB);
 }
 
 Pose inverse(const Pose& X) {
   Pose Y;
   Y.q_WB = X.q_WB.conjugate();
-  Y.x_WB = -(Y.q_WB * X.x_WB);
+  Y.p_WB = -(Y.q_WB * X.p_WB);
   return Y;
 }
 
 Pose compose(const Pose& X, const Pose& Y) {
   Pose Z;
   Z.q_WB = (X.q_WB * Y.q_WB).normalized();
-  Z.x_WB = X.x_WB + X.q_WB * Y.x_WB;
+  Z.p_WB = X.p_WB + X.q_WB * Y.p_WB;
   return Z;
 }
 
@@ -104,7 +104,7 @@ ContactKinematics contact_kinematics(const ContactSurface& body1, const ContactS
   const Mat3 R_psi = contact_alignment(q.psi());
   const Mat3 R_2_1 = f2.Theta * R_psi * f1.Theta.transpose();
   k.X_21.q_WB = Quat(R_2_1).normalized();
-  k.X_21.x_WB = f2.c - R_2_1 * f1.c;
+  k.X_21.p_WB = f2.c - R_2_1 * f1.c;
 
   // ^{1c}H = (−H_1, A_ψ H_2, e_3)   (P55-56 with the sign fix of notes/kry.md §1.3)
   k.H_1c.leftCols<2>() = -f1.H;
@@ -169,7 +169,7 @@ ContactRates contact_rates(const ContactKinematics& k, const Vec6& V1_1, const V
   // ^1φ(2,1) = ^1φ_1 − ^1_2Ad ^2φ_2, then to 1c: ^{1c}_1Ad = (^1_{1c}Ad)⁻¹
   const Vec6 phi_rel_1 = V1_1 - adjoint_1_2(k) * V2_2;
   Pose X_1_1c;
-  X_1_1c.x_WB = k.frame_1.c;
+  X_1_1c.p_WB = k.frame_1.c;
   X_1_1c.q_WB = Quat(k.frame_1.Theta).normalized();
   const Vec6 phi_rel_1c = adjoint(inverse(X_1_1c)) * phi_rel_1;
   ContactRates r;

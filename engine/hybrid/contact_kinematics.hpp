@@ -39,7 +39,7 @@ using Mat65 = Eigen::Matrix<double, 6, 5>;
 /// one body's smooth surface and where it sits on the body
 struct ContactSurface {
   SmoothSurfacePtr surface;  ///< shared, immutable
-  /// the surface frame S in the body frame B: p_B = X_BS.x_WB + X_BS.q_WB p_S (the Pose fields
+  /// the surface frame S in the body frame B: p_B = X_BS.p_WB + X_BS.q_WB p_S (the Pose fields
   /// read "S in B" here)
   Pose X_BS{};
 
@@ -63,7 +63,7 @@ struct ContactCoordinates {
 [[nodiscard]] Mat3 contact_alignment(double psi);
 
 /// the pose of body 1 in body 2's frame, ^2_1E(q) (P9). Pose fields read "1 in 2":
-/// p_2 = x_WB + q_WB p_1.
+/// p_2 = p_WB + q_WB p_1.
 [[nodiscard]] Pose contact_pose(const ContactSurface& body1, const ContactSurface& body2,
                                 const ContactCoordinates& q);
 

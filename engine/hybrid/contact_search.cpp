@@ -14,14 +14,14 @@ struct Local {
 Local local_point(const ContactSurface& s, const Pose& X_2B, const SurfacePoint& sp) {
   const SurfaceJet j = s.evaluate(sp.patch, sp.uv);
   const Mat3 R = X_2B.q_WB.toRotationMatrix();
-  return {X_2B.x_WB + R * j.p, R * j.p_u, R * j.p_v};
+  return {X_2B.p_WB + R * j.p, R * j.p_u, R * j.p_v};
 }
 
 // the surface point of `s` (placed by X_2B in body 2's frame) nearest to x (body-2 frame)
 SurfacePoint closest(const ContactSurface& s, const Pose& X_2B, const Vec3& x) {
   // x in the surface frame: S in 2 is X_2B ∘ X_BS
   const Pose X_2S = compose(X_2B, s.X_BS);
-  return s.surface->closest_point(inverse(X_2S).x_WB + inverse(X_2S).q_WB * x);
+  return s.surface->closest_point(inverse(X_2S).p_WB + inverse(X_2S).q_WB * x);
 }
 
 // moves sp by duv, walking across linked edges; returns false if it stopped at an open edge
@@ -69,11 +69,11 @@ ContactSearchResult find_contact(const ContactSurface& body1, const Pose& X_W1,
 
   SurfacePoint a, b;  // on body 1, body 2
   if (p_W_guess) {
-    const Vec3 g2 = X_2W.x_WB + X_2W.q_WB * *p_W_guess;
+    const Vec3 g2 = X_2W.p_WB + X_2W.q_WB * *p_W_guess;
     a = closest(body1, X_21, g2);
     b = closest(body2, X_22, g2);
   } else {
-    b = closest(body2, X_22, X_21.x_WB);
+    b = closest(body2, X_22, X_21.p_WB);
     for (int round = 0; round < 4; ++round) {
       a = closest(body1, X_21, local_point(body2, X_22, b).p);
       b = closest(body2, X_22, local_point(body1, X_21, a).p);
@@ -126,7 +126,7 @@ ContactSearchResult find_contact(const ContactSurface& body1, const Pose& X_W1,
   // both frames in body 2's coordinates
   const Mat3 R21 = X_21.q_WB.toRotationMatrix();
   const Mat3 T1 = R21 * f1.Theta;
-  const Vec3 c = X_21.x_WB + R21 * f1.c;
+  const Vec3 c = X_21.p_WB + R21 * f1.c;
   const Mat3& T2 = f2.Theta;
   res.coords.patch_1 = a.patch;
   res.coords.patch_2 = b.patch;
@@ -134,8 +134,8 @@ ContactSearchResult find_contact(const ContactSurface& body1, const Pose& X_W1,
   res.gap = (c - f2.c).dot(T2.col(2));
   res.normal_angle = std::atan2(T1.col(2).cross(T2.col(2)).norm(), -T1.col(2).dot(T2.col(2)));
   const Mat3 RW2 = X_W2.q_WB.toRotationMatrix();
-  res.p_W1 = X_W2.x_WB + RW2 * c;
-  res.p_W2 = X_W2.x_WB + RW2 * f2.c;
+  res.p_W1 = X_W2.p_WB + RW2 * c;
+  res.p_W2 = X_W2.p_WB + RW2 * f2.c;
   res.n_W = RW2 * T2.col(2);
   return res;
 }

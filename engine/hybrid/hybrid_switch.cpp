@@ -49,7 +49,7 @@ struct NormalStop {
 };
 NormalStop stop_normal_velocity(const RigidBodySet& set, int i, int o, const Vec3& p, const Vec3& n,
                                 Vec6& V_i, Vec6& V_o) {
-  const Vec3 r_i = p - set.pose(i).x_WB, r_o = p - set.pose(o).x_WB;
+  const Vec3 r_i = p - set.pose(i).p_WB, r_o = p - set.pose(o).p_WB;
   const Mat3 Iinv_i = set.body(i).inverse_inertia_W(set.pose(i).q_WB);
   const Mat3 Iinv_o = set.body(o).inverse_inertia_W(set.pose(o).q_WB);
   const double v_n =
@@ -145,8 +145,8 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     const Pose X = body1_pose(pair.model, state);
     const Vec6 V = body1_world_twist(pair.model, state);
     const Vec6 V2 = body2_world_twist(state);
-    if (!X.x_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite() ||
-        !state.X_W2.x_WB.allFinite() || !state.X_W2.q_WB.coeffs().allFinite() || !V2.allFinite()) {
+    if (!X.p_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite() ||
+        !state.X_W2.p_WB.allFinite() || !state.X_W2.q_WB.coeffs().allFinite() || !V2.allFinite()) {
       exit(w, k, "bad_geometry: non-finite state");
       continue;
     }
@@ -174,7 +174,7 @@ struct BodyContacts {
 
   void add(const Contact& c, int body) {
     const int other = c.body_a == body ? c.body_b : c.body_a;
-    const Vec3 p = c.body_a == body ? c.point_a : c.point_b;
+    const Vec3 p = c.body_a == body ? c.p_WCa : c.p_WCb;
     if (count == 0) {
       partner = other;
       first_point = deepest_point = p;
@@ -279,7 +279,7 @@ bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
   const Pose X = body1_pose(pair.model, e.state);
   const Vec6 V = body1_world_twist(pair.model, e.state);
   const Vec6 V2 = body2_world_twist(e.state);
-  if (!X.x_WB.allFinite() || !V.allFinite() || !V2.allFinite()) return false;
+  if (!X.p_WB.allFinite() || !V.allFinite() || !V2.allFinite()) return false;
   w.set_.set_pose(i, X);
   w.set_.twist(i) = V;
   if (partner_free) w.set_.twist(partner) = V2;  // body 2 keeps its pose (enter_reduced_mode)
@@ -294,7 +294,7 @@ bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
   ev.partner = partner;
   ev.entered = true;
   ev.energy_change = e.energy_change + stop.energy;
-  ev.position_change = (X.x_WB - X0.x_WB).norm();
+  ev.position_change = (X.p_WB - X0.p_WB).norm();
   ev.rotation_change = X.q_WB.angularDistance(X0.q_WB);
   ev.twist_change = (V - V0).cwiseAbs().maxCoeff();
   pending_.push_back(std::move(ev));

@@ -326,10 +326,10 @@ double reduced_energy(const ReducedContactModel& model, const ReducedContactStat
   const Vec6 V1 = body1_twist(k, V2, state.qdot);
   const Pose X_W1 = compose(state.X_W2, k.X_21);
   double e =
-      0.5 * V1.dot(mass_matrix(model.body1) * V1) - model.body1.mass * model.gravity.dot(X_W1.x_WB);
+      0.5 * V1.dot(mass_matrix(model.body1) * V1) - model.body1.mass * model.gravity.dot(X_W1.p_WB);
   if (!model.body2.fixed)
     e += 0.5 * V2.dot(mass_matrix(model.body2) * V2) -
-         model.body2.mass * model.gravity.dot(state.X_W2.x_WB);
+         model.body2.mass * model.gravity.dot(state.X_W2.p_WB);
   return e;
 }
 
@@ -393,8 +393,8 @@ ReducedEntry enter_reduced_mode(const ReducedContactModel& model, const Pose& X_
     const Vec6 V_B = to_body_twist(q_WB, V_W);
     return 0.5 * V_B.dot(mass_matrix(b) * V_B);
   };
-  double before = kinetic(b1, X_W1.q_WB, V1_W) - b1.mass * model.gravity.dot(X_W1.x_WB);
-  if (!b2.fixed) before += kinetic(b2, X_W2.q_WB, V2_W) - b2.mass * model.gravity.dot(X_W2.x_WB);
+  double before = kinetic(b1, X_W1.q_WB, V1_W) - b1.mass * model.gravity.dot(X_W1.p_WB);
+  if (!b2.fixed) before += kinetic(b2, X_W2.q_WB, V2_W) - b2.mass * model.gravity.dot(X_W2.p_WB);
 
   ReducedContactState& s = e.state;
   s.coords = e.search.coords;

@@ -59,7 +59,7 @@ class StepOde {
     y.head<5>() = s.coords.q;
     y.segment(5, n_) = independent_rates(s.mode, s.qdot);
     if (free2_) {
-      y.segment<3>(5 + n_) = s.X_W2.x_WB;
+      y.segment<3>(5 + n_) = s.X_W2.p_WB;
       y.segment<4>(8 + n_) = s.X_W2.q_WB.coeffs();
       y.segment<6>(12 + n_) = s.V2_B;
     }
@@ -76,7 +76,7 @@ class StepOde {
     else
       s.qdot.segment(2, n_) = nu;  // (u̇, v̇, ψ̇) or (u̇, v̇)
     if (free2_) {
-      s.X_W2.x_WB = y.segment<3>(5 + n_);
+      s.X_W2.p_WB = y.segment<3>(5 + n_);
       s.X_W2.q_WB.coeffs() = y.segment<4>(8 + n_);
       s.X_W2.q_WB.normalize();
       s.V2_B = y.segment<6>(12 + n_);

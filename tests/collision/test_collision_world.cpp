@@ -44,8 +44,8 @@ Quat axis_angle(double angle, const Vec3& axis) {
 /// the contact invariants: unit normal, gap = n·(pa − pb), gap ≤ margin
 void check_invariants(const std::vector<Contact>& contacts, double margin) {
   for (const Contact& c : contacts) {
-    CHECK(c.normal.norm() == Approx(1.0).epsilon(1e-12));
-    CHECK(c.gap == Approx(c.normal.dot(c.point_a - c.point_b)).margin(1e-12));
+    CHECK(c.n_BA_W.norm() == Approx(1.0).epsilon(1e-12));
+    CHECK(c.gap == Approx(c.n_BA_W.dot(c.p_WCa - c.p_WCb)).margin(1e-12));
     CHECK(c.gap <= margin + 1e-12);
   }
 }
@@ -67,9 +67,9 @@ TEST_CASE("sphere–sphere gaps and normals", "[collision]") {
     CHECK(c.body_a == 0);
     CHECK(c.body_b == 1);
     CHECK(std::abs(c.gap - gap) < 1e-9);
-    CHECK((c.normal - dir).norm() < 1e-12);  // from B to A
-    CHECK(std::abs((c.point_a - ca).norm() - 0.5) < 1e-12);
-    CHECK(std::abs((c.point_b - cb).norm() - 0.3) < 1e-12);
+    CHECK((c.n_BA_W - dir).norm() < 1e-12);  // from B to A
+    CHECK(std::abs((c.p_WCa - ca).norm() - 0.5) < 1e-12);
+    CHECK(std::abs((c.p_WCb - cb).norm() - 0.3) < 1e-12);
     check_invariants(contacts, margin);
   }
   Scene far;
@@ -95,9 +95,9 @@ TEST_CASE("sphere–plane gaps, with the plane on a moved fixed body", "[collisi
     CHECK(c.body_a == 3);  // the dynamic body is A
     CHECK(c.body_b == 7);
     CHECK(std::abs(c.gap - gap) < 1e-9);
-    CHECK((c.normal - n).norm() < 1e-12);
-    CHECK((c.point_a - (centre - 0.2 * n)).norm() < 1e-9);
-    CHECK((c.point_b - foot).norm() < 1e-9);
+    CHECK((c.n_BA_W - n).norm() < 1e-12);
+    CHECK((c.p_WCa - (centre - 0.2 * n)).norm() < 1e-9);
+    CHECK((c.p_WCb - foot).norm() < 1e-9);
     check_invariants(contacts, 0.05);
   }
 }
@@ -114,8 +114,8 @@ TEST_CASE("box–plane: face down gives the 4 corners, tilted gives the lowest c
     for (const Contact& c : contacts) {
       CHECK(c.body_a == 1);
       CHECK(std::abs(c.gap - gap) < 1e-9);
-      CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-15);
-      CHECK(std::abs(c.point_b.z()) < 1e-12);
+      CHECK((c.n_BA_W - Vec3::UnitZ()).norm() < 1e-15);
+      CHECK(std::abs(c.p_WCb.z()) < 1e-12);
     }
     check_invariants(contacts, 0.05);
   }
@@ -146,9 +146,9 @@ TEST_CASE("capsule–plane: both ends when lying, the lower end when tilted", "[
     REQUIRE(contacts.size() == 2);
     for (const Contact& c : contacts) {
       CHECK(std::abs(c.gap - gap) < 1e-9);
-      CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-15);
+      CHECK((c.n_BA_W - Vec3::UnitZ()).norm() < 1e-15);
     }
-    CHECK(std::abs(std::abs(contacts[0].point_a.x() - contacts[1].point_a.x()) - 2 * hl) < 1e-12);
+    CHECK(std::abs(std::abs(contacts[0].p_WCa.x() - contacts[1].p_WCa.x()) - 2 * hl) < 1e-12);
   }
   const double tilt = 0.4;  // axis 0.4 rad from vertical: the lower end is hl cos(tilt) below
   for (const double gap : {0.03, 0.0, -0.01}) {
@@ -207,10 +207,10 @@ TEST_CASE("two stacked boxes give 4 contacts in one call", "[collision]") {
       for (const Contact& c : contacts) {
         if (fixed_bottom) {
           CHECK(c.body_a == 1);  // the dynamic body is A
-          CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-12);
+          CHECK((c.n_BA_W - Vec3::UnitZ()).norm() < 1e-12);
         } else {
           CHECK(c.body_a == 0);  // the lower index is A; the normal points from B (top) to A
-          CHECK((c.normal + Vec3::UnitZ()).norm() < 1e-12);
+          CHECK((c.n_BA_W + Vec3::UnitZ()).norm() < 1e-12);
         }
         CHECK(std::abs(c.gap - gap) < 1e-9);
       }
@@ -235,7 +235,7 @@ TEST_CASE("box edge across box edge, and a hull on a box", "[collision]") {
   const auto c = s.detect(0.05);
   REQUIRE(c.size() == 1);
   CHECK(std::abs(c[0].gap - 0.01) < 1e-9);
-  CHECK((c[0].normal + Vec3::UnitZ()).norm() < 1e-9);  // from the top box (B) down to A
+  CHECK((c[0].n_BA_W + Vec3::UnitZ()).norm() < 1e-9);  // from the top box (B) down to A
   // a tetrahedron standing on its face on a box
   Scene t;
   t.add(0, make_box(Vec3(1, 1, 0.5)), Vec3(0, 0, -0.5), Quat::Identity(), true);
@@ -259,14 +259,14 @@ TEST_CASE("curved shapes against boxes go through GJK", "[collision]") {
   for (const Contact& k : c) by[k.body_a].push_back(k);
   REQUIRE(by[1].size() == 1);
   CHECK(std::abs(by[1][0].gap - 0.01) < 1e-6);
-  CHECK((by[1][0].normal - Vec3::UnitZ()).norm() < 1e-6);
+  CHECK((by[1][0].n_BA_W - Vec3::UnitZ()).norm() < 1e-6);
   REQUIRE(by[2].size() == 1);
   CHECK(std::abs(by[2][0].gap - 0.02) < 1e-6);
-  CHECK((by[2][0].normal - Vec3::UnitX()).norm() < 1e-6);
+  CHECK((by[2][0].n_BA_W - Vec3::UnitX()).norm() < 1e-6);
   REQUIRE(by[3].size() >= 2);  // lying under the box: both ends
   for (const Contact& k : by[3]) {
     CHECK(std::abs(k.gap - 0.005) < 1e-6);
-    CHECK((k.normal + Vec3::UnitZ()).norm() < 1e-6);
+    CHECK((k.n_BA_W + Vec3::UnitZ()).norm() < 1e-6);
   }
 }
 
@@ -295,7 +295,7 @@ TEST_CASE("triangle-mesh floor: a box gets its 4 corners, no internal-edge conta
     for (const Contact& k : c) {
       CHECK(k.body_b == 0);
       CHECK(std::abs(k.gap - gap) < 1e-9);
-      CHECK((k.normal - Vec3::UnitZ()).norm() < 1e-9);
+      CHECK((k.n_BA_W - Vec3::UnitZ()).norm() < 1e-9);
     }
   }
 }
@@ -351,7 +351,7 @@ TEST_CASE("filters: groups and masks, excluded pairs, fixed–fixed pairs", "[co
     REQUIRE(c.size() == 1);
     CHECK(c[0].body_a == 1);
     CHECK(c[0].body_b == 0);
-    CHECK((c[0].normal - Vec3::UnitX()).norm() < 1e-12);
+    CHECK((c[0].n_BA_W - Vec3::UnitX()).norm() < 1e-12);
   }
 }
 
@@ -419,7 +419,7 @@ TEST_CASE("detection is deterministic: same poses, same contacts, same order", "
   REQUIRE(!first.empty());
   // move everything away and back: nothing from the earlier call may leak into the next
   auto saved = a.poses;
-  for (auto& [i, p] : a.poses) p.x_WB += Vec3(0, 0, 5.0 * i);
+  for (auto& [i, p] : a.poses) p.p_WB += Vec3(0, 0, 5.0 * i);
   (void)a.detect(0.1);
   a.poses = saved;
   const auto second = a.detect(0.1);
@@ -429,9 +429,9 @@ TEST_CASE("detection is deterministic: same poses, same contacts, same order", "
     for (std::size_t k = 0; k < first.size(); ++k) {
       CHECK((*other)[k].body_a == first[k].body_a);
       CHECK((*other)[k].body_b == first[k].body_b);
-      CHECK((*other)[k].point_a == first[k].point_a);
-      CHECK((*other)[k].point_b == first[k].point_b);
-      CHECK((*other)[k].normal == first[k].normal);
+      CHECK((*other)[k].p_WCa == first[k].p_WCa);
+      CHECK((*other)[k].p_WCb == first[k].p_WCb);
+      CHECK((*other)[k].n_BA_W == first[k].n_BA_W);
       CHECK((*other)[k].gap == first[k].gap);
     }
   }

@@ -113,13 +113,13 @@ TEST_CASE("pair table: a swapped pair's contacts are flipped", "[collision][pair
     // A is the lower index; the normal points from B to A
     CHECK(c.body_a == 0);
     const Vec3 from_b_to_a = c.body_a == sphere_body ? Vec3(-1, 0, 0) : Vec3(1, 0, 0);
-    CHECK((c.normal - from_b_to_a).norm() < 1e-12);
+    CHECK((c.n_BA_W - from_b_to_a).norm() < 1e-12);
     CHECK(c.gap == Approx(0.02).margin(1e-12));
     const Vec3 on_sphere(0.1, 0.0, 0.0), on_capsule(0.12, 0.0, 0.0);
     const Vec3& on_a = c.body_a == sphere_body ? on_sphere : on_capsule;
     const Vec3& on_b = c.body_a == sphere_body ? on_capsule : on_sphere;
-    CHECK((c.point_a - on_a).norm() < 1e-12);
-    CHECK((c.point_b - on_b).norm() < 1e-12);
+    CHECK((c.p_WCa - on_a).norm() < 1e-12);
+    CHECK((c.p_WCb - on_b).norm() < 1e-12);
   }
 }
 

@@ -39,9 +39,9 @@ TEST_CASE("crossed edges: the edge–edge axis gives the exact separation", "[po
     CHECK(std::abs(q.separation - gap) < 1e-12);  // only an edge axis reaches it
     REQUIRE(q.points.size() == 1);
     CHECK(std::abs(q.points[0].gap - gap) < 1e-12);
-    CHECK((q.points[0].normal + Vec3::UnitZ()).norm() < 1e-12);         // from B (above) to A
-    CHECK((q.points[0].point_a - Vec3(0.0, -0.05, e)).norm() < 1e-12);  // on A's top edge (along y)
-    CHECK((q.points[0].point_b - Vec3(0.0, -0.05, e + gap)).norm() <
+    CHECK((q.points[0].n_BA_W + Vec3::UnitZ()).norm() < 1e-12);       // from B (above) to A
+    CHECK((q.points[0].p_WCa - Vec3(0.0, -0.05, e)).norm() < 1e-12);  // on A's top edge (along y)
+    CHECK((q.points[0].p_WCb - Vec3(0.0, -0.05, e + gap)).norm() <
           1e-12);  // on B's bottom edge (along x)
   }
   const auto far = polytope_contacts(cube, rot(pi / 4, Vec3::UnitY()), Vec3::Zero(), cube,
@@ -57,9 +57,9 @@ TEST_CASE("a square on a square turned 45°: 8 clipped points reduced to 4", "[p
   REQUIRE(q.points.size() == 4);
   for (const auto& c : q.points) {
     CHECK(std::abs(c.gap - 0.01) < 1e-12);
-    CHECK((c.normal - Vec3::UnitZ()).norm() < 1e-12);
-    CHECK(std::abs(c.point_b.z() - 0.1) < 1e-12);
-    CHECK(std::max(std::abs(c.point_b.x()), std::abs(c.point_b.y())) <= 1.0 + 1e-9);
+    CHECK((c.n_BA_W - Vec3::UnitZ()).norm() < 1e-12);
+    CHECK(std::abs(c.p_WCb.z() - 0.1) < 1e-12);
+    CHECK(std::max(std::abs(c.p_WCb.x()), std::abs(c.p_WCb.y())) <= 1.0 + 1e-9);
   }
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("reduce_manifold keeps the deepest point and a spread-out quad", "[pol
   for (int i = 0; i < 8; ++i) {
     ContactPoint c;
     const double a = 2 * pi * i / 8;
-    c.point_a = c.point_b = Vec3(std::cos(a), std::sin(a), 0.0);
+    c.p_WCa = c.p_WCb = Vec3(std::cos(a), std::sin(a), 0.0);
     c.gap = i == 5 ? -0.2 : -0.1;
     points.push_back(c);
   }
@@ -80,13 +80,13 @@ TEST_CASE("reduce_manifold keeps the deepest point and a spread-out quad", "[pol
   // the quad spans at least the area of the inscribed square (2)
   double area = 0.0;  // shoelace over the kept points in angular order
   std::vector<double> angles;
-  for (const auto& c : kept) angles.push_back(std::atan2(c.point_a.y(), c.point_a.x()));
+  for (const auto& c : kept) angles.push_back(std::atan2(c.p_WCa.y(), c.p_WCa.x()));
   std::vector<std::size_t> order = {0, 1, 2, 3};
   std::sort(order.begin(), order.end(),
             [&](std::size_t x, std::size_t y) { return angles[x] < angles[y]; });
   for (std::size_t k = 0; k < 4; ++k) {
-    const Vec3& p = kept[order[k]].point_a;
-    const Vec3& q = kept[order[(k + 1) % 4]].point_a;
+    const Vec3& p = kept[order[k]].p_WCa;
+    const Vec3& q = kept[order[(k + 1) % 4]].p_WCa;
     area += 0.5 * (p.x() * q.y() - q.x() * p.y());
   }
   CHECK(area >= 2.0 - 1e-12);

@@ -51,7 +51,7 @@ inline Quat axis_angle(const Vec3& unit_axis, double angle) {
 
 /// the pose moved by the rigid motion "rotate by R about point c, then translate by t"
 inline Pose move(const Pose& p, const Quat& R, const Vec3& c, const Vec3& t = Vec3::Zero()) {
-  return Pose{c + R * (p.x_WB - c) + t, (R * p.q_WB).normalized()};
+  return Pose{c + R * (p.p_WB - c) + t, (R * p.q_WB).normalized()};
 }
 
 /// the same pose with the quaternion negated (same rotation)

@@ -1,8 +1,8 @@
 // Ball joint: g = p_A − p_B, J_A = ([r_A], I), J_B = (−[r_B], −I) (Cline eq. 4.1, 4.5–4.6).
 #include <catch2/catch.hpp>
 
-#include "pivot/constraints/ball_joint.hpp"
 #include "joint_fd.hpp"
+#include "pivot/constraints/ball_joint.hpp"
 
 using namespace pivot;
 using namespace pivot::test;
@@ -21,7 +21,7 @@ TEST_CASE("ball joint: g = 0 at creation, world anchor closed form", "[constrain
     CHECK(rows.g.norm() < 1e-12);
     // the anchor moves with each body: after moving B by a pure translation t, g = −t
     const Vec3 t = rng.vec(1.0);
-    joint.equality(A0, Pose{B0.x_WB + t, B0.q_WB}, rows);
+    joint.equality(A0, Pose{B0.p_WB + t, B0.q_WB}, rows);
     CHECK((rows.g + t).norm() < 1e-12);
     // coordinate, limits and motor are absent
     CHECK(joint.coordinate(A0, B0) == 0.0);
@@ -92,9 +92,8 @@ TEST_CASE("ball joint: invalid settings throw naming the joint", "[constraints][
   const Pose Q{Vec3(1, 0, 0), Quat::Identity()};
   const double nan = std::numeric_limits<double>::quiet_NaN();
   auto make = [&](BallJointSettings s, int a, int b) { BallJoint j(s, a, b, P, Q); };
-  CHECK_THAT(
-      error_message([&] { make({.name = "knee", .anchor_W = Vec3(nan, 0, 0)}, 0, 1); }),
-      Catch::Contains("ball joint 'knee'"));
+  CHECK_THAT(error_message([&] { make({.name = "knee", .anchor_W = Vec3(nan, 0, 0)}, 0, 1); }),
+             Catch::Contains("ball joint 'knee'"));
   CHECK_THAT(error_message([&] { make({.name = "knee"}, 0, 0); }),
              Catch::Contains("ball joint 'knee'"));
   CHECK_THAT(error_message([&] { make({.name = "knee"}, kWorldBody, 1); }),

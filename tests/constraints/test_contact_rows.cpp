@@ -19,9 +19,9 @@ TEST_CASE("contact rows: J is the derivative of the gap along each direction",
   Rng rng(7);
   for (int trial = 0; trial < 50; ++trial) {
     const Pose A0 = rng.pose(), B0 = rng.pose();
-    const Vec3 p_A = A0.x_WB + rng.vec(0.5), p_B = B0.x_WB + rng.vec(0.5);  // world
-    const Vec3 c_A = A0.q_WB.conjugate() * (p_A - A0.x_WB);                 // body frames
-    const Vec3 c_B = B0.q_WB.conjugate() * (p_B - B0.x_WB);
+    const Vec3 p_A = A0.p_WB + rng.vec(0.5), p_B = B0.p_WB + rng.vec(0.5);  // world
+    const Vec3 c_A = A0.q_WB.conjugate() * (p_A - A0.p_WB);                 // body frames
+    const Vec3 c_B = B0.q_WB.conjugate() * (p_B - B0.p_WB);
     const Vec3 d = rng.unit();
     const GFunction g = [&](const Pose& A, const Pose& B) {
       Eigen::VectorXd out(1);
@@ -29,7 +29,7 @@ TEST_CASE("contact rows: J is the derivative of the gap along each direction",
       return out;
     };
     const FdJacobian fd = fd_jacobian(g, A0, B0);
-    const ContactRow row = contact_row(p_A, A0.x_WB, p_B, B0.x_WB, d);
+    const ContactRow row = contact_row(p_A, A0.p_WB, p_B, B0.p_WB, d);
     INFO("trial " << trial);
     CHECK((fd.J_A.row(0) - row.J_A).cwiseAbs().maxCoeff() < 1e-7);
     CHECK((fd.J_B.row(0) - row.J_B).cwiseAbs().maxCoeff() < 1e-7);

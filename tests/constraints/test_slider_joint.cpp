@@ -2,8 +2,8 @@
 // with limit and motor rows.
 #include <catch2/catch.hpp>
 
-#include "pivot/constraints/slider_joint.hpp"
 #include "joint_fd.hpp"
+#include "pivot/constraints/slider_joint.hpp"
 
 using namespace pivot;
 using namespace pivot::test;
@@ -21,7 +21,7 @@ SliderCase random_case(Rng& rng) {
 
 /// B slid by s along the axis, then both moved by the rigid motion (R, t)
 std::pair<Pose, Pose> on_manifold(const SliderCase& c, double s, const Quat& R, const Vec3& t) {
-  const Pose B{c.B0.x_WB + s * c.axis, c.B0.q_WB};
+  const Pose B{c.B0.p_WB + s * c.axis, c.B0.q_WB};
   return {move(c.A0, R, c.anchor, t), move(B, R, c.anchor, t)};
 }
 
@@ -68,16 +68,16 @@ TEST_CASE("slider joint: closed-form g for a sideways shift and a small twist",
   // B shifted by d ⊥ axis: rows 3–4 are the components t_i·d, so |g_3..4| = |d|
   const Vec3 d = 0.3 * (rng.unit().cross(c.axis)).normalized();
   ConstraintRows rows;
-  joint.equality(c.A0, Pose{c.B0.x_WB + d, c.B0.q_WB}, rows);
+  joint.equality(c.A0, Pose{c.B0.p_WB + d, c.B0.q_WB}, rows);
   CHECK(rows.g.head<3>().norm() < 1e-12);
   CHECK(rows.g.tail<2>().norm() == Approx(0.3).margin(1e-12));
   // B turned by ψ (about its COM): q_err = q_B0 (exp(ψ) q_B0)⁻¹ · ... = exp(−ψ) ⇒ g = −ψ;
   // A turned by ψ: g = +ψ
   const Vec3 psi = 0.7 * rng.unit();
   const Quat R = axis_angle(psi.normalized(), psi.norm());
-  joint.equality(c.A0, Pose{c.B0.x_WB, R * c.B0.q_WB}, rows);
+  joint.equality(c.A0, Pose{c.B0.p_WB, R * c.B0.q_WB}, rows);
   CHECK((rows.g.head<3>() + psi).norm() < 1e-12);
-  joint.equality(Pose{c.A0.x_WB, R * c.A0.q_WB}, c.B0, rows);
+  joint.equality(Pose{c.A0.p_WB, R * c.A0.q_WB}, c.B0, rows);
   CHECK((rows.g.head<3>() - psi).norm() < 1e-12);
 }
 
@@ -191,7 +191,7 @@ TEST_CASE("slider joint to the world", "[constraints][slider]") {
   SliderJoint joint({.name = "rail", .anchor_W = anchor, .axis_W = axis}, 1, kWorldBody, A0, W);
   CHECK((joint.initial_relative_rotation().coeffs() - A0.q_WB.conjugate().coeffs()).norm() < 1e-12);
   // A slid by +s: B (world) is at −s relative to A
-  const Pose A{A0.x_WB + 0.4 * axis, A0.q_WB};
+  const Pose A{A0.p_WB + 0.4 * axis, A0.q_WB};
   ConstraintRows rows;
   joint.equality(A, W, rows);
   CHECK(rows.g.norm() < 1e-12);
@@ -217,8 +217,7 @@ TEST_CASE("slider joint: invalid settings throw naming the joint", "[constraints
   CHECK_THAT(msg({.axis_W = Vec3(1, nan, 0)}), named);
   CHECK_THAT(msg({.limits = JointLimits{1.0, 0.0}}), named);
   CHECK_THAT(msg({.motor = JointMotor{0.1, -0.5}}), named);
-  CHECK_THAT(error_message([&] { SliderJoint j({.name = "piston"}, 2, 2, P, P); }),
-             named);
+  CHECK_THAT(error_message([&] { SliderJoint j({.name = "piston"}, 2, 2, P, P); }), named);
   CHECK_THAT(msg({.limits = JointLimits{-1.0, 1.0}, .motor = JointMotor{0.1, 0.5}}),
              Catch::Equals("<no error>"));
 }

@@ -110,7 +110,7 @@ TEST_CASE("integrate applies the world-frame rotation exp(δθ) on the left", "[
     Vec6 d;
     d << theta * u, dx;
     const Pose out = integrate(p, d);
-    CHECK((out.x_WB - (p.x_WB + dx)).norm() < 1e-14);
+    CHECK((out.p_WB - (p.p_WB + dx)).norm() < 1e-14);
     const Mat3 expected = rodrigues(u, theta) * p.q_WB.toRotationMatrix();
     CHECK((out.q_WB.toRotationMatrix() - expected).norm() < 1e-13);
     CHECK(out.q_WB.norm() == Approx(1.0).margin(1e-15));

@@ -21,8 +21,8 @@ void add_box_on_ground(World& world) {
   world.add_body({.name = "box",
                   .mass = 1.0,
                   .shape = make_box(Vec3(0.1, 0.1, 0.1)),
-                  .position = Vec3(0.0, 0.0, 0.101),
-                  .velocity = Vec3(0.0, 0.0, -2.0)});
+                  .p_WS = Vec3(0.0, 0.0, 0.101),
+                  .v_WB = Vec3(0.0, 0.0, -2.0)});
 }
 
 }  // namespace
@@ -49,7 +49,7 @@ TEST_CASE("on_failed_lcp receives the failed island LCP before the fallback", "[
   for (const lcp::LcpStatus s : statuses) CHECK(s != lcp::LcpStatus::solved);
   // 4 corners, each with a normal row, 4 friction directions and a cone row: m = 24
   CHECK(sizes.front() == 24);
-  CHECK(world.pose(1).x_WB.allFinite());
+  CHECK(world.pose(1).p_WB.allFinite());
   CHECK(world.twist(1).allFinite());
   (void)report;
 }
@@ -62,5 +62,5 @@ TEST_CASE("without a callback and with a normal budget nothing is reported", "[w
   add_box_on_ground(world);
   for (int i = 0; i < 50; ++i) world.step();
   CHECK(calls == 0);
-  CHECK(world.pose(1).x_WB.z() > 0.09);
+  CHECK(world.pose(1).p_WB.z() > 0.09);
 }

@@ -20,10 +20,10 @@ std::vector<std::pair<double, double>> chain_errors(Stabilization stab, double a
     const int link = world.add_body({.name = std::string("link").append(std::to_string(i)),
                                      .mass = 0.1,
                                      .shape = make_box(Vec3(0.05, 0.005, 0.005)),
-                                     .position = Vec3(0.05 + 0.1 * i, 0.0, 0.0)});
-    world.add_joint(
-        BallJointSettings{.name = std::string("j").append(std::to_string(i)), .anchor_W = Vec3(0.1 * i, 0.0, 0.0)},
-        link, prev);
+                                     .p_WS = Vec3(0.05 + 0.1 * i, 0.0, 0.0)});
+    world.add_joint(BallJointSettings{.name = std::string("j").append(std::to_string(i)),
+                                      .anchor_W = Vec3(0.1 * i, 0.0, 0.0)},
+                    link, prev);
     prev = link;
   }
   std::vector<std::pair<double, double>> errors;
@@ -72,17 +72,17 @@ TEST_CASE("two overlapping spheres are separated in proportion to the other's ma
   const double r = 0.1, d = 0.01;
   for (double m2 : {1.0, 10.0, 0.0 /* fixed */}) {
     World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
-    const int s1 = world.add_body(
-        {.name = "s1", .mass = 1.0, .shape = make_sphere(r), .position = Vec3(0, 0, 0)});
+    const int s1 =
+        world.add_body({.name = "s1", .mass = 1.0, .shape = make_sphere(r), .p_WS = Vec3(0, 0, 0)});
     const bool fixed = m2 == 0.0;
     const int s2 = world.add_body({.name = "s2",
                                    .fixed = fixed,
                                    .mass = fixed ? 1.0 : m2,
                                    .shape = make_sphere(r),
-                                   .position = Vec3(2 * r - d, 0, 0)});
+                                   .p_WS = Vec3(2 * r - d, 0, 0)});
     world.step();
     const double share1 = fixed ? 1.0 : m2 / (1.0 + m2);
-    const double x1 = world.pose(s1).x_WB.x(), x2 = world.pose(s2).x_WB.x();
+    const double x1 = world.pose(s1).p_WB.x(), x2 = world.pose(s2).p_WB.x();
     INFO("m2 = " << m2 << ": x1 = " << x1 << ", x2 = " << x2);
     CHECK(std::abs(x1 - (-d * share1)) < 1e-9);
     CHECK(std::abs(x2 - (2 * r - d + d * (1.0 - share1))) < 1e-9);
@@ -96,9 +96,9 @@ TEST_CASE("a box dropped on a plane: penetration below 1e-6 m after every post-s
   world.add_body({.name = "box",
                   .mass = 1.0,
                   .shape = make_box(Vec3(0.1, 0.1, 0.05)),
-                  .position = Vec3(0, 0, 0.3),
-                  .orientation = Quat(Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized())),
-                  .velocity = Vec3(0, 0, -2.0)});
+                  .p_WS = Vec3(0, 0, 0.3),
+                  .q_WB = Quat(Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized())),
+                  .v_WB = Vec3(0, 0, -2.0)});
   double worst = 0.0;
   for (int k = 0; k < 1000; ++k) worst = std::max(worst, world.step().penetration_after);
   INFO("largest penetration after a post-step: " << worst << " m");
@@ -113,17 +113,17 @@ TEST_CASE("a box on four redundant contacts: the post-step LCP solves and leaves
   const int box = world.add_body({.name = "box",
                                   .mass = 1.0,
                                   .shape = make_box(Vec3(0.1, 0.1, 0.05)),
-                                  .position = Vec3(0, 0, 0.05 - 1e-4)});  // 0.1 mm deep
+                                  .p_WS = Vec3(0, 0, 0.05 - 1e-4)});  // 0.1 mm deep
   const StepReport& r = world.step();
   CHECK(r.contacts == 4);
   CHECK(r.failures == 0);
   CHECK(r.post_steps >= 1);
   // lifted out to touching, and nothing else moved
-  CHECK(world.pose(box).x_WB.z() == Approx(0.05).margin(1e-9));
-  CHECK(world.pose(box).x_WB.head<2>().norm() < 1e-9);
+  CHECK(world.pose(box).p_WB.z() == Approx(0.05).margin(1e-9));
+  CHECK(world.pose(box).p_WB.head<2>().norm() < 1e-9);
   CHECK(world.pose(box).q_WB.angularDistance(Quat::Identity()) < 1e-9);
   for (int k = 0; k < 100; ++k) world.step();
-  CHECK(world.pose(box).x_WB.z() == Approx(0.05).margin(1e-9));
+  CHECK(world.pose(box).p_WB.z() == Approx(0.05).margin(1e-9));
 }
 
 TEST_CASE("a capped post-step applies a large correction in pieces of the cap", "[post]") {
@@ -136,18 +136,18 @@ TEST_CASE("a capped post-step applies a large correction in pieces of the cap", 
                  .gravity = Vec3::Zero(),
                  .post_step_cap = cap,
                  .max_post_steps = max_passes});
-    const int s1 = world.add_body(
-        {.name = "s1", .mass = 1.0, .shape = make_sphere(r), .position = Vec3(0, 0, 0)});
+    const int s1 =
+        world.add_body({.name = "s1", .mass = 1.0, .shape = make_sphere(r), .p_WS = Vec3(0, 0, 0)});
     const int s2 = world.add_body(
-        {.name = "s2", .mass = 1.0, .shape = make_sphere(r), .position = Vec3(2 * r - d, 0, 0)});
+        {.name = "s2", .mass = 1.0, .shape = make_sphere(r), .p_WS = Vec3(2 * r - d, 0, 0)});
     const StepReport& report = world.step();
-    const double overlap = 2 * r - (world.pose(s2).x_WB.x() - world.pose(s1).x_WB.x());
+    const double overlap = 2 * r - (world.pose(s2).p_WB.x() - world.pose(s1).p_WB.x());
     INFO("max_post_steps " << max_passes << ": " << report.post_steps << " passes, overlap "
                            << overlap << " m");
     if (max_passes == 10) {
       CHECK(report.post_steps == 3);
       CHECK(std::abs(overlap) < 1e-9);
-      CHECK(std::abs(world.pose(s1).x_WB.x() + d / 2) < 1e-9);
+      CHECK(std::abs(world.pose(s1).p_WB.x() + d / 2) < 1e-9);
     } else {
       CHECK(report.post_steps == 2);
       CHECK(std::abs(overlap - (d - 4 * cap)) < 1e-9);

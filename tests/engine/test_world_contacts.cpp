@@ -33,18 +33,18 @@ TEST_CASE("a box resting on a plane settles and does not drift", "[contact]") {
   const int box = world.add_body({.name = "box",
                                   .mass = 1.0,
                                   .shape = make_box(Vec3(0.1, 0.1, 0.05)),
-                                  .position = Vec3(0.0, 0.0, 0.05)});
+                                  .p_WS = Vec3(0.0, 0.0, 0.05)});
   for (int k = 0; k < 500; ++k) world.step();  // settle
-  const Vec3 x_settled = world.pose(box).x_WB;
+  const Vec3 x_settled = world.pose(box).p_WB;
   double max_vz = 0.0;
   while (world.time() < 10.0) {
     world.step();
-    max_vz = std::max(max_vz, std::abs(world.twist(box)(5)));
+    max_vz = std::max(max_vz, std::abs(world.twist(box).v().z()));
   }
-  INFO("max |v_z| " << max_vz << ", drift " << (world.pose(box).x_WB - x_settled).norm());
+  INFO("max |v_z| " << max_vz << ", drift " << (world.pose(box).p_WB - x_settled).norm());
   CHECK(max_vz < 1e-9);
-  CHECK((world.pose(box).x_WB - x_settled).norm() < 1e-9);
-  CHECK(world.pose(box).x_WB.z() == Approx(0.05).margin(1e-6));
+  CHECK((world.pose(box).p_WB - x_settled).norm() < 1e-9);
+  CHECK(world.pose(box).p_WB.z() == Approx(0.05).margin(1e-6));
   CHECK(world.last_report().contacts == 4);
 }
 
@@ -57,13 +57,13 @@ TEST_CASE("a block on an incline sticks below atan(mu) and slides above it", "[c
     const int box = world.add_body({.name = "block",
                                     .mass = 1.0,
                                     .shape = make_box(Vec3(0.1, 0.1, 0.05)),
-                                    .position = Vec3(0.0, 0.0, 0.05)});
+                                    .p_WS = Vec3(0.0, 0.0, 0.05)});
     for (int k = 0; k < 100; ++k) world.step();
-    const double x1 = world.pose(box).x_WB.x(), v1 = world.twist(box)(3), t1 = world.time();
+    const double x1 = world.pose(box).p_WB.x(), v1 = world.twist(box).v().x(), t1 = world.time();
     for (int k = 0; k < 400; ++k) world.step();
-    const double v2 = world.twist(box)(3), t2 = world.time();
+    const double v2 = world.twist(box).v().x(), t2 = world.time();
     if (accel) *accel = (v2 - v1) / (t2 - t1);
-    return world.pose(box).x_WB.x() - x1;
+    return world.pose(box).p_WB.x() - x1;
   };
   SECTION("sticks at atan(mu) - 2 deg") {
     const double d = slide(threshold - 2 * deg, 0.0, nullptr);
@@ -103,8 +103,8 @@ TEST_CASE("a sphere launched sliding reaches 5/7 v0 and then rolls", "[contact]"
   const int ball = world.add_body({.name = "ball",
                                    .density = 1000.0,
                                    .shape = make_sphere(r),
-                                   .position = Vec3(0, 0, r),
-                                   .velocity = Vec3(v0, 0, 0)});
+                                   .p_WS = Vec3(0, 0, r),
+                                   .v_WB = Vec3(v0, 0, 0)});
   for (int k = 0; k < 2000; ++k) world.step();
   const Vec6 t = world.twist(ball);
   INFO("v = " << t(3) << ", ω_y r = " << t(1) * r);
@@ -120,15 +120,15 @@ TEST_CASE("a ball dropped with restitution e rebounds to e^2 h", "[contact]") {
     const int ball = world.add_body({.name = "ball",
                                      .mass = 1.0,
                                      .shape = make_sphere(r),
-                                     .position = Vec3(0, 0, r + h0),
+                                     .p_WS = Vec3(0, 0, r + h0),
                                      .restitution = e});
     bool bounced = false;
     double apex = 0.0;
     while (world.time() < 2.0) {
       world.step();
-      const double vz = world.twist(ball)(5);
+      const double vz = world.twist(ball).v().z();
       if (vz > 0.0) bounced = true;
-      if (bounced) apex = std::max(apex, world.pose(ball).x_WB.z() - r);
+      if (bounced) apex = std::max(apex, world.pose(ball).p_WB.z() - r);
       if (bounced && vz < 0.0) break;
     }
     INFO("e = " << e << ": apex " << apex << ", expected " << e * e * h0);
@@ -146,12 +146,12 @@ TEST_CASE("slow: stacks stand: 10 boxes, and 2 boxes with a 1:100 mass ratio", "
       world.add_body({.name = "box" + std::to_string(i),
                       .mass = masses[i],
                       .shape = make_box(Vec3(0.1, 0.1, hz)),
-                      .position = Vec3(0, 0, hz + 2 * hz * static_cast<double>(i))});
+                      .p_WS = Vec3(0, 0, hz + 2 * hz * static_cast<double>(i))});
     while (world.time() < seconds) world.step();
     double drift = 0.0;
     for (std::size_t i = 0; i < masses.size(); ++i) {
       const Vec3 expected(0, 0, hz + 2 * hz * static_cast<double>(i));
-      drift = std::max(drift, (world.pose(static_cast<int>(i) + 1).x_WB - expected).norm());
+      drift = std::max(drift, (world.pose(static_cast<int>(i) + 1).p_WB - expected).norm());
     }
     return drift;
   };
@@ -174,7 +174,7 @@ TEST_CASE("record_lcps keeps the step's island LCP, which reduces to the LCP Lem
     world.add_body({.name = "box",
                     .mass = 1.0,
                     .shape = make_box(Vec3(0.1, 0.1, 0.05)),
-                    .position = Vec3(0.0, 0.0, 0.05)});
+                    .p_WS = Vec3(0.0, 0.0, 0.05)});
     world.step();
     world.step();
     if (!record) {

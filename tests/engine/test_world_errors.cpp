@@ -14,7 +14,7 @@ TEST_CASE("bad settings are rejected with a message naming the thing", "[world]"
   World world;
   CHECK_THROWS_WITH(world.add_body({.name = "neg", .mass = -1.0}),
                     Contains("\"neg\"") && Contains("mass"));
-  CHECK_THROWS_WITH(world.add_body({.name = "nan", .position = Vec3(0, std::nan(""), 0)}),
+  CHECK_THROWS_WITH(world.add_body({.name = "nan", .p_WS = Vec3(0, std::nan(""), 0)}),
                     Contains("\"nan\""));
   CHECK_THROWS_WITH(world.add_body({.name = "bad inertia", .inertia_diag = Vec3(1, 1, 5)}),
                     Contains("triangle"));
@@ -52,7 +52,7 @@ TEST_CASE("the same world run twice gives bit-identical states", "[world]") {
       const int b = world.add_body({.name = std::string("link").append(std::to_string(i)),
                                     .mass = 0.1,
                                     .inertia_diag = Vec3(1e-5, 1e-4, 1e-4),
-                                    .position = Vec3(0.05 + 0.1 * i, 0, 0)});
+                                    .p_WS = Vec3(0.05 + 0.1 * i, 0, 0)});
       world.add_joint(BallJointSettings{.name = std::string("j").append(std::to_string(i)),
                                         .anchor_W = Vec3(0.1 * i, 0, 0)},
                       b, prev);

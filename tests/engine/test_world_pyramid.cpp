@@ -34,7 +34,7 @@ std::vector<PyramidBox> build_pyramid(World& world, int levels) {
       const int body = world.add_body({.name = name,
                                        .mass = 1.0,
                                        .shape = make_box(Vec3(0.1, 0.1, kHalf)),
-                                       .position = x,
+                                       .p_WS = x,
                                        .friction = 0.6});
       boxes.push_back({body, x});
     }
@@ -69,7 +69,7 @@ TEST_CASE("a 5-level box pyramid stands, with every step's LCP solved", "[contac
   }
   double drift = 0.0;
   for (const PyramidBox& b : boxes)
-    drift = std::max(drift, (world.pose(b.body).x_WB - b.start).norm());
+    drift = std::max(drift, (world.pose(b.body).p_WB - b.start).norm());
   INFO("LCP failures or fallbacks: " << failures << ", drift " << drift << " m, pivots "
                                      << world.totals().pivots);
   CHECK(failures == 0);

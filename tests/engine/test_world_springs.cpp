@@ -25,9 +25,9 @@ TEST_CASE("spring gradients match finite differences", "[forces]") {
           Pose{Vec3(1.1, -0.4, 0.8), Quat(Eigen::AngleAxisd(-0.7, Vec3(0, 1, 1).normalized()))},
           (Vec6() << -0.1, 0.4, 0.2, -0.3, 0.6, 0.2).finished());
   const auto spring = make_spring({.body_a = 0,
-                                   .point_a = Vec3(0.1, 0.05, -0.2),
+                                   .p_APa = Vec3(0.1, 0.05, -0.2),
                                    .body_b = 1,
-                                   .point_b = Vec3(-0.2, 0.1, 0.1),
+                                   .p_BPb = Vec3(-0.2, 0.1, 0.1),
                                    .stiffness = 300.0,
                                    .damping = 0.0,
                                    .rest_length = 0.4});
@@ -53,9 +53,9 @@ TEST_CASE("spring gradients match finite differences", "[forces]") {
 
   // damping: ∂f/∂v exactly linear in v
   const auto damper = make_spring({.body_a = 0,
-                                   .point_a = Vec3(0.1, 0.05, -0.2),
+                                   .p_APa = Vec3(0.1, 0.05, -0.2),
                                    .body_b = 1,
-                                   .point_b = Vec3(-0.2, 0.1, 0.1),
+                                   .p_BPb = Vec3(-0.2, 0.1, 0.1),
                                    .stiffness = 0.0,
                                    .damping = 7.0,
                                    .rest_length = 0.4});
@@ -80,7 +80,7 @@ double peak_energy(bool implicit) {
       .time_step = 0.01, .gravity = Vec3::Zero(), .stabilization = Stabilization::none};
   ws.implicit_forces = implicit;
   World world(ws);
-  world.add_body({.name = "mass", .mass = 1.0, .position = Vec3(0.01, 0, 0)});
+  world.add_body({.name = "mass", .mass = 1.0, .p_WS = Vec3(0.01, 0, 0)});
   world.add_spring({.body_a = 0, .body_b = kWorldBody, .stiffness = 1e6, .rest_length = 0.0});
   double peak = 0.0;
   for (int k = 0; k < 100; ++k) {
@@ -104,11 +104,11 @@ TEST_CASE("stiff spring: explicit blows up, linearly implicit stays bounded", "[
 
 TEST_CASE("potential energy: a spring's ½ k (L − L0)², other forces none", "[world][springs]") {
   World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
-  const int b = world.add_body({.name = "bob", .mass = 2.0, .position = Vec3(0.3, 0.0, 0.4)});
+  const int b = world.add_body({.name = "bob", .mass = 2.0, .p_WS = Vec3(0.3, 0.0, 0.4)});
   // anchored at the world point (0, 0, 0.4): L = 0.3 m, L0 = 0.1 m, k = 200 N/m
   world.add_spring({.body_a = b,
                     .body_b = kWorldBody,
-                    .point_b = Vec3(0.0, 0.0, 0.4),
+                    .p_BPb = Vec3(0.0, 0.0, 0.4),
                     .stiffness = 200.0,
                     .damping = 3.0,
                     .rest_length = 0.1});
@@ -117,10 +117,10 @@ TEST_CASE("potential energy: a spring's ½ k (L − L0)², other forces none", "
   CHECK(world.potential_energy() == Approx(0.5 * 200.0 * 0.2 * 0.2));  // 4 J, by hand
   // with gravity the body's −m g·x is added: 2 kg · 9.81 · 0.4 m = 7.848 J
   World heavy({.time_step = 1e-3});
-  const int c = heavy.add_body({.name = "bob", .mass = 2.0, .position = Vec3(0.3, 0.0, 0.4)});
+  const int c = heavy.add_body({.name = "bob", .mass = 2.0, .p_WS = Vec3(0.3, 0.0, 0.4)});
   heavy.add_spring({.body_a = c,
                     .body_b = kWorldBody,
-                    .point_b = Vec3(0.0, 0.0, 0.4),
+                    .p_BPb = Vec3(0.0, 0.0, 0.4),
                     .stiffness = 200.0,
                     .rest_length = 0.1});
   CHECK(heavy.potential_energy() == Approx(4.0 + 2.0 * 9.81 * 0.4));

@@ -81,10 +81,10 @@ TEST_CASE("a minimal scene gets every documented default", "[scene]") {
   CHECK(b.mass == 2.0);
   CHECK_FALSE(scene.bodies[0].shape);
   CHECK_FALSE(b.inertia_diag);
-  CHECK(b.position == Vec3::Zero());
-  CHECK(b.orientation.coeffs() == Quat::Identity().coeffs());
-  CHECK(b.velocity == Vec3::Zero());
-  CHECK(b.angular_velocity == Vec3::Zero());
+  CHECK(b.p_WS == Vec3::Zero());
+  CHECK(b.q_WB.coeffs() == Quat::Identity().coeffs());
+  CHECK(b.v_WB == Vec3::Zero());
+  CHECK(b.w_WB == Vec3::Zero());
   CHECK(b.friction == 0.5);
   CHECK(b.restitution == 0.0);
   CHECK(scene.joints.empty());
@@ -120,21 +120,21 @@ TEST_CASE("settings keys map onto WorldSettings", "[scene]") {
 TEST_CASE("quat_wxyz is w, x, y, z: 90 degrees about z turns x into y", "[scene]") {
   const Scene scene = parse(R"({"pivot_scene": 1, "bodies": [
     {"name": "b", "mass": 1, "quat_wxyz": [0.7071067811865476, 0, 0, 0.7071067811865476]}]})");
-  const Quat& q = scene.bodies[0].settings.orientation;
+  const Quat& q = scene.bodies[0].settings.q_WB;
   CHECK((q * Vec3::UnitX() - Vec3::UnitY()).norm() < 1e-12);
   const World world = build_world(scene);
   CHECK((world.pose(0).q_WB * Vec3::UnitX() - Vec3::UnitY()).norm() < 1e-12);
   // and the resolved output writes it back in the same order
   const std::string resolved = resolved_scene_json(scene);
   const Scene again = parse(resolved);
-  CHECK((again.bodies[0].settings.orientation * Vec3::UnitX() - Vec3::UnitY()).norm() < 1e-12);
+  CHECK((again.bodies[0].settings.q_WB * Vec3::UnitX() - Vec3::UnitY()).norm() < 1e-12);
 }
 
 TEST_CASE("quaternions close to unit length are normalized", "[scene]") {
   const Scene scene = parse(
       R"({"pivot_scene": 1,
           "bodies": [{"name": "b", "mass": 1, "quat_wxyz": [1.0008, 0, 0, 0]}]})");
-  CHECK(scene.bodies[0].settings.orientation.norm() == Approx(1.0).epsilon(1e-15));
+  CHECK(scene.bodies[0].settings.q_WB.norm() == Approx(1.0).epsilon(1e-15));
 }
 
 TEST_CASE("keys ending in _deg are degrees", "[scene]") {
@@ -144,7 +144,7 @@ TEST_CASE("keys ending in _deg are degrees", "[scene]") {
                 "limits_deg": [-45, 90],
                 "motor": {"target_velocity_deg": 90, "max_impulse": 1}}]})");
   constexpr double pi = std::numbers::pi;
-  CHECK(scene.bodies[0].settings.angular_velocity.y() == Approx(pi));
+  CHECK(scene.bodies[0].settings.w_WB.y() == Approx(pi));
   const auto& hinge = std::get<HingeJointSettings>(scene.joints[0].settings);
   REQUIRE(hinge.limits);
   CHECK(hinge.limits->lower == Approx(-pi / 4));
@@ -193,7 +193,7 @@ TEST_CASE("the built World matches the scene", "[scene]") {
   CHECK(world.bodies().body(2).mass == 3.0);
   CHECK(world.bodies().body(3).mass == 0.5);
   CHECK(world.bodies().body(3).inertia_B.diagonal() == Vec3(1, 2, 2.5));
-  CHECK(world.twist(2).tail<3>() == Vec3(0, 1, 0));
+  CHECK(world.twist(2).v() == Vec3(0, 1, 0));
   CHECK(world.joint(1).name() == "h");
   CHECK(world.joint(1).type() == JointType::hinge);
   CHECK(world.joint(2).type() == JointType::universal);
@@ -366,8 +366,8 @@ TEST_CASE("determinism: the same scene run twice gives the same hash", "[scene][
   CHECK(run(scene) == first);
   // one body starting 1e-12 m elsewhere changes the hash
   Scene moved = scene;
-  moved.bodies[3].settings.position.x() += 1e-12;
-  CHECK(moved.bodies[3].settings.position.x() != scene.bodies[3].settings.position.x());
+  moved.bodies[3].settings.p_WS.x() += 1e-12;
+  CHECK(moved.bodies[3].settings.p_WS.x() != scene.bodies[3].settings.p_WS.x());
   CHECK(run(moved) != first);
 }
 

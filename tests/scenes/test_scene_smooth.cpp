@@ -226,7 +226,7 @@ TEST_CASE("centre_of_mass places the body frame in the shape frame", "[scene][sm
       "shape": {"type": "sphere", "radius": 1}, "mass": 2, "centre_of_mass": [0, 0, 0.5],
       "position": [1, 2, 3], "quat_wxyz": [0, 1, 0, 0]}]})");
   const World world = build_world(scene);
-  CHECK((world.pose(0).x_WB - Vec3(1, 2, 2.5)).norm() < 1e-15);  // turned upside down
+  CHECK((world.pose(0).p_WB - Vec3(1, 2, 2.5)).norm() < 1e-15);  // turned upside down
   const Mat3& I = world.bodies().body(0).inertia_B;
   CHECK(I(0, 0) == Approx(0.4 * 2 + 2 * 0.25));
   CHECK(I(1, 1) == Approx(0.4 * 2 + 2 * 0.25));

@@ -60,8 +60,8 @@ Start rolling_start() {
   const Vec3 n = s.X.q_WB.conjugate() * Vec3::UnitZ();
   const Vec3 an = kRadii.cwiseProduct(n);
   const Vec3 r_c = s.X.q_WB * (-kRadii.cwiseProduct(an) / an.norm());
-  s.X.x_WB = Vec3(0.0, 0.0, -r_c.z());
-  s.contact = s.X.x_WB + r_c;
+  s.X.p_WB = Vec3(0.0, 0.0, -r_c.z());
+  s.contact = s.X.p_WB + r_c;
   s.V.head<3>() = kOmega0;
   s.V.tail<3>() = -kOmega0.cross(r_c);  // contact point at rest
   return s;
@@ -71,10 +71,10 @@ BodySettings ellipsoid_settings(const Start& s) {
   return {.name = "ellipsoid",
           .mass = kMass,
           .shape = make_ellipsoid(kRadii),
-          .position = s.X.x_WB,
-          .orientation = s.X.q_WB,
-          .velocity = s.V.tail<3>(),
-          .angular_velocity = s.V.head<3>(),
+          .p_WS = s.X.p_WB,
+          .q_WB = s.X.q_WB,
+          .v_WB = s.V.tail<3>(),
+          .w_WB = s.V.head<3>(),
           .friction = kMu};
 }
 
@@ -93,11 +93,11 @@ World make_world(double h, bool hybrid, int entry_steps) {
 double energy(const RigidBody& b, const Pose& X, const Vec6& V) {
   const Vec3 w = V.head<3>(), v = V.tail<3>();
   return 0.5 * b.mass * v.squaredNorm() + 0.5 * w.dot(b.inertia_W(X.q_WB) * w) +
-         b.mass * 9.81 * X.x_WB.z();
+         b.mass * 9.81 * X.p_WB.z();
 }
 
 Frame frame_of(const RigidBody& b, const Pose& X, const Vec6& V) {
-  return {X.x_WB, X.q_WB, energy(b, X, V)};
+  return {X.p_WB, X.q_WB, energy(b, X, V)};
 }
 
 // what one method did besides its trajectory

@@ -29,8 +29,8 @@ World build_pivot_world(const SceneSpec& spec, bool record_lcps) {
                                   .mass = b.mass,
                                   .inertia_diag = b.inertia_diag,
                                   .shape = shape,
-                                  .position = b.position,
-                                  .velocity = b.velocity,
+                                  .p_WS = b.position,
+                                  .v_WB = b.velocity,
                                   .friction = spec.friction}));
   }
   for (const BallJointSpec& j : spec.joints)
@@ -58,9 +58,9 @@ class PivotSimulation final : public Simulation {
     failures_ += r.failures;
     fallbacks_ += r.fallbacks;
   }
-  Vec3 position(int body) const override { return world_.pose(ids_[body]).x_WB; }
+  Vec3 position(int body) const override { return world_.pose(ids_[body]).p_WB; }
   Quat orientation(int body) const override { return world_.pose(ids_[body]).q_WB; }
-  Vec3 velocity(int body) const override { return world_.twist(ids_[body]).tail<3>(); }
+  Vec3 velocity(int body) const override { return world_.twist(ids_[body]).v(); }
   int contacts() const override { return world_.last_report().contacts; }
   std::string note() const override {
     if (steps_ == 0) return {};

@@ -130,9 +130,9 @@ ojson energy_json(const Energy& e) {
 /// the 13 numbers of a body's state in the column order of trajectory.csv after "body"
 std::array<double, 13> body_state(const World& world, int i) {
   const Pose p = world.pose(i);
-  const Vec6 v = world.twist(i);  // (ω; v)
-  return {p.x_WB.x(), p.x_WB.y(), p.x_WB.z(), p.q_WB.w(), p.q_WB.x(), p.q_WB.y(), p.q_WB.z(),
-          v[3],       v[4],       v[5],       v[0],       v[1],       v[2]};
+  const Twist V = world.twist(i);
+  return {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(), p.q_WB.y(), p.q_WB.z(),
+          V.v().x(),  V.v().y(),  V.v().z(),  V.w().x(),  V.w().y(),  V.w().z()};
 }
 
 void write_frame(std::FILE* out, const World& world) {

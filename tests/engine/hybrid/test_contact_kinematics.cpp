@@ -1,6 +1,6 @@
-// engine/hybrid/contact_frame.hpp, engine/hybrid/contact_kinematics.hpp: H and Ḣ against finite differences of
-// the forward map ^2_1E(q) (P9), the sign-corrected H against the independent Python check of
-// notes/kry_check/check.py, the two-free-body Jacobian against finite differences of world
+// engine/hybrid/contact_frame.hpp, engine/hybrid/contact_kinematics.hpp: H and Ḣ against finite
+// differences of the forward map ^2_1E(q) (P9), the sign-corrected H against the independent Python
+// check of notes/kry_check/check.py, the two-free-body Jacobian against finite differences of world
 // poses, and the twist ↔ q̇ maps against each other.
 #include <catch2/catch.hpp>
 
@@ -66,7 +66,7 @@ BezierPatch bumpy_patch() {
 Pose some_pose(double a, const Vec3& axis, const Vec3& x) {
   Pose X;
   X.q_WB = Quat(Eigen::AngleAxisd(a, axis.normalized()));
-  X.x_WB = x;
+  X.p_WB = x;
   return X;
 }
 
@@ -77,7 +77,7 @@ Vec6 fd_body_twist(const Pose& Xm, const Pose& X, const Pose& Xp, double h) {
   const Mat3 W = R.transpose() * Rdot;
   Vec6 t;
   t << 0.5 * (W(2, 1) - W(1, 2)), 0.5 * (W(0, 2) - W(2, 0)), 0.5 * (W(1, 0) - W(0, 1)),
-      R.transpose() * (Xp.x_WB - Xm.x_WB) / (2 * h);
+      R.transpose() * (Xp.p_WB - Xm.p_WB) / (2 * h);
   return t;
 }
 
@@ -144,7 +144,7 @@ TEST_CASE("contact frame: origin, outward normal, H block against finite differe
     auto pose_at = [&](const Vec2& uv) {
       const ContactFrame g = contact_frame(ell.evaluate(1, uv));
       Pose X;
-      X.x_WB = g.c;
+      X.p_WB = g.c;
       X.q_WB = Quat(g.Theta);
       return X;
     };
@@ -171,7 +171,7 @@ TEST_CASE("contact pose: the contact points meet and the normals oppose",
     const ContactKinematics k = contact_kinematics(p.s1, p.s2, p.q, Vec5::Zero());
     const Mat3 R21 = k.X_21.q_WB.toRotationMatrix();
     // body 1's contact point, seen in body 2, is body 2's contact point
-    CHECK((k.X_21.x_WB + R21 * k.frame_1.c - k.frame_2.c).norm() < 1e-13);
+    CHECK((k.X_21.p_WB + R21 * k.frame_1.c - k.frame_2.c).norm() < 1e-13);
     // z_1c = −z_2c
     CHECK((R21 * k.frame_1.Theta.col(2) + k.frame_2.Theta.col(2)).norm() < 1e-13);
     // x_2c in 1c coordinates is (cos ψ, −sin ψ, 0) (P7)
@@ -179,7 +179,7 @@ TEST_CASE("contact pose: the contact points meet and the normals oppose",
     CHECK((x2_in_1c - Vec3(std::cos(p.q.psi()), -std::sin(p.q.psi()), 0.0)).norm() < 1e-13);
     // contact_pose() is the same pose
     const Pose X = contact_pose(p.s1, p.s2, p.q);
-    CHECK((X.x_WB - k.X_21.x_WB).norm() < 1e-13);
+    CHECK((X.p_WB - k.X_21.p_WB).norm() < 1e-13);
     CHECK(X.q_WB.angularDistance(k.X_21.q_WB) < 1e-13);
   }
 }
@@ -226,7 +226,7 @@ TEST_CASE("H matches the independent check of notes/kry_check/check.py",
       -0.610637716020, -0.776331545428, -0.156303907009,  //
       0.122254872875, 0.102594002486, -0.987181957246;
   CHECK((k.X_21.q_WB.toRotationMatrix() - R).cwiseAbs().maxCoeff() < 1e-9);
-  CHECK((k.X_21.x_WB - Vec3(-0.070334422487, 0.347813495697, -0.012352497735)).norm() < 1e-9);
+  CHECK((k.X_21.p_WB - Vec3(-0.070334422487, 0.347813495697, -0.012352497735)).norm() < 1e-9);
 }
 
 TEST_CASE("Hdot against finite differences of H along qdot", "[engine][contact_kinematics]") {
@@ -265,7 +265,7 @@ TEST_CASE("two free bodies: body 1's twist and bias acceleration by finite diffe
     auto world_pose_1 = [&](double eps) {
       Pose d;
       d.q_WB = quat_exp(eps * V2.head<3>());
-      d.x_WB = eps * V2.tail<3>();  // first order in ε is enough for a central difference of
+      d.p_WB = eps * V2.tail<3>();  // first order in ε is enough for a central difference of
                                     // the twist; the second difference below uses the exact map
       return compose(compose(X_W2, d), contact_pose(p.s1, p.s2, moved(p.q, eps * qdot)));
     };

@@ -36,7 +36,7 @@ Rolling rolling() {
   // support point of diag(a) S² in the direction −up: −A² u / |A u|
   s.r_c = s.X.q_WB *
           (-(kAxes.array().square() * up_B.array()).matrix() / kAxes.cwiseProduct(up_B).norm());
-  s.X.x_WB = -s.r_c.z() * Vec3::UnitZ();
+  s.X.p_WB = -s.r_c.z() * Vec3::UnitZ();
   s.V << 1.5, 0.0, 3.0, Vec3::Zero();
   s.V.tail<3>() = s.r_c.cross(s.V.head<3>());  // v = −ω × r_c: the contact point at rest
   return s;
@@ -60,10 +60,10 @@ WorldRun world_run(double h, bool hybrid) {
   w.add_body({.name = "ellipsoid",
               .mass = 1.0,
               .shape = make_ellipsoid(kAxes),
-              .position = s.X.x_WB,
-              .orientation = s.X.q_WB,
-              .velocity = s.V.tail<3>(),
-              .angular_velocity = s.V.head<3>(),
+              .p_WS = s.X.p_WB,
+              .q_WB = s.X.q_WB,
+              .v_WB = s.V.tail<3>(),
+              .w_WB = s.V.head<3>(),
               .friction = 1.0});
   const int per_frame = static_cast<int>(std::lround(kFrame / h));
   WorldRun out;
@@ -71,7 +71,7 @@ WorldRun world_run(double h, bool hybrid) {
     for (int k = 0; k < per_frame; ++k)
       for (const SwitchEvent& e : w.step().switches)
         if (e.entered && out.entry_time < 0.0) out.entry_time = e.time;
-    out.x.push_back(w.pose(1).x_WB);
+    out.x.push_back(w.pose(1).p_WB);
   }
   out.entries = w.totals().reduced_entries;
   out.exits = w.totals().reduced_exits;
@@ -94,12 +94,12 @@ Positions reduced_run() {
   m.body2.fixed = true;
   m.friction.mu = 1.0;
   const Rolling s = rolling();
-  ReducedEntry e = enter_reduced_mode(m, s.X, s.V, Pose{}, Vec6::Zero(), 0.0, s.X.x_WB + s.r_c);
+  ReducedEntry e = enter_reduced_mode(m, s.X, s.V, Pose{}, Vec6::Zero(), 0.0, s.X.p_WB + s.r_c);
   REQUIRE(e.state.mode == FrictionMode::no_slip);
   Positions out;
   for (int f = 0; f < static_cast<int>(std::lround(kDuration / kFrame)); ++f) {
     REQUIRE(advance(m, e.state, kFrame).status == ReducedStatus::ok);
-    out.push_back(body1_pose(m, e.state).x_WB);
+    out.push_back(body1_pose(m, e.state).p_WB);
   }
   return out;
 }

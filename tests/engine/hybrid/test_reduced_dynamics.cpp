@@ -1,7 +1,7 @@
-// engine/hybrid/reduced_contact.hpp, engine/hybrid/contact_search.hpp: one evaluation of the reduced equations
-// of motion against closed forms (a sphere resting and sliding on a plane), the independent
-// Python re-implementation of notes/kry_check (rattleback start values), the friction laws'
-// wrench directions, finding contact coordinates from poses, and entering the reduced mode.
+// engine/hybrid/reduced_contact.hpp, engine/hybrid/contact_search.hpp: one evaluation of the
+// reduced equations of motion against closed forms (a sphere resting and sliding on a plane), the
+// independent Python re-implementation of notes/kry_check (rattleback start values), the friction
+// laws' wrench directions, finding contact coordinates from poses, and entering the reduced mode.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -44,7 +44,7 @@ TEST_CASE("reduced dynamics: a sphere at rest on a plane carries its weight", "[
     CHECK(d.qddot.norm() < 1e-12);
     CHECK(d.tangential_force.norm() < 1e-12);
     // body 1 sits with its centre r above the contact
-    CHECK((d.X_W1.x_WB - Vec3(0.3, -0.2, 0.1)).norm() < 1e-14);
+    CHECK((d.X_W1.p_WB - Vec3(0.3, -0.2, 0.1)).norm() < 1e-14);
     // the wrench on body 1 in world axes is +m g up, no torque
     CHECK((d.wrench_c_W1 - (Vec6() << 0, 0, 0, 0, 0, 2.0 * g).finished()).norm() < 1e-12);
   }
@@ -160,7 +160,7 @@ TEST_CASE("reduced dynamics: rattleback start matches the independent Python che
   CHECK(reduced_energy(m, s) == Approx(10.032915895187644).epsilon(1e-12));
   CHECK(d.normal_force == Approx(48.83142814299213).epsilon(1e-9));
   CHECK(
-      (d.X_W1.x_WB - Vec3(0.08671850309555791, -0.019911896907329564, 0.1024325025683625)).norm() <
+      (d.X_W1.p_WB - Vec3(0.08671850309555791, -0.019911896907329564, 0.1024325025683625)).norm() <
       1e-12);
   CHECK(body1_world_twist(m, s)[2] == Approx(1.0).epsilon(1e-12));
   // tap start (notes/kry_check/tap_03.txt, first line): E 8.28756 J, COM (0.6075, 0, 0.1690),
@@ -169,7 +169,7 @@ TEST_CASE("reduced dynamics: rattleback start matches the independent Python che
   const ReducedDynamics dt = reduced_dynamics(m, tap);
   CHECK(reduced_energy(m, tap) == Approx(8.28756).margin(5e-6));
   CHECK(dt.normal_force == Approx(39.74).margin(5e-3));
-  CHECK((dt.X_W1.x_WB - Vec3(0.6075, 0.0, 0.1690)).norm() < 1e-4);
+  CHECK((dt.X_W1.p_WB - Vec3(0.6075, 0.0, 0.1690)).norm() < 1e-4);
 }
 
 TEST_CASE("find_contact: ellipsoid over a tilted plane, torus over a Bezier patch",
@@ -181,24 +181,24 @@ TEST_CASE("find_contact: ellipsoid over a tilted plane, torus over a Bezier patc
   const ContactSurface plane{make_plane_surface(Vec3::UnitZ(), 0.0), Pose{}};
   Pose X_W1;
   X_W1.q_WB = Quat(Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()));
-  X_W1.x_WB = Vec3(0.4, -0.3, 0.25);
+  X_W1.p_WB = Vec3(0.4, -0.3, 0.25);
   const ContactSearchResult r = find_contact(ell, X_W1, plane, Pose{});
   REQUIRE(r.converged);
   const Mat3 A = X_W1.q_WB.toRotationMatrix() * Vec3(0.3, 0.2, 0.1).asDiagonal();
   const Vec3 n = Vec3::UnitZ();
-  const Vec3 support = X_W1.x_WB - A * A.transpose() * n / std::sqrt(n.dot(A * A.transpose() * n));
+  const Vec3 support = X_W1.p_WB - A * A.transpose() * n / std::sqrt(n.dot(A * A.transpose() * n));
   CHECK((r.p_W1 - support).norm() < 1e-10);
   CHECK(r.gap == Approx(support.z()).epsilon(1e-10));
   CHECK(r.normal_angle < 1e-9);
   CHECK((r.n_W - n).norm() < 1e-12);
   // the coordinates reproduce the pose up to the gap along the normal
   const Pose X = contact_pose(ell, plane, r.coords);
-  CHECK((X.x_WB + r.gap * n - X_W1.x_WB).norm() < 1e-10);
+  CHECK((X.p_WB + r.gap * n - X_W1.p_WB).norm() < 1e-10);
   CHECK(X.q_WB.angularDistance(X_W1.q_WB) < 1e-9);
 
   // overlapping by 1 cm, with a guess point: the same answer with a negative gap
   Pose X_in = X_W1;
-  X_in.x_WB.z() -= support.z() + 0.01;
+  X_in.p_WB.z() -= support.z() + 0.01;
   const ContactSearchResult r2 = find_contact(ell, X_in, plane, Pose{}, Vec3(0.4, -0.3, 0.0));
   REQUIRE(r2.converged);
   CHECK(r2.gap == Approx(-0.01).epsilon(1e-9));
@@ -212,7 +212,7 @@ TEST_CASE("find_contact: ellipsoid over a tilted plane, torus over a Bezier patc
   const ContactSurface tor{std::make_shared<TorusSurface>(0.2, 0.05), Pose{}};
   Pose X_t;
   X_t.q_WB = Quat(Eigen::AngleAxisd(1.2, Vec3(1, 0.3, 0).normalized()));
-  X_t.x_WB = Vec3(0.1, 0.05, 0.45);
+  X_t.p_WB = Vec3(0.1, 0.05, 0.45);
   const ContactSearchResult rt = find_contact(tor, X_t, floor, Pose{}, Vec3(0.1, 0.05, 0.2));
   REQUIRE(rt.converged);
   CHECK(rt.normal_angle < 1e-9);
@@ -225,7 +225,7 @@ TEST_CASE("enter_reduced_mode: snap, dropped normal velocity, mode choice", "[en
   m.body2 = ground_plane();
   m.friction.mu = 0.4;
   Pose X_W1;
-  X_W1.x_WB = Vec3(1.0, 2.0, 0.1 + 1e-4);  // 0.1 mm above the ground
+  X_W1.p_WB = Vec3(1.0, 2.0, 0.1 + 1e-4);  // 0.1 mm above the ground
   X_W1.q_WB = Quat(Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized()));
   // rolling along +y without slip (v = −ω × r n ... ω_x = −v_y/r), plus a small downward speed
   Vec6 V1;
@@ -235,7 +235,7 @@ TEST_CASE("enter_reduced_mode: snap, dropped normal velocity, mode choice", "[en
   CHECK(e.search.gap == Approx(1e-4).epsilon(1e-9));
   CHECK(e.state.mode == FrictionMode::no_slip);
   CHECK(e.state.time == 3.0);
-  CHECK((e.X_W1.x_WB - Vec3(1.0, 2.0, 0.1)).norm() < 1e-12);
+  CHECK((e.X_W1.p_WB - Vec3(1.0, 2.0, 0.1)).norm() < 1e-12);
   CHECK(e.separation_rate == Approx(-0.05).epsilon(1e-12));
   // the twist after entry is the given one without its normal part
   const Vec6 V = body1_world_twist(m, e.state);

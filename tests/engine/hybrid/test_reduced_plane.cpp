@@ -1,5 +1,5 @@
-// engine/hybrid/reduced_contact_integrator.hpp on a plane, against conservation laws and closed forms:
-// a frictionless ellipsoid rocking (energy and horizontal momentum constant, Kry 2000 §6.2's
+// engine/hybrid/reduced_contact_integrator.hpp on a plane, against conservation laws and closed
+// forms: a frictionless ellipsoid rocking (energy and horizontal momentum constant, Kry 2000 §6.2's
 // criterion), a sphere rolling without slip (constant velocity, v = ω × r, Kry & Pai's
 // no-slip mode), a sphere sliding with Coulomb friction until it rolls (v → 5/7 v0), a torus
 // rolling as a wheel on its periodic chart.
@@ -57,7 +57,7 @@ TEST_CASE("frictionless ellipsoid rocking on a plane for 10 s conserves energy a
   CHECK(min_fn > 0.0);
   // the contact did change charts on the ellipsoid, and moved 2.4 m along the plane
   CHECK(count(events, ReducedEvent::Kind::patch_change_1) >= 10);
-  CHECK((tr.back().X_W1.x_WB.head<2>() - tr.front().X_W1.x_WB.head<2>() - 10.0 * vh0).norm() <
+  CHECK((tr.back().X_W1.p_WB.head<2>() - tr.front().X_W1.p_WB.head<2>() - 10.0 * vh0).norm() <
         1e-5);
 }
 
@@ -70,7 +70,7 @@ TEST_CASE("sphere rolling without slip on a plane keeps its velocity, v = omega 
   m.body2 = ground_plane();
   m.friction.mu = 0.5;
   Pose X;
-  X.x_WB = Vec3(0.0, 0.0, 0.1);
+  X.p_WB = Vec3(0.0, 0.0, 0.1);
   X.q_WB = Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()));
   Vec6 V;
   V << -5.0, 10.0, 3.0, 1.0, 0.5, 0.0;
@@ -84,7 +84,7 @@ TEST_CASE("sphere rolling without slip on a plane keeps its velocity, v = omega 
   for (const Sample& x : tr) {
     CHECK(x.mode == FrictionMode::no_slip);
     max_dV = std::max(max_dV, (x.V1_W - V).norm());
-    max_dx = std::max(max_dx, (x.X_W1.x_WB - (X.x_WB + x.t * V.tail<3>())).norm());
+    max_dx = std::max(max_dx, (x.X_W1.p_WB - (X.p_WB + x.t * V.tail<3>())).norm());
     // the contact point (r below the centre) is at rest: v + ω × (−r e_z) = 0
     max_slip =
         std::max(max_slip, (x.V1_W.tail<3>() + x.V1_W.head<3>().cross(Vec3(0, 0, -0.1))).norm());
@@ -110,7 +110,7 @@ TEST_CASE("sphere sliding with Coulomb friction ends rolling at 5/7 v0", "[engin
     m.body2 = ground_plane();
     m.friction.mu = mu;
     Pose X;
-    X.x_WB = Vec3(0.0, 0.0, r);
+    X.p_WB = Vec3(0.0, 0.0, r);
     Vec6 V;
     V << 0.0, spin, 0.0, v0, 0.0, 0.0;  // ω_y > 0 rolls towards +x
     ReducedEntry e = enter_reduced_mode(m, X, V, Pose{}, Vec6::Zero());
@@ -156,7 +156,7 @@ TEST_CASE("torus rolling upright like a wheel wraps its periodic chart", "[engin
   m.body2 = ground_plane();
   m.friction.mu = 1.0;
   Pose X;
-  X.x_WB = Vec3(0.0, 0.0, R + r);
+  X.p_WB = Vec3(0.0, 0.0, R + r);
   X.q_WB = Quat(Eigen::AngleAxisd(-std::numbers::pi / 2, Vec3::UnitX()));  // body z → world y
   Vec6 V;
   V << 0.0, v / (R + r), 0.0, v, 0.0, 0.0;
@@ -172,7 +172,7 @@ TEST_CASE("torus rolling upright like a wheel wraps its periodic chart", "[engin
   double max_dV = 0.0;
   for (const Sample& x : tr) max_dV = std::max(max_dV, (x.V1_W - V).norm());
   CHECK(max_dV < 1e-6);
-  CHECK((tr.back().X_W1.x_WB - Vec3(3.0 * v, 0.0, R + r)).norm() < 1e-6);
+  CHECK((tr.back().X_W1.p_WB - Vec3(3.0 * v, 0.0, R + r)).norm() < 1e-6);
   // the ring angle of the contact turned by 3 v/(R + r) = 8.57 rad > 2π and was wrapped into
   // [0, 2π)
   const double two_pi = 2 * std::numbers::pi;
@@ -199,7 +199,7 @@ TEST_CASE("rolling without slip or spin: the spin is stopped, the rolling goes o
   m.friction.mu_spin_static = 0.05;
   m.friction.min_slide_time = 0.0;
   Pose X;
-  X.x_WB = Vec3(0.0, 0.0, 0.1);
+  X.p_WB = Vec3(0.0, 0.0, 0.1);
   Vec6 V;
   V << -5.0, 10.0, 3.0, 1.0, 0.5, 0.0;
   ReducedEntry e = enter_reduced_mode(m, X, V, Pose{}, Vec6::Zero());
@@ -211,7 +211,7 @@ TEST_CASE("rolling without slip or spin: the spin is stopped, the rolling goes o
   Vec6 expected = V;
   expected[2] = 0.0;
   CHECK((V1 - expected).norm() < 1e-8);
-  CHECK((body1_pose(m, e.state).x_WB - Vec3(1.0, 0.5, 0.1)).norm() < 1e-8);
+  CHECK((body1_pose(m, e.state).p_WB - Vec3(1.0, 0.5, 0.1)).norm() < 1e-8);
   const ReducedDynamics d = reduced_dynamics(m, e.state);
   CHECK(std::abs(d.spin) < 1e-12);
   CHECK(std::abs(d.normal_torque) < 1e-9);  // no torque needed to keep it from spinning

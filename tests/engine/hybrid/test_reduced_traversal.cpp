@@ -50,7 +50,7 @@ Run run_sphere(const ReducedBody& floor, double mu, const Vec3& x0, const Vec6& 
   m.body2 = floor;
   m.friction.mu = mu;
   Pose X;
-  X.x_WB = x0;
+  X.p_WB = x0;
   X.q_WB = Quat(Eigen::AngleAxisd(0.3, Vec3(1, -1, 2).normalized()));
   ReducedEntry e = enter_reduced_mode(m, X, V0, Pose{}, Vec6::Zero(), 0.0, x0 - Vec3(0, 0, 0.1));
   REQUIRE(e.search.converged);
@@ -88,11 +88,11 @@ TEST_CASE("rolling and sliding across a multi-patch floor is the motion on a pla
     for (std::size_t k = 0; k < on_patches.samples.size(); ++k) {
       const Sample& a = on_patches.samples[k];
       const Sample& b = on_plane.samples[k];
-      CHECK((a.X_W1.x_WB - b.X_W1.x_WB).norm() < 1e-8);
+      CHECK((a.X_W1.p_WB - b.X_W1.p_WB).norm() < 1e-8);
       CHECK(a.X_W1.q_WB.angularDistance(b.X_W1.q_WB) < 1e-7);
       CHECK((a.V1_W - V0).norm() < 1e-6);
     }
-    CHECK((on_patches.samples.back().X_W1.x_WB - (x0 + 2.5 * v)).norm() < 1e-8);
+    CHECK((on_patches.samples.back().X_W1.p_WB - (x0 + 2.5 * v)).norm() < 1e-8);
   }
 }
 
@@ -121,7 +121,7 @@ TEST_CASE("a subdivided curved patch gives the trajectory of the whole patch",
     CHECK(count(a.events, ReducedEvent::Kind::patch_change_2) == 0);
     CHECK(count(b.events, ReducedEvent::Kind::patch_change_2) >= 2);
     for (std::size_t k = 0; k < a.samples.size(); ++k) {
-      CHECK((a.samples[k].X_W1.x_WB - b.samples[k].X_W1.x_WB).norm() < 1e-7);
+      CHECK((a.samples[k].X_W1.p_WB - b.samples[k].X_W1.p_WB).norm() < 1e-7);
       CHECK((a.samples[k].V1_W - b.samples[k].V1_W).norm() < 1e-6);
     }
     // frictionless: energy is conserved over the bump
@@ -139,7 +139,7 @@ TEST_CASE("rolling exactly through a patch corner", "[engine][reduced]") {
   REQUIRE(r.last.status == ReducedStatus::ok);
   CHECK(r.state.coords.patch_2 == 8);  // the patch [0.5, 1.5]²
   CHECK(count(r.events, ReducedEvent::Kind::patch_change_2) >= 2);
-  CHECK((r.samples.back().X_W1.x_WB - (x0 + 1.2 * v)).norm() < 1e-8);
+  CHECK((r.samples.back().X_W1.p_WB - (x0 + 1.2 * v)).norm() < 1e-8);
   CHECK((r.samples.back().V1_W - rolling(v, 0.0)).norm() < 1e-6);
 }
 
@@ -149,7 +149,7 @@ TEST_CASE("rolling off an open edge stops on the edge", "[engine][reduced]") {
                            rolling(Vec3::UnitX(), 0.0), 2.0);
   CHECK(r.last.status == ReducedStatus::left_surface);
   CHECK(r.state.time == Approx(0.5).epsilon(1e-9));
-  CHECK(r.samples.back().X_W1.x_WB.x() == Approx(0.5).epsilon(1e-9));
+  CHECK(r.samples.back().X_W1.p_WB.x() == Approx(0.5).epsilon(1e-9));
   CHECK(count(r.events, ReducedEvent::Kind::left_surface) == 1);
 }
 
@@ -164,7 +164,7 @@ TEST_CASE("a sphere sliding off the top of a sphere separates at cos theta = (v0
   m.body2.surface.surface = make_sphere_surface(R);
   m.body2.fixed = true;
   Pose X;
-  X.x_WB = Vec3(0.0, 0.0, rho);
+  X.p_WB = Vec3(0.0, 0.0, rho);
   Vec6 V;
   V << 0.0, 0.0, 0.0, v0, 0.0, 0.0;
   ReducedEntry e = enter_reduced_mode(m, X, V, Pose{}, Vec6::Zero());
@@ -176,7 +176,7 @@ TEST_CASE("a sphere sliding off the top of a sphere separates at cos theta = (v0
   set.tolerance = 1e-11;
   const auto tr = run(m, e.state, 5.0, 0.5, set, &last, &events);
   REQUIRE(last.status == ReducedStatus::separated);
-  const Vec3 c = tr.back().X_W1.x_WB;
+  const Vec3 c = tr.back().X_W1.p_WB;
   const double cos_expected = (v0 * v0 / (g * rho) + 2.0) / 3.0;
   CHECK(c.norm() == Approx(rho).epsilon(1e-12));
   CHECK(c.z() / rho == Approx(cos_expected).epsilon(1e-9));

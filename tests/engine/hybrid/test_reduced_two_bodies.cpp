@@ -1,6 +1,7 @@
-// engine/hybrid/reduced_contact.hpp with body 2 free (the 11-DOF form of notes/kry.md §2 [DERIVED]):
-// a very heavy floating slab against the fixed ground, and two free ellipsoids pressed together
-// by equal and opposite forces without gravity against the conservation of momentum and energy.
+// engine/hybrid/reduced_contact.hpp with body 2 free (the 11-DOF form of notes/kry.md §2
+// [DERIVED]): a very heavy floating slab against the fixed ground, and two free ellipsoids pressed
+// together by equal and opposite forces without gravity against the conservation of momentum and
+// energy.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -26,7 +27,7 @@ TEST_CASE("a very heavy floating slab behaves like the fixed ground", "[engine][
     slab.body2.wrench_W << 0, 0, 0, 0, 0, M * 9.81;
     ground.friction.mu = slab.friction.mu = mu;
     Pose X;
-    X.x_WB = Vec3(0.0, 0.0, 0.1);
+    X.p_WB = Vec3(0.0, 0.0, 0.1);
     Vec6 V;
     V << -2.0, 5.0, 1.0, 0.8, 0.3, 0.0;  // rolls for μ > 0 after a short slide
     ReducedEntry eg = enter_reduced_mode(ground, X, V, Pose{}, Vec6::Zero());
@@ -38,12 +39,12 @@ TEST_CASE("a very heavy floating slab behaves like the fixed ground", "[engine][
     REQUIRE(ls.status == ReducedStatus::ok);
     CHECK(es.state.mode == eg.state.mode);
     for (std::size_t k = 0; k < tg.size(); ++k) {
-      CHECK((tg[k].X_W1.x_WB - ts[k].X_W1.x_WB).norm() < 1e-7);
+      CHECK((tg[k].X_W1.p_WB - ts[k].X_W1.p_WB).norm() < 1e-7);
       CHECK((tg[k].V1_W - ts[k].V1_W).norm() < 1e-6);
       CHECK(tg[k].normal_force == Approx(ts[k].normal_force).epsilon(1e-6));
     }
     // the slab barely moved
-    CHECK(es.state.X_W2.x_WB.norm() < 1e-7);
+    CHECK(es.state.X_W2.p_WB.norm() < 1e-7);
   }
 }
 
@@ -63,14 +64,14 @@ TEST_CASE("an ellipsoid pressed onto a free slab conserves momentum and energy",
     m.body2.fixed = false;
     m.body2.mass = 3.0;
     m.body2.inertia_B = 10.0 * Mat3::Identity();
-    m.body2.surface.X_BS.x_WB = Vec3(0.0, 0.0, 0.05);
+    m.body2.surface.X_BS.p_WB = Vec3(0.0, 0.0, 0.05);
     const Vec3 F(0.0, 0.0, -100.0);
     m.body1.wrench_W << 0, 0, 0, F;
     m.body2.wrench_W << 0, 0, 0, -F;
     m.friction.mu = mu;
     Pose X1, X2;
-    X2.x_WB = Vec3(0.0, 0.0, -0.05);
-    X1.x_WB = Vec3(0.0, 0.0, 0.11);
+    X2.p_WB = Vec3(0.0, 0.0, -0.05);
+    X1.p_WB = Vec3(0.0, 0.0, 0.11);
     X1.q_WB = Quat(Eigen::AngleAxisd(0.1, Vec3(1, 0.5, 0).normalized()));
     Vec6 V1, V2;
     V1 << 0.5, -0.3, 2.0, 0.3, 0.1, 0.0;
@@ -83,7 +84,7 @@ TEST_CASE("an ellipsoid pressed onto a free slab conserves momentum and energy",
                   m.body2.mass * body2_world_twist(s).tail<3>());
     };
     auto conserved_energy = [&]() {
-      return reduced_energy(m, s) - F.dot(body1_pose(m, s).x_WB - s.X_W2.x_WB);
+      return reduced_energy(m, s) - F.dot(body1_pose(m, s).p_WB - s.X_W2.p_WB);
     };
     const Vec3 P0 = momentum();
     double E0 = conserved_energy();
@@ -105,6 +106,6 @@ TEST_CASE("an ellipsoid pressed onto a free slab conserves momentum and energy",
     CHECK(min_fn > 0.0);
     if (mu > 0.0) CHECK(mode_changes >= 1);
     // body 2 did move and turn
-    CHECK((s.X_W2.x_WB - X2.x_WB).norm() > 1e-3);
+    CHECK((s.X_W2.p_WB - X2.p_WB).norm() > 1e-3);
   }
 }

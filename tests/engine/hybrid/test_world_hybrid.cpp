@@ -44,10 +44,10 @@ Rocking rock(bool hybrid, double measure_from) {
   const int e = w.add_body({.name = "ellipsoid",
                             .mass = 2.0,
                             .shape = make_ellipsoid(r),
-                            .position = X.x_WB,
-                            .orientation = X.q_WB,
-                            .velocity = Vec3(0.3, -0.1, 0.0),
-                            .angular_velocity = Vec3(0.0, 0.0, 0.8),
+                            .p_WS = X.p_WB,
+                            .q_WB = X.q_WB,
+                            .v_WB = Vec3(0.3, -0.1, 0.0),
+                            .w_WB = Vec3(0.0, 0.0, 0.8),
                             .friction = 0.0});
   Rocking out;
   double E0 = 0.0;
@@ -107,9 +107,9 @@ TEST_CASE("hybrid: sphere rolling without slip keeps v = omega r", "[engine][hyb
   const int b = w.add_body({.name = "ball",
                             .mass = 1.0,
                             .shape = make_sphere(r),
-                            .position = Vec3(0.0, 0.0, r),
-                            .velocity = Vec3(v, 0.0, 0.0),
-                            .angular_velocity = Vec3(0.0, v / r, 0.0),
+                            .p_WS = Vec3(0.0, 0.0, r),
+                            .v_WB = Vec3(v, 0.0, 0.0),
+                            .w_WB = Vec3(0.0, v / r, 0.0),
                             .friction = 0.5});
   int entries = 0, exits = 0;
   bool in = false;
@@ -132,14 +132,14 @@ TEST_CASE("hybrid: sphere rolling without slip keeps v = omega r", "[engine][hyb
   std::printf(
       "hybrid rolling sphere: entry speed %.9f m/s, max |dV| = %.3g, max slip = %.3g "
       "m/s, x(5 s) = %.9f m\n",
-      V0(3), max_dV, max_slip, w.pose(b).x_WB.x());
+      V0(3), max_dV, max_slip, w.pose(b).p_WB.x());
   CHECK(entries == 1);
   CHECK(exits == 0);
   CHECK(in);
   CHECK(V0(3) == Approx(v).epsilon(1e-3));
   CHECK(max_dV < 1e-6);
   CHECK(max_slip < 1e-6);
-  CHECK(std::abs(w.pose(b).x_WB.z() - r) < 1e-6);
+  CHECK(std::abs(w.pose(b).p_WB.z() - r) < 1e-6);
 }
 
 TEST_CASE("hybrid: dropped ellipsoid bounces, enters reduced mode, leaves at a box",
@@ -155,15 +155,15 @@ TEST_CASE("hybrid: dropped ellipsoid bounces, enters reduced mode, leaves at a b
   const int box = w.add_body({.name = "box",
                               .fixed = true,
                               .shape = make_box(Vec3(0.1, 0.5, 0.2)),
-                              .position = Vec3(1.5, 0.0, 0.2),
+                              .p_WS = Vec3(1.5, 0.0, 0.2),
                               .friction = 0.0,
                               .restitution = 0.5});
   const Vec3 r(0.15, 0.1, 0.08);
   const int e = w.add_body({.name = "ellipsoid",
                             .mass = 1.0,
                             .shape = make_ellipsoid(r),
-                            .position = Vec3(0.0, 0.0, 0.3),
-                            .velocity = Vec3(0.5, 0.0, 0.0),
+                            .p_WS = Vec3(0.0, 0.0, 0.3),
+                            .v_WB = Vec3(0.5, 0.0, 0.0),
                             .friction = 0.0,
                             .restitution = 0.5});
   int entries = 0, exits = 0, box_exits = 0;
@@ -184,7 +184,7 @@ TEST_CASE("hybrid: dropped ellipsoid bounces, enters reduced mode, leaves at a b
         // entry: the step (LCP, then the projection) keeps the energy and the horizontal
         // momentum (frictionless)
         CHECK(std::abs(energy(w) - E_before) < 1e-3 * std::abs(E_before));
-        max_dvx = std::max(max_dvx, std::abs(w.twist(e)(3) - V_before(3)));
+        max_dvx = std::max(max_dvx, std::abs(w.twist(e).v().x() - V_before(3)));
       } else {
         ++exits;
         if (first_exit < 0.0) first_exit = ev.time;
@@ -213,7 +213,7 @@ TEST_CASE("hybrid: dropped ellipsoid bounces, enters reduced mode, leaves at a b
   CHECK(max_dE_reduced < 1e-6);
   CHECK(max_dvx < 1e-6);
   // the box sent it back
-  CHECK(w.twist(e)(3) < 0.0);
+  CHECK(w.twist(e).v().x() < 0.0);
 }
 
 TEST_CASE("hybrid: turning the flag off hands the pair back to the LCP", "[engine][hybrid]") {
@@ -222,7 +222,7 @@ TEST_CASE("hybrid: turning the flag off hands the pair back to the LCP", "[engin
   World w(s);
   w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
   const int b = w.add_body(
-      {.name = "ball", .mass = 1.0, .shape = make_sphere(0.1), .position = Vec3(0.0, 0.0, 0.1)});
+      {.name = "ball", .mass = 1.0, .shape = make_sphere(0.1), .p_WS = Vec3(0.0, 0.0, 0.1)});
   for (int k = 0; k < 20; ++k) w.step();
   REQUIRE(w.last_report().reduced_pairs == 1);
   REQUIRE(w.in_reduced_mode(b));
@@ -237,7 +237,7 @@ TEST_CASE("hybrid: turning the flag off hands the pair back to the LCP", "[engin
   CHECK(rep.reduced_pairs == 0);
   CHECK_FALSE(w.in_reduced_mode(b));
   // the LCP took the step from the exact state: the ball keeps resting
-  CHECK((w.pose(b).x_WB - X.x_WB).norm() < 1e-6);
+  CHECK((w.pose(b).p_WB - X.p_WB).norm() < 1e-6);
   CHECK(V.norm() < 1e-9);
   CHECK(w.twist(b).norm() < 1e-6);
 }
@@ -248,7 +248,7 @@ TEST_CASE("hybrid: a lifting force separates the pair and the LCP takes over", "
   World w(s);
   w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
   const int b = w.add_body(
-      {.name = "ball", .mass = 1.0, .shape = make_sphere(0.1), .position = Vec3(0.0, 0.0, 0.1)});
+      {.name = "ball", .mass = 1.0, .shape = make_sphere(0.1), .p_WS = Vec3(0.0, 0.0, 0.1)});
   for (int k = 0; k < 20; ++k) w.step();
   REQUIRE(w.in_reduced_mode(b));
   // 2 m g upwards: the normal force turns tensile at once
@@ -259,9 +259,9 @@ TEST_CASE("hybrid: a lifting force separates the pair and the LCP takes over", "
   CHECK(rep.switches[0].reason.rfind("separated", 0) == 0);
   CHECK_FALSE(w.in_reduced_mode(b));
   // the LCP's step from rest: v = h (2g − g) upwards, no contact impulse
-  CHECK(w.twist(b)(5) == Approx(0.01 * 9.81).epsilon(1e-9));
+  CHECK(w.twist(b).v().z() == Approx(0.01 * 9.81).epsilon(1e-9));
   for (int k = 0; k < 20; ++k) w.step();
-  CHECK(w.pose(b).x_WB.z() > 0.1 + 0.01);
+  CHECK(w.pose(b).p_WB.z() > 0.1 + 0.01);
   CHECK_FALSE(w.in_reduced_mode(b));
 }
 
@@ -275,24 +275,23 @@ TEST_CASE("hybrid: boxes, jointed spheres and spheres on free boxes stay in the 
   w.add_body({.name = "box",
               .mass = 1.0,
               .shape = make_box(Vec3(0.1, 0.1, 0.1)),
-              .position = Vec3(0.0, 0.0, 0.1)});
+              .p_WS = Vec3(0.0, 0.0, 0.1)});
   // a sphere hanging on a ball joint while resting on the ground
   const int j = w.add_body(
-      {.name = "jointed", .mass = 1.0, .shape = make_sphere(0.1), .position = Vec3(1.0, 0.0, 0.1)});
+      {.name = "jointed", .mass = 1.0, .shape = make_sphere(0.1), .p_WS = Vec3(1.0, 0.0, 0.1)});
   w.add_joint(BallJointSettings{.anchor_W = Vec3(1.0, 0.0, 0.1)}, j, kWorldBody);
   // a sphere resting on a free box (no smooth surface; the box also touches the ground)
   w.add_body({.name = "base",
               .mass = 5.0,
               .shape = make_box(Vec3(0.2, 0.2, 0.1)),
-              .position = Vec3(-1.0, 0.0, 0.1)});
-  w.add_body(
-      {.name = "top", .mass = 1.0, .shape = make_sphere(0.1), .position = Vec3(-1.0, 0.0, 0.3)});
+              .p_WS = Vec3(-1.0, 0.0, 0.1)});
+  w.add_body({.name = "top", .mass = 1.0, .shape = make_sphere(0.1), .p_WS = Vec3(-1.0, 0.0, 0.3)});
   // a capsule: no automatic smooth surface
   w.add_body({.name = "capsule",
               .mass = 1.0,
               .shape = make_capsule(0.05, 0.1),
-              .position = Vec3(2.0, 0.0, 0.05),
-              .orientation = Quat(Eigen::AngleAxisd(EIGEN_PI / 2, Vec3::UnitX()))});
+              .p_WS = Vec3(2.0, 0.0, 0.05),
+              .q_WB = Quat(Eigen::AngleAxisd(EIGEN_PI / 2, Vec3::UnitX()))});
   for (int k = 0; k < 50; ++k) {
     const StepReport& rep = w.step();
     CHECK(rep.reduced_pairs == 0);
@@ -314,13 +313,13 @@ TEST_CASE("hybrid: entry_steps 0 enters at the first step from the given state",
   const int b = w.add_body({.name = "ball",
                             .mass = 1.0,
                             .shape = make_sphere(0.1),
-                            .position = Vec3(0.3, -0.2, 0.1),
-                            .angular_velocity = Vec3(0.0, 0.0, 2.0)});
+                            .p_WS = Vec3(0.3, -0.2, 0.1),
+                            .w_WB = Vec3(0.0, 0.0, 2.0)});
   test::check_entry_at_start(w, w.step(), 1e-15);
   for (int k = 0; k < 99; ++k) w.step();
   // a spinning sphere at rest on a plane stays where it is, spinning
-  CHECK((w.pose(b).x_WB - Vec3(0.3, -0.2, 0.1)).norm() < 1e-12);
-  CHECK(w.twist(b)[2] == Approx(2.0).epsilon(1e-12));
+  CHECK((w.pose(b).p_WB - Vec3(0.3, -0.2, 0.1)).norm() < 1e-12);
+  CHECK(w.twist(b).w().z() == Approx(2.0).epsilon(1e-12));
 }
 
 TEST_CASE("hybrid: entry_steps 0 waits for a contact that carries load", "[engine][hybrid]") {
@@ -331,7 +330,7 @@ TEST_CASE("hybrid: entry_steps 0 waits for a contact that carries load", "[engin
   s.hybrid_entry_steps = 0;
   World w(s);
   w.add_body({.name = "ground", .fixed = true, .shape = make_plane(Vec3::UnitZ(), 0.0)});
-  w.add_body({.name = "ball", .mass = 1.0, .shape = make_sphere(0.1), .position = {0, 0, 0.15}});
+  w.add_body({.name = "ball", .mass = 1.0, .shape = make_sphere(0.1), .p_WS = {0, 0, 0.15}});
   double t_entry = -1.0;
   while (w.time() < 0.3 && t_entry < 0.0)
     for (const SwitchEvent& e : w.step().switches)
@@ -359,11 +358,11 @@ TEST_CASE("hybrid: the World's friction thresholds reach the reduced pair", "[en
     const int b = w.add_body({.name = "ball",
                               .mass = 1.0,
                               .shape = make_sphere(0.1),
-                              .position = {0, 0, 0.1},
-                              .velocity = {2, 0, 0},
+                              .p_WS = {0, 0, 0.1},
+                              .v_WB = {2, 0, 0},
                               .friction = 0.3});
     for (int k = 0; k < 10; ++k) w.step();
-    return w.twist(b)[3];
+    return w.twist(b).v().x();
   };
   CHECK(run(10.0) == Approx(2.0 * 5.0 / 7.0).epsilon(1e-9));
   CHECK(run(0.005) == Approx(2.0 - 0.3 * 9.81 * 0.01).epsilon(1e-9));
@@ -408,9 +407,9 @@ FreePair press(bool hybrid, double h, double duration) {
   const int a = w.add_body({.name = "sphere",
                             .mass = 1.0,
                             .shape = make_sphere(0.1),
-                            .position = Vec3(0.0, 0.0, 0.15),
-                            .velocity = v,
-                            .angular_velocity = w_sphere,
+                            .p_WS = Vec3(0.0, 0.0, 0.15),
+                            .v_WB = v,
+                            .w_WB = w_sphere,
                             .friction = 0.8});
   const int b = w.add_body({.name = "slab",
                             .mass = 3.0,
@@ -419,9 +418,9 @@ FreePair press(bool hybrid, double h, double duration) {
   const double F = 2.0;
   w.add_force({.body = a, .force = Vec3(0.0, 0.0, -F)});
   w.add_force({.body = b, .force = Vec3(0.0, 0.0, F)});
-  auto momentum = [&]() -> Vec3 { return 1.0 * w.twist(a).tail<3>() + 3.0 * w.twist(b).tail<3>(); };
+  auto momentum = [&]() -> Vec3 { return 1.0 * w.twist(a).v() + 3.0 * w.twist(b).v(); };
   auto energy = [&] {
-    return w.kinetic_energy() + F * w.pose(a).x_WB.z() - F * w.pose(b).x_WB.z();
+    return w.kinetic_energy() + F * w.pose(a).p_WB.z() - F * w.pose(b).p_WB.z();
   };
   FreePair out;
   bool measuring = !hybrid;
@@ -450,8 +449,8 @@ FreePair press(bool hybrid, double h, double duration) {
       out.max_dE = std::max(out.max_dE, std::abs(energy() - E0));
     }
     if (k % per_frame == 0) {
-      out.x_sphere.push_back(w.pose(a).x_WB);
-      out.x_slab.push_back(w.pose(b).x_WB);
+      out.x_sphere.push_back(w.pose(a).p_WB);
+      out.x_slab.push_back(w.pose(b).p_WB);
     }
   }
   out.P0 = P0;
@@ -508,10 +507,8 @@ TEST_CASE("hybrid: a start-of-step entry counts the external forces that close t
     s.hybrid = true;
     s.hybrid_entry_steps = 0;
     World w(s);
-    const int a = w.add_body({.name = "sphere",
-                              .mass = 1.0,
-                              .shape = make_sphere(0.1),
-                              .position = Vec3(0.0, 0.0, 0.15)});
+    const int a = w.add_body(
+        {.name = "sphere", .mass = 1.0, .shape = make_sphere(0.1), .p_WS = Vec3(0.0, 0.0, 0.15)});
     const int b =
         w.add_body({.name = "slab", .mass = 3.0, .shape = make_ellipsoid(Vec3(1.0, 1.0, 0.05))});
     w.add_force({.body = a, .force = Vec3(0.0, 0.0, -F)});
