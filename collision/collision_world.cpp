@@ -341,13 +341,8 @@ struct CollisionWorld::Impl {
       const double d = n_T.dot(loop[0]);
       for (const Vec3& p :
            clip_to_face(incident_face(*A.polytope, A.R, A.p, n_T), loop, n_T, tol)) {
-        ContactPoint c;
-        c.n_BA_W = n_T;
-        c.gap = n_T.dot(p) - d;
-        if (c.gap > margin) continue;
-        c.p_WCa = p;
-        c.p_WCb = p - c.gap * n_T;
-        add(c);
+        const ContactPoint c = point_plane_contact(p, n_T, d);
+        if (c.gap <= margin) add(c);
       }
     }
     return reduce_manifold(std::move(out));

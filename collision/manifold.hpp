@@ -34,6 +34,17 @@ void append_unless_near(std::vector<T>& out, const T& x, Near near, std::size_t 
   out.push_back(x);
 }
 
+/// a point x of A's surface against B's plane {y : n·y = d} (n unit, from B to A, world):
+/// gap = n·x − d, Ca = x, Cb = x − gap n (its foot on the plane)
+[[nodiscard]] inline ContactPoint point_plane_contact(const Vec3& x, const Vec3& n, double d) {
+  ContactPoint c;
+  c.n_BA_W = n;
+  c.gap = n.dot(x) - d;
+  c.p_WCa = x;
+  c.p_WCb = x - c.gap * n;
+  return c;
+}
+
 /// two spheres (centres and radii): the contact along the line of centres, UnitZ when the
 /// centres coincide
 [[nodiscard]] ContactPoint sphere_sphere(const Vec3& ca, double ra, const Vec3& cb, double rb);

@@ -61,13 +61,8 @@ std::vector<ContactPoint> plane_manifold(const PartGeometry& A, const PartGeomet
   }
   std::vector<ContactPoint> out;
   for (const Vec3& x : candidates) {
-    ContactPoint c;
-    c.n_BA_W = n;
-    c.gap = n.dot(x) - d;
-    if (c.gap > margin) continue;
-    c.p_WCa = x;
-    c.p_WCb = x - c.gap * n;
-    out.push_back(c);
+    const ContactPoint c = point_plane_contact(x, n, d);
+    if (c.gap <= margin) out.push_back(c);
   }
   return reduce_manifold(std::move(out));
 }
