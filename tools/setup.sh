@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
-          catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema)
+          catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema
+          pybind11-dev python3-dev python3-numpy)
 if [[ "${1:-}" == "--bench" ]]; then
   # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)
   packages+=(libbenchmark-dev libode-dev libdart-dev libsiconos-numerics-dev)

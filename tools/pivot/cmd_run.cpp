@@ -24,6 +24,7 @@
 #include "commands.hpp"
 #include "pivot/lcp/lcp_io.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
+#include "pivot/scenes/run_length.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/version.hpp"
 #include "run_output.hpp"
@@ -250,16 +251,6 @@ void print_summary(const Scene& scene, const World& world, const RunStats& stats
   fmt::print("  output       {}\n", out.string());
 }
 
-/// steps to cover `duration` with steps of h: the first step count whose time reaches it
-long step_count(double duration, double h) {
-  const double n = duration / h;
-  const double rounded = std::round(n);
-  const double steps = std::abs(n - rounded) <= 1e-9 * std::max(1.0, n) ? rounded : std::ceil(n);
-  if (!(steps <= 1e12))
-    throw Error(fmt::format("duration {} s with dt {} s is too many steps", duration, h));
-  return std::max(1L, static_cast<long>(steps));
-}
-
 /// a CLI11 check: a positive, finite number of seconds
 CLI::Validator positive_seconds() {
   return CLI::Validator(
@@ -318,7 +309,7 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
   }
 
   const double h = scene.settings.world.time_step;
-  const long total_steps = step_count(scene.settings.duration, h);
+  const long total_steps = steps_for_duration(scene.settings.duration, h);
   const double rate = scene.settings.output_rate_hz;
 
   OutputDir dir(target);

@@ -1,0 +1,366 @@
+// pivot.WorldSettings, pivot.World and pivot.shapes (docs/python.md). Keyword names follow the
+// scene format's keys (position, quat_wxyz, velocity, ...); vectors are anything NumPy turns
+// into three floats. State is read in bulk as NumPy arrays, one row per body, filled in C++.
+
+#include <pybind11/eigen.h>
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "bindings.hpp"
+#include "pivot/collision/shape.hpp"
+#include "pivot/core/error.hpp"
+#include "pivot/engine/world.hpp"
+#include "pivot/scenes/scene.hpp"
+
+namespace py = pybind11;
+
+namespace pivot::python {
+namespace {
+
+using Array = py::array_t<double>;
+
+Quat quat_from_wxyz(const Eigen::Vector4d& q) {
+  return Quat(q(0), q(1), q(2), q(3));
+}
+
+Stabilization stabilization_from(const std::string& name) {
+  for (const Stabilization s : {Stabilization::post, Stabilization::baumgarte, Stabilization::none})
+    if (name == to_string(s)) return s;
+  throw Error("stabilization: expected \"post\", \"baumgarte\" or \"none\" (got \"" + name + "\")");
+}
+
+/// one row per body, `cols` columns, filled by row(i, out) in C++
+template <class Fill>
+Array per_body(const World& w, py::ssize_t cols, Fill fill) {
+  Array a({static_cast<py::ssize_t>(w.body_count()), cols});
+  auto r = a.mutable_unchecked<2>();
+  for (int i = 0; i < w.body_count(); ++i) fill(i, &r(i, 0));
+  return a;
+}
+
+py::dict report_dict(const StepReport& r) {
+  py::dict d;
+  d["time"] = r.time;
+  d["islands"] = r.islands;
+  d["lcp_size"] = r.lcp_size;
+  d["pivots"] = r.pivots;
+  d["solve_seconds"] = r.solve_seconds;
+  d["status"] = lcp::to_string(r.status);
+  d["failures"] = r.failures;
+  d["fallbacks"] = r.fallbacks;
+  d["contacts"] = r.contacts;
+  d["post_steps"] = r.post_steps;
+  d["joint_error_before"] = r.joint_error_before;
+  d["joint_error_after"] = r.joint_error_after;
+  d["penetration_before"] = r.penetration_before;
+  d["penetration_after"] = r.penetration_after;
+  d["reduced_pairs"] = r.reduced_pairs;
+  py::list warnings;
+  for (const StepWarningRecord& w : r.warnings) warnings.append(w.message);
+  d["warnings"] = warnings;
+  return d;
+}
+
+/// the contacts of the last step as columns: k rows each
+py::dict contacts_dict(const World& w) {
+  const auto& cs = w.contacts();
+  const auto k = static_cast<py::ssize_t>(cs.size());
+  py::array_t<int> a(k), b(k);
+  Array pa({k, py::ssize_t{3}}), pb({k, py::ssize_t{3}}), n({k, py::ssize_t{3}}), gap(k), ln(k),
+      lt({k, py::ssize_t{3}});
+  auto A = a.mutable_unchecked<1>(), B = b.mutable_unchecked<1>();
+  auto PA = pa.mutable_unchecked<2>(), PB = pb.mutable_unchecked<2>(), N = n.mutable_unchecked<2>(),
+       LT = lt.mutable_unchecked<2>();
+  auto G = gap.mutable_unchecked<1>(), LN = ln.mutable_unchecked<1>();
+  for (py::ssize_t i = 0; i < k; ++i) {
+    const ContactInfo& c = cs[static_cast<std::size_t>(i)];
+    A(i) = c.contact.body_a;
+    B(i) = c.contact.body_b;
+    G(i) = c.contact.gap;
+    LN(i) = c.normal_impulse;
+    for (py::ssize_t j = 0; j < 3; ++j) {
+      PA(i, j) = c.contact.p_WCa(j);
+      PB(i, j) = c.contact.p_WCb(j);
+      N(i, j) = c.contact.n_BA_W(j);
+      LT(i, j) = c.tangent_impulse(j);
+    }
+  }
+  py::dict d;
+  d["body_a"] = a;
+  d["body_b"] = b;
+  d["point_a"] = pa;
+  d["point_b"] = pb;
+  d["normal"] = n;
+  d["gap"] = gap;
+  d["normal_impulse"] = ln;
+  d["tangent_impulse"] = lt;
+  return d;
+}
+
+void bind_settings(py::module_& m) {
+  py::class_<WorldSettings>(m, "WorldSettings",
+                            "World settings; keywords set fields, e.g. "
+                            "WorldSettings(time_step=1e-3, gravity=(0, 0, -9.81))")
+      .def(py::init([](const py::kwargs& kw) {
+        WorldSettings s;
+        py::object self = py::cast(s);
+        for (const auto& [key, value] : kw) {
+          const auto name = py::cast<std::string>(key);
+          if (!py::hasattr(self, name.c_str()) || name.starts_with("_"))
+            throw Error("WorldSettings: unknown setting \"" + name + "\"");
+          py::setattr(self, name.c_str(), value);
+        }
+        return py::cast<WorldSettings>(self);
+      }))
+      .def_readwrite("time_step", &WorldSettings::time_step, "h, s")
+      .def_readwrite("gravity", &WorldSettings::gravity, "m/s², world")
+      .def_property(
+          "stabilization", [](const WorldSettings& s) { return to_string(s.stabilization); },
+          [](WorldSettings& s, const std::string& v) { s.stabilization = stabilization_from(v); },
+          "\"post\" (the post-stabilization LCP), \"baumgarte\" or \"none\"")
+      .def_readwrite("baumgarte_alpha", &WorldSettings::baumgarte_alpha, "1/s")
+      .def_readwrite("post_step_cap", &WorldSettings::post_step_cap, "m; 0: no cap")
+      .def_readwrite("max_post_steps", &WorldSettings::max_post_steps)
+      .def_readwrite("implicit_forces", &WorldSettings::implicit_forces)
+      .def_readwrite("limit_margin", &WorldSettings::limit_margin, "rad or m")
+      .def_readwrite("friction_directions", &WorldSettings::friction_directions)
+      .def_readwrite("contact_margin", &WorldSettings::contact_margin, "m")
+      .def_readwrite("restitution_threshold", &WorldSettings::restitution_threshold, "m/s")
+      .def_readwrite("hybrid", &WorldSettings::hybrid)
+      .def_readwrite("hybrid_entry_steps", &WorldSettings::hybrid_entry_steps);
+}
+
+void bind_shapes(py::module_& m) {
+  // pybind11 holders cannot be shared_ptr<const T>: shapes are held as shared_ptr<Shape> and
+  // never modified (no setter is bound)
+  py::class_<Shape, std::shared_ptr<Shape>>(m, "Shape", "a collision shape (pivot.shapes)")
+      .def_property_readonly("type", [](const Shape& s) { return to_string(s.type); })
+      .def("__repr__",
+           [](const Shape& s) { return std::string("<pivot.Shape ") + to_string(s.type) + ">"; });
+  py::module_ shapes = m.def_submodule("shapes", "collision shapes, in the body's shape frame");
+  const auto held = [](ShapePtr s) { return std::const_pointer_cast<Shape>(std::move(s)); };
+  shapes.def(
+      "sphere", [=](double r) { return held(make_sphere(r)); }, py::arg("radius"));
+  shapes.def(
+      "box", [=](const Vec3& e) { return held(make_box(e)); }, py::arg("half_extents"));
+  shapes.def(
+      "capsule", [=](double r, double l) { return held(make_capsule(r, l)); }, py::arg("radius"),
+      py::arg("half_length"), "along the shape frame's z axis");
+  shapes.def(
+      "cylinder", [=](double r, double l) { return held(make_cylinder(r, l)); }, py::arg("radius"),
+      py::arg("half_length"), "along the shape frame's z axis");
+  shapes.def(
+      "ellipsoid", [=](const Vec3& r) { return held(make_ellipsoid(r)); }, py::arg("radii"));
+  shapes.def(
+      "convex",
+      [=](const Eigen::Matrix<double, Eigen::Dynamic, 3>& points) {
+        std::vector<Vec3> p;
+        for (Eigen::Index i = 0; i < points.rows(); ++i) p.emplace_back(points.row(i).transpose());
+        return held(make_convex(std::move(p)));
+      },
+      py::arg("points"), "the convex hull of the points, an (n, 3) array");
+  shapes.def(
+      "plane", [=](const Vec3& n, double d) { return held(make_plane(n, d)); }, py::arg("normal"),
+      py::arg("offset"), "the half-space normal·x ≤ offset (fixed bodies only)");
+  shapes.def(
+      "mesh", [=](const std::string& path) { return held(load_obj_mesh(path)); },
+      py::arg("obj_path"), "a fixed triangle mesh from an OBJ file");
+}
+
+int add_body(World& w, const std::string& name, double mass, std::shared_ptr<Shape> shape,
+             const Vec3& position, const Eigen::Vector4d& quat_wxyz, const Vec3& velocity,
+             const Vec3& angular_velocity, bool fixed, double density,
+             std::optional<Vec3> inertia_diag, double friction, double restitution) {
+  BodySettings s;
+  s.name = name;
+  s.mass = mass;
+  s.shape = std::move(shape);
+  s.p_WS = position;
+  s.q_WB = quat_from_wxyz(quat_wxyz);
+  s.v_WB = velocity;
+  s.w_WB = angular_velocity;
+  s.fixed = fixed;
+  s.density = density;
+  s.inertia_diag = inertia_diag;
+  s.friction = friction;
+  s.restitution = restitution;
+  return w.add_body(s);
+}
+
+std::optional<JointLimits> limits_from(const std::optional<std::pair<double, double>>& l) {
+  if (!l) return std::nullopt;
+  return JointLimits{l->first, l->second};
+}
+std::optional<JointMotor> motor_from(const std::optional<std::pair<double, double>>& m) {
+  if (!m) return std::nullopt;
+  return JointMotor{m->first, m->second};
+}
+
+void bind_joints(py::class_<World>& c) {
+  const auto a = py::arg("body_a"), b = py::arg("body_b"), anchor = py::arg("anchor");
+  const auto name = py::arg("name") = "";
+  c.def(
+       "add_ball_joint",
+       [](World& w, int ba, int bb, const Vec3& p, const std::string& n) {
+         return w.add_joint(BallJointSettings{.name = n, .anchor_W = p}, ba, bb);
+       },
+       a, b, anchor, name, "a ball joint at the world point anchor; body_b = -1 is the world")
+      .def(
+          "add_hinge_joint",
+          [](World& w, int ba, int bb, const Vec3& p, const Vec3& axis,
+             std::optional<std::pair<double, double>> limits,
+             std::optional<std::pair<double, double>> motor, const std::string& n) {
+            return w.add_joint(HingeJointSettings{.name = n,
+                                                  .anchor_W = p,
+                                                  .axis_W = axis,
+                                                  .limits = limits_from(limits),
+                                                  .motor = motor_from(motor)},
+                               ba, bb);
+          },
+          a, b, anchor, py::arg("axis"), py::arg("limits") = py::none(),
+          py::arg("motor") = py::none(), name,
+          "limits = (lower, upper) rad; motor = (target_velocity rad/s, max_impulse N·m·s)")
+      .def(
+          "add_slider_joint",
+          [](World& w, int ba, int bb, const Vec3& p, const Vec3& axis,
+             std::optional<std::pair<double, double>> limits,
+             std::optional<std::pair<double, double>> motor, const std::string& n) {
+            return w.add_joint(SliderJointSettings{.name = n,
+                                                   .anchor_W = p,
+                                                   .axis_W = axis,
+                                                   .limits = limits_from(limits),
+                                                   .motor = motor_from(motor)},
+                               ba, bb);
+          },
+          a, b, anchor, py::arg("axis"), py::arg("limits") = py::none(),
+          py::arg("motor") = py::none(), name,
+          "limits = (lower, upper) m; motor = (target_velocity m/s, max_impulse N·s)")
+      .def(
+          "add_universal_joint",
+          [](World& w, int ba, int bb, const Vec3& p, const Vec3& axis_a, const Vec3& axis_b,
+             const std::string& n) {
+            return w.add_joint(
+                UniversalJointSettings{
+                    .name = n, .anchor_W = p, .axis_a_W = axis_a, .axis_b_W = axis_b},
+                ba, bb);
+          },
+          a, b, anchor, py::arg("axis_a"), py::arg("axis_b"), name)
+      .def(
+          "add_fixed_joint",
+          [](World& w, int ba, int bb, const Vec3& p, const std::string& n) {
+            return w.add_joint(FixedJointSettings{.name = n, .anchor_W = p}, ba, bb);
+          },
+          a, b, anchor, name);
+}
+
+void bind_world_class(py::module_& m) {
+  py::class_<World> c(m, "World", "a simulation: bodies, joints, forces and the step");
+  c.def(py::init([](std::optional<WorldSettings> s) { return World(s.value_or(WorldSettings{})); }),
+        py::arg("settings") = py::none())
+      .def("add_body", &add_body, py::arg("name") = "", py::arg("mass") = 1.0,
+           py::arg("shape") = py::none(), py::arg("position") = Vec3::Zero(),
+           py::arg("quat_wxyz") = Eigen::Vector4d(1.0, 0.0, 0.0, 0.0),
+           py::arg("velocity") = Vec3::Zero(), py::arg("angular_velocity") = Vec3::Zero(),
+           py::arg("fixed") = false, py::arg("density") = 0.0, py::arg("inertia_diag") = py::none(),
+           py::arg("friction") = 0.5, py::arg("restitution") = 0.0,
+           "adds a body (keywords as the scene format's body keys); returns its index");
+  bind_joints(c);
+  c.def(
+       "add_force",
+       [](World& w, int body, const Vec3& f, const Vec3& tau) {
+         w.add_force(ConstantForceSettings{.body = body, .force = f, .torque = tau});
+       },
+       py::arg("body"), py::arg("force") = Vec3::Zero(), py::arg("torque") = Vec3::Zero(),
+       "a constant force (N, world, at the COM) and torque (N·m)")
+      .def(
+          "add_spring",
+          [](World& w, int ba, const Vec3& pa, int bb, const Vec3& pb, double k, double c,
+             double l0) {
+            w.add_spring(SpringSettings{.body_a = ba,
+                                        .p_APa = pa,
+                                        .body_b = bb,
+                                        .p_BPb = pb,
+                                        .stiffness = k,
+                                        .damping = c,
+                                        .rest_length = l0});
+          },
+          py::arg("body_a"), py::arg("point_a"), py::arg("body_b"), py::arg("point_b"),
+          py::arg("stiffness"), py::arg("damping") = 0.0, py::arg("rest_length") = 0.0,
+          "a spring-damper; points in each body's frame (world coordinates for body -1)")
+      .def(
+          "step",
+          [](World& w, long n) {
+            if (n < 1) throw Error("step: n must be at least 1 (got " + std::to_string(n) + ")");
+            {
+              py::gil_scoped_release release;
+              for (long k = 0; k < n; ++k) w.step();
+            }
+            return report_dict(w.last_report());
+          },
+          py::arg("n") = 1, "advances n steps (without the GIL); returns the last step's report")
+      .def_property_readonly("time", &World::time, "s")
+      .def_property_readonly("step_count", &World::step_count)
+      .def_property_readonly("body_count", &World::body_count)
+      .def_property_readonly("joint_count", &World::joint_count)
+      .def_property_readonly("settings", &World::settings)
+      .def("find_body", &World::find_body, py::arg("name"), "index of the named body, or -1")
+      .def_property_readonly(
+          "positions",
+          [](const World& w) {
+            return per_body(w, 3, [&](int i, double* r) { Eigen::Map<Vec3>{r} = w.pose(i).p_WB; });
+          },
+          "(n, 3): centres of mass, world, m")
+      .def_property_readonly(
+          "quaternions_wxyz",
+          [](const World& w) {
+            return per_body(w, 4, [&](int i, double* r) {
+              const Quat q = w.pose(i).q_WB;
+              r[0] = q.w(), r[1] = q.x(), r[2] = q.y(), r[3] = q.z();
+            });
+          },
+          "(n, 4): body → world rotations as w, x, y, z")
+      .def_property_readonly(
+          "twists",
+          [](const World& w) {
+            return per_body(w, 6, [&](int i, double* r) { Eigen::Map<Vec6>{r} = w.twist(i); });
+          },
+          "(n, 6): (ωx, ωy, ωz, vx, vy, vz), world, at the COM")
+      .def(
+          "set_state",
+          [](World& w, int body, const Vec3& p, const Eigen::Vector4d& q, const Vec6& twist) {
+            w.set_state(body, Pose{p, quat_from_wxyz(q)}, twist);
+          },
+          py::arg("body"), py::arg("position"), py::arg("quat_wxyz"), py::arg("twist"),
+          "sets a body's COM position, orientation and twist (ω; v); validated")
+      .def("contacts", &contacts_dict,
+           "the last step's contacts as arrays (k rows): body_a, body_b, point_a, point_b, "
+           "normal (B → A), gap, normal_impulse, tangent_impulse")
+      .def("report", [](const World& w) { return report_dict(w.last_report()); })
+      .def("kinetic_energy", &World::kinetic_energy, "J")
+      .def("potential_energy", &World::potential_energy, "J (gravity and springs)")
+      .def("max_joint_error", &World::max_joint_error, "m or rad")
+      .def("max_penetration", &World::max_penetration, "m")
+      .def(
+          "joint_impulse",
+          [](const World& w, int j) -> Eigen::VectorXd { return w.joint_impulse(j); },
+          py::arg("joint"), "the joint's equality-row impulses of the last step")
+      .def("set_hybrid", &World::set_hybrid, py::arg("on"))
+      .def(
+          "state_hash", [](const World& w) { return hash_to_hex(state_hash(w)); },
+          "the final-state hash of `pivot run` (16 hex digits)");
+}
+
+}  // namespace
+
+void bind_world(py::module_& m) {
+  m.attr("WORLD") = kWorldBody;
+  bind_settings(m);
+  bind_shapes(m);
+  bind_world_class(m);
+}
+
+}  // namespace pivot::python

@@ -1,0 +1,193 @@
+"""Tests of the pivot Python module (docs/python.md), run by CTest with the built module on
+PYTHONPATH and the built `pivot` command in PIVOT_CLI. Expected values come from outside the
+binding: the CLI's own files, closed forms, and a brute-force LCP solver written here."""
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+
+import pivot
+
+SCENES = Path(os.environ.get("PIVOT_SCENES_DIR", Path(__file__).resolve().parents[2] / "scenes"))
+
+
+def cli_run(scene, out, duration):
+    subprocess.run([pivot.cli_path(), "run", str(scene), "--out", str(out), "--quiet",
+                    "--duration", repr(duration)], check=True, capture_output=True)
+    with open(Path(out) / "summary.json") as f:
+        return json.load(f)
+
+
+def brute_force_lcps(M, q, tol=1e-9):
+    """Every solution of w = M z + q, z, w >= 0, z.w = 0 on a complementary basis: for each
+    set a of basic z, solve M_aa z_a = -q_a and keep the feasible ones."""
+    n = len(q)
+    found = []
+    for mask in itertools.product([False, True], repeat=n):
+        a = np.flatnonzero(mask)
+        z = np.zeros(n)
+        if a.size:
+            try:
+                z[a] = np.linalg.solve(M[np.ix_(a, a)], -q[a])
+            except np.linalg.LinAlgError:
+                continue
+        w = M @ z + q
+        if z.min() >= -tol and w.min() >= -tol:
+            found.append(z)
+    return found
+
+
+class SceneRuns(unittest.TestCase):
+    def test_same_hash_as_the_cli(self):
+        # the hash the CLI writes is the reference; in-process and through run(out=) must match
+        for name, duration in [("chain_6_links.json", 0.3), ("box_drop.json", 0.3),
+                               ("rolling_sphere_hybrid.json", 0.2)]:
+            with self.subTest(scene=name), tempfile.TemporaryDirectory() as tmp:
+                reference = cli_run(SCENES / name, Path(tmp) / "cli", duration)
+                in_process = pivot.run(str(SCENES / name), duration=duration)
+                self.assertEqual(in_process["final_state_hash"], reference["final_state_hash"])
+                self.assertEqual(in_process["steps"], reference["steps"])
+                through_cli = pivot.run(SCENES / name, duration=duration, out=Path(tmp) / "py")
+                self.assertEqual(through_cli["final_state_hash"], reference["final_state_hash"])
+
+    def test_a_dict_scene_runs_as_its_file(self):
+        text = (SCENES / "pendulum.json").read_text()
+        from_dict = pivot.run(json.loads(text), duration=0.25)
+        from_file = pivot.run(str(SCENES / "pendulum.json"), duration=0.25)
+        self.assertEqual(from_dict["final_state_hash"], from_file["final_state_hash"])
+
+    def test_arrays_match_the_cli_trajectory(self):
+        # the final frame of trajectory.csv, written by the CLI's own writer
+        with tempfile.TemporaryDirectory() as tmp:
+            cli_run(SCENES / "chain_6_links.json", tmp, 0.2)
+            rows = np.genfromtxt(Path(tmp) / "trajectory.csv", delimiter=",", names=True,
+                                 dtype=None, encoding=None)
+            world, summary = pivot.run_scene(str(SCENES / "chain_6_links.json"), 0.2)
+            last = rows[rows["t"] == rows["t"].max()]
+            self.assertEqual(len(last), world.body_count)
+            for i, row in enumerate(last):
+                np.testing.assert_array_equal(world.positions[i], [row["x"], row["y"], row["z"]])
+                np.testing.assert_array_equal(world.quaternions_wxyz[i],
+                                              [row["qw"], row["qx"], row["qy"], row["qz"]])
+                np.testing.assert_array_equal(world.twists[i], [row["wx"], row["wy"], row["wz"],
+                                                                row["vx"], row["vy"], row["vz"]])
+
+
+class WorldApi(unittest.TestCase):
+    def test_free_fall_closed_form(self):
+        # symplectic Euler: v_n = v0 + n h g, x_n = x0 + n h v0 + h² g n(n+1)/2
+        h, n = 1e-3, 250
+        g = np.array([0.0, 0.0, -9.81])
+        w = pivot.World(pivot.WorldSettings(time_step=h))
+        x0, v0 = np.array([0.1, -0.2, 3.0]), np.array([1.0, 0.5, 2.0])
+        w.add_body(name="ball", mass=2.0, position=x0, velocity=v0)
+        report = w.step(n)
+        self.assertEqual(report["status"], "solved")
+        self.assertAlmostEqual(w.time, n * h, places=12)
+        np.testing.assert_allclose(w.positions[0], x0 + n * h * v0 + h * h * g * n * (n + 1) / 2,
+                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(w.twists[0][3:], v0 + n * h * g, rtol=0, atol=1e-12)
+        self.assertEqual(w.positions.shape, (1, 3))
+        self.assertEqual(w.quaternions_wxyz.shape, (1, 4))
+
+    def test_pendulum_joint_and_energy(self):
+        # a point mass on a 1 m ball joint: the joint error stays at post-stabilization's level,
+        # and its potential energy at the start is V = -m g·x = m |g| z0, z0 = -0.8 m
+        w = pivot.World(pivot.WorldSettings(time_step=1e-3))
+        bob = w.add_body(name="bob", mass=1.5, position=(0.6, 0.0, -0.8),
+                         inertia_diag=(1e-4, 1e-4, 1e-4))
+        w.add_ball_joint(bob, pivot.WORLD, anchor=(0, 0, 0))
+        self.assertAlmostEqual(w.potential_energy(), 1.5 * 9.81 * -0.8, places=12)
+        w.step(500)
+        self.assertLess(w.max_joint_error(), 1e-9)
+        self.assertAlmostEqual(np.linalg.norm(w.positions[0]), 1.0, places=8)
+        self.assertEqual(w.joint_impulse(0).shape, (3,))
+
+    def test_contacts_of_a_resting_box(self):
+        # a 2 kg box resting on the ground: the normal impulses carry its weight, m g h per step
+        h = 1e-3
+        w = pivot.World(pivot.WorldSettings(time_step=h))
+        w.add_body(name="ground", fixed=True, shape=pivot.shapes.plane((0, 0, 1), 0.0))
+        w.add_body(name="box", mass=2.0, shape=pivot.shapes.box((0.1, 0.1, 0.1)),
+                   position=(0, 0, 0.1))
+        w.step(50)
+        c = w.contacts()
+        self.assertGreaterEqual(len(c["gap"]), 3)
+        self.assertEqual(c["point_a"].shape, (len(c["gap"]), 3))
+        self.assertAlmostEqual(c["normal_impulse"].sum(), 2.0 * 9.81 * h, places=9)
+
+    def test_set_state_round_trip(self):
+        w = pivot.World()
+        b = w.add_body(name="b", mass=1.0)
+        q = np.array([np.cos(0.3), 0.0, np.sin(0.3), 0.0])
+        w.set_state(b, (1, 2, 3), q, (0.1, 0.2, 0.3, 4, 5, 6))
+        np.testing.assert_array_equal(w.positions[0], [1, 2, 3])
+        np.testing.assert_allclose(w.quaternions_wxyz[0], q, atol=1e-15)
+        np.testing.assert_array_equal(w.twists[0], [0.1, 0.2, 0.3, 4, 5, 6])
+
+
+class Errors(unittest.TestCase):
+    def test_bad_dict_scene_names_the_place(self):
+        with self.assertRaises(pivot.Error) as e:
+            pivot.load_scene({"pivot_scene": 1, "bodies": [{"name": "a", "mass": -1}]})
+        self.assertEqual(e.exception.place, "/bodies/0/mass")
+        self.assertEqual(e.exception.source, "<dict>")
+        self.assertIn("/bodies/0/mass", str(e.exception))
+
+    def test_missing_file(self):
+        with self.assertRaises(pivot.Error):
+            pivot.load_scene("/nonexistent/scene.json")
+        with self.assertRaises(pivot.Error):
+            pivot.run("/nonexistent/scene.json", out=tempfile.mkdtemp())
+
+    def test_bad_settings_and_bodies(self):
+        with self.assertRaises(pivot.Error):
+            pivot.WorldSettings(time_stpe=1e-3)
+        with self.assertRaises(pivot.Error):
+            pivot.WorldSettings(stabilization="sometimes")
+        w = pivot.World()
+        with self.assertRaises(pivot.Error) as e:
+            w.add_body(name="heavy", mass=-1.0)
+        self.assertIn('body "heavy"', str(e.exception))
+        with self.assertRaises(pivot.Error):
+            w.add_body(position=(0, float("nan"), 0))
+        with self.assertRaises(pivot.Error):
+            w.step(0)
+        self.assertTrue(issubclass(pivot.Error, ValueError))
+
+
+class Lcp(unittest.TestCase):
+    def test_against_brute_force(self):
+        rng = np.random.default_rng(7)
+        for n in range(1, 8):
+            for trial in range(20):
+                A = rng.normal(size=(n, n))
+                M = A @ A.T + 0.1 * np.eye(n)  # positive definite: exactly one solution
+                q = rng.normal(size=n)
+                r = pivot.lcp.solve(M, q)
+                self.assertEqual(r["status"], "solved")
+                (z,) = brute_force_lcps(M, q)
+                np.testing.assert_allclose(r["z"], z, atol=1e-9)
+                np.testing.assert_allclose(r["w"], M @ r["z"] + q, atol=1e-9)
+
+    def test_no_solution_is_not_reported_solved(self):
+        # M = [[0]], q = [-1]: w = -1 for every z, no solution
+        r = pivot.lcp.solve(np.zeros((1, 1)), np.array([-1.0]))
+        self.assertFalse(r["ok"])
+        self.assertEqual(r["status"], "ray_termination")
+
+    def test_bad_sizes(self):
+        r = pivot.lcp.solve(np.eye(2), np.ones(3))
+        self.assertEqual(r["status"], "invalid_input")
+
+
+if __name__ == "__main__":
+    print(f"pivot {pivot.__version__} from {pivot.__file__}", file=sys.stderr)
+    unittest.main(verbosity=2)
