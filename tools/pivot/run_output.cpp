@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
@@ -77,6 +78,19 @@ void OutputFile::close() {
   const int rc = std::fclose(file_);
   file_ = nullptr;
   if (failed || rc != 0) throw std::runtime_error(fmt::format("error writing {}", path_.string()));
+}
+
+double step_time(long steps, double h) {
+  constexpr double kExactInteger = 9007199254740992.0;  // 2^53: integers up to it are exact
+  double scale = 1.0;                                   // 10^d, exact for d <= 22
+  for (int d = 0; d <= 17; ++d, scale *= 10.0) {
+    const double m = std::round(h * scale);
+    if (m < 1.0 || m > kExactInteger || m / scale != h) continue;
+    const double km = static_cast<double>(steps) * m;
+    if (km <= kExactInteger) return km / scale;
+    break;
+  }
+  return static_cast<double>(steps) * h;
 }
 
 std::string csv_field(std::string_view text) {

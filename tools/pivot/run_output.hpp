@@ -55,6 +55,13 @@ class OutputFile {
   std::FILE* file_ = nullptr;
 };
 
+/// The time of the outputs after `steps` steps of h, s: the double nearest the decimal k·h
+/// when h is a decimal with at most 17 digits after the point (h = m / 10^d exactly; then
+/// t = (k m) / 10^d, one rounding), else k·h. So 1250 steps of 1 ms are written 1.25, where
+/// the World's clock, a running sum of h (which the hybrid mode's integrator works from), reads
+/// 1.2499999999999731.
+[[nodiscard]] double step_time(long steps, double h);
+
 /// a CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break
 [[nodiscard]] std::string csv_field(std::string_view text);
 
