@@ -26,9 +26,6 @@
 #include "run_output.hpp"
 #include "scene_source.hpp"
 
-#ifndef PIVOT_SCENES_DIR
-#define PIVOT_SCENES_DIR "scenes"
-#endif
 #ifndef PIVOT_REGRESSION_DIR
 #define PIVOT_REGRESSION_DIR "tests/regression"
 #endif
@@ -44,7 +41,7 @@ struct RegressArgs {
   std::string report;
   std::string out = "pivot-out/regress";
   std::string suite = PIVOT_REGRESSION_DIR;
-  std::string scenes = PIVOT_SCENES_DIR;
+  std::string scenes = shipped_scene_folder().string();  // as pivot run finds them
   std::vector<std::string> sets;
   bool record = false;
   bool fast = false;
@@ -223,7 +220,8 @@ void register_regress(CLI::App& app, Registry& registry) {
   sub->add_option("--report", args->report, "write a Markdown report with SVG figures here");
   sub->add_option("--out", args->out, "folder for the runs' outputs (default pivot-out/regress)");
   sub->add_option("--suite", args->suite, "the suite folder with cases/ and goldens/");
-  sub->add_option("--scenes", args->scenes, "the scenes folder");
+  sub->add_option("--scenes", args->scenes,
+                  "the scenes folder (default: the shipped scenes, as pivot scenes lists them)");
   sub->add_option("--set", args->sets,
                   "edit every scene before it runs: /json/pointer=value (repeatable)");
   sub->add_flag("--record-goldens", args->record,

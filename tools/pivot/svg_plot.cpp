@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace pivot::cli {
 namespace {
@@ -33,6 +34,31 @@ std::string tick_label(double v, bool log) {
   if (log) return fmt::format("1e{}", static_cast<int>(std::lround(std::log10(v))));
   if (v == 0.0) return "0";
   return fmt::format("{:.4g}", v);
+}
+
+struct Box {
+  double x0, y0, x1, y1;  // px
+};
+
+/// true when the segment (ax, ay)-(bx, by) passes through the box (Liang–Barsky clipping)
+bool crosses(const Box& box, double ax, double ay, double bx, double by) {
+  double t0 = 0.0, t1 = 1.0;
+  const double dx = bx - ax, dy = by - ay;
+  const std::array<std::pair<double, double>, 4> sides = {
+      {{-dx, ax - box.x0}, {dx, box.x1 - ax}, {-dy, ay - box.y0}, {dy, box.y1 - ay}}};
+  for (const auto& [p, q] : sides) {
+    if (p == 0.0) {
+      if (q < 0.0) return false;  // parallel to this side and outside it
+      continue;
+    }
+    const double t = q / p;
+    if (p < 0.0)
+      t0 = std::max(t0, t);
+    else
+      t1 = std::min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
 }
 
 /// [lo, hi] widened to take in 0 when 0 lies within one span of it (so the axis shows a 0 tick
@@ -123,9 +149,8 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
   for (const PlotSeries& s : series) label_width = std::max(label_width, text_width(s.label, font));
   const double box_w = pad + swatch + 6 + label_width + pad;
   const double box_h = pad + row * static_cast<double>(series.size()) + pad - 4;
-  const bool beside = box_w > 0.5 * (W - left - right);
-  if (beside) right = box_w + 20;
-  const double pw = W - left - right, ph = H - top - bottom;
+  double pw = W - left - right;
+  const double ph = H - top - bottom;
 
   auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * pw; };
   auto py = [&](double y) {
@@ -134,29 +159,36 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
     return top + (1.0 - (v - y0) / (y1 - y0)) * ph;
   };
 
-  double box_x = left + pw + 10, box_y = top;
+  // inside: the corner (top right, top left, bottom right, bottom left) whose box no curve
+  // crosses; beside when the box is wide or every corner hides a piece of a curve
+  double box_x = 0.0, box_y = 0.0;
+  bool beside = box_w > 0.5 * pw;
   if (!beside) {
-    // corners: top right, top left, bottom right, bottom left
     const double margin = 8;
     const std::array<std::pair<double, double>, 4> corners = {
         {{left + pw - margin - box_w, top + margin},
          {left + margin, top + margin},
          {left + pw - margin - box_w, top + ph - margin - box_h},
          {left + margin, top + ph - margin - box_h}}};
-    std::size_t best = 0, fewest = std::numeric_limits<std::size_t>::max();
-    for (std::size_t c = 0; c < corners.size(); ++c) {
-      const auto [bx, by] = corners[c];
-      std::size_t hidden = 0;
+    const auto free = std::find_if(corners.begin(), corners.end(), [&](const auto& corner) {
+      const Box box{corner.first, corner.second, corner.first + box_w, corner.second + box_h};
       for (const PlotSeries& s : series)
-        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-          if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
-          const double X = px(s.x[i]), Y = py(s.y[i]);
-          hidden += X >= bx && X <= bx + box_w && Y >= by && Y <= by + box_h ? 1 : 0;
+        for (std::size_t i = 1; i < s.x.size() && i < s.y.size(); ++i) {
+          if (!std::isfinite(s.x[i - 1]) || !std::isfinite(s.y[i - 1]) || !std::isfinite(s.x[i]) ||
+              !std::isfinite(s.y[i]))
+            continue;
+          if (crosses(box, px(s.x[i - 1]), py(s.y[i - 1]), px(s.x[i]), py(s.y[i]))) return false;
         }
-      if (hidden < fewest) fewest = hidden, best = c;
-    }
-    box_x = corners[best].first;
-    box_y = corners[best].second;
+      return true;
+    });
+    beside = free == corners.end();
+    if (!beside) std::tie(box_x, box_y) = *free;
+  }
+  if (beside) {
+    right = box_w + 20;
+    pw = W - left - right;
+    box_x = left + pw + 10;
+    box_y = top;
   }
 
   std::string svg = fmt::format(
