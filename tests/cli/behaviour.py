@@ -415,6 +415,59 @@ def test_plot():
     check("not a run folder" in err, f"plot of a folder without a run: {err!r}")
 
 
+# ---- a suite of one's own, and its report ----
+
+def test_own_suite():
+    import re
+    folder = fresh("own_suite")
+    suite = os.path.join(folder, "suite")
+    os.makedirs(os.path.join(suite, "cases"))
+    case = {"scene": "box_drop.json", "description": "a case of my own",
+            "checks": [{"name": "falls", "measure": {"kind": "min", "body": "box", "field": "z"},
+                        "at_most": 0.5, "source": "it starts higher and comes to rest on the floor"}]}
+    with open(os.path.join(suite, "cases", "mine.json"), "w", encoding="utf-8") as f:
+        json.dump(case, f)
+    report = os.path.join(folder, "elsewhere", "deeper", "report.md")
+    out, _ = pivot("regress", "--suite", suite, "--filter", "^case:mine$", "--report", report,
+                   "--out", os.path.join(folder, "runs"))
+    with open(report, encoding="utf-8") as f:
+        text = f.read()
+    check("## Figures" not in text, "a report without figures has a Figures heading")
+    links = dict(re.findall(r"\[([^\]]+)\]\(([^)]+)\)", text))
+    check("docs/regression.md" in links, f"no link to docs/regression.md: {links}")
+    for name, target in links.items():
+        resolved = os.path.normpath(os.path.join(os.path.dirname(report), target))
+        check(os.path.exists(resolved), f"the report's link {name} -> {target} leads nowhere")
+    cases_links = [t for n, t in links.items() if n.endswith("cases/")]
+    check(len(cases_links) == 1 and os.path.samefile(
+        os.path.join(os.path.dirname(report), cases_links[0]), os.path.join(suite, "cases")),
+        f"the report does not point at the suite's own cases folder: {links}")
+
+    # the case asks for a figure: the report draws it
+    case["figure"] = {"title": "my box", "y_label": "z (m)", "caption": "the box falls",
+                      "series": [{"label": "z", "body": "box", "field": "z"},
+                                 {"label": "contacts / 10", "metric": "contacts", "scale": 0.1}]}
+    with open(os.path.join(suite, "cases", "mine.json"), "w", encoding="utf-8") as f:
+        json.dump(case, f)
+    pivot("regress", "--suite", suite, "--filter", "^case:mine$", "--report", report, "--out",
+          os.path.join(folder, "runs"))
+    with open(report, encoding="utf-8") as f:
+        text = f.read()
+    figure = os.path.join(os.path.dirname(report), "report-case-mine.svg")
+    check("## Figures" in text and "(report-case-mine.svg)" in text and os.path.isfile(figure),
+          "the case's figure is not in the report")
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    curves = ET.parse(figure).getroot().findall("svg:polyline", ns)
+    check(len(curves) == 2, f"the case's figure has {len(curves)} curves, expected 2")
+
+    # a golden the suite does not have: the line says how to record one
+    out, _ = pivot("regress", "--suite", suite, "--filter", "^golden:box_drop$", "--out",
+                   os.path.join(folder, "runs"), code=1)
+    check("FAIL  golden:box_drop  golden file: expected a golden, measured none (record one: "
+          "pivot regress --record-goldens --filter '^golden:box_drop$')" in out,
+          f"missing golden: {out}")
+
+
 def main():
     global PIVOT, SCENES, WORK, BUILD
     name, PIVOT, SCENES, WORK, *rest = sys.argv[1:]
