@@ -1,11 +1,10 @@
 // pivot run [SCENE.json | NAME] [--out DIR] [--duration T] [--dt H] [--set P=V]... [--quiet]
 //
 // Runs a scene (a file, the name of a shipped scene, or the built-in default scene without
-// SCENE) and writes DIR/trajectory.csv,
-// DIR/metrics.csv and DIR/summary.json (docs/cli.md has their columns and units). DIR defaults
-// to ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
-// reported, not fatal), 1 the run failed (non-finite state, write error, interrupted),
-// 2 bad input (the scene or the options).
+// SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv and DIR/summary.json
+// (docs/cli.md has their columns and units). DIR defaults to ./pivot-out/<scene name,
+// slugified>. Exit codes: 0 done (LCP failures are counted and reported, not fatal), 1 the run
+// failed (non-finite state, write error, interrupted), 2 bad input (the scene or the options).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <unistd.h>

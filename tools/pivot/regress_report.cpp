@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// `target` as a link from a file in `folder`: relative when both are in one tree
+/// `target` as a Markdown link from a file in `folder` (absolute): the relative path
 std::string link(const fs::path& target, const fs::path& folder) {
   const fs::path rel = fs::absolute(target).lexically_normal().lexically_relative(folder);
   return (rel.empty() ? fs::absolute(target) : rel).generic_string();
