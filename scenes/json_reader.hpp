@@ -6,6 +6,7 @@
 // nlohmann::json stays behind this header: the public scene.hpp does not include it.
 #include <fmt/core.h>
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -31,6 +32,10 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr double kDegree = std::numbers::pi / 180.0;  // rad per degree, for *_deg keys
+
+/// the keys that give an orientation (Object::orientation), one at most per object
+inline const std::vector<std::string> kOrientationKeys = {"quat_wxyz", "axis_angle_deg",
+                                                          "euler_deg"};
 
 // ---- reading values: every failure names the JSON pointer and what was expected ----
 
@@ -228,6 +233,61 @@ class Object {
     // already unit to rounding: kept as is, so that resolved output reads back unchanged
     if (std::abs(n - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return q;
     return q.normalized();
+  }
+
+  /// an orientation given by one of the keys of kOrientationKeys (docs/scene-format.md,
+  /// "Orientations"); identity when none is given, an error when more than one is:
+  ///   "quat_wxyz": [w, x, y, z]
+  ///   "axis_angle_deg": {"axis": [x, y, z], "angle": degrees}   q = (cos θ/2, sin θ/2 n̂)
+  ///   "euler_deg": {"intrinsic" or "extrinsic": "zyx", "angles": [a1, a2, a3] in degrees}
+  /// intrinsic "abc": turn by a1 about a, then by a2 about the turned b, then by a3 about the
+  /// twice-turned c: q = q_a(a1) q_b(a2) q_c(a3); extrinsic "abc": the same turns about the
+  /// fixed axes a, b, c: q = q_c(a3) q_b(a2) q_a(a1)
+  [[nodiscard]] Quat orientation() const {
+    std::vector<std::string> given;
+    for (const char* key : {"quat_wxyz", "axis_angle_deg", "euler_deg"})
+      if (has(key)) given.emplace_back(key);
+    if (given.size() > 1)
+      ctx_.fail(ptr_, fmt::format("give one orientation, not {} (\"{}\" and \"{}\")", given.size(),
+                                  given[0], given[1]));
+    if (has("axis_angle_deg")) {
+      const Object a(ctx_, required("axis_angle_deg"), pointer("axis_angle_deg"),
+                     {"axis", "angle"});
+      const Vec3 axis = a.required_vec3("axis", Range::any);
+      if (!(axis.norm() > 1e-12))
+        ctx_.fail(a.pointer("axis"), "expected a non-zero direction [x, y, z]");
+      const double angle = a.required_number("angle", Range::any) * kDegree;
+      return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
+    }
+    if (has("euler_deg")) {
+      const Object e(ctx_, required("euler_deg"), pointer("euler_deg"),
+                     {"intrinsic", "extrinsic", "angles"});
+      if (e.has("intrinsic") == e.has("extrinsic"))
+        ctx_.fail(pointer("euler_deg"),
+                  "expected the convention: \"intrinsic\" or \"extrinsic\" with the axis order, "
+                  "e.g. \"intrinsic\": \"zyx\"");
+      const bool intrinsic = e.has("intrinsic");
+      const char* key = intrinsic ? "intrinsic" : "extrinsic";
+      const std::string order = e.required_string(key);
+      const bool valid = order.size() == 3 &&
+                         std::all_of(order.begin(), order.end(),
+                                     [](char c) { return c == 'x' || c == 'y' || c == 'z'; }) &&
+                         order[0] != order[1] && order[1] != order[2];
+      if (!valid)
+        ctx_.fail(e.pointer(key), fmt::format("expected an axis order of three of x, y, z with no "
+                                              "axis twice in a row, e.g. \"zyx\" or \"zxz\" (got "
+                                              "\"{}\")",
+                                              order));
+      const json& angles = e.required("angles", "an array of 3 angles in degrees");
+      const Vec3 a = detail::vec3(ctx_, angles, e.pointer("angles"), Range::any) * kDegree;
+      Quat q = Quat::Identity();
+      for (int i = 0; i < 3; ++i) {
+        const Quat turn(Eigen::AngleAxisd(a[i], Vec3::Unit(order[i] - 'x')));
+        q = intrinsic ? Quat(q * turn) : Quat(turn * q);
+      }
+      return q.normalized();
+    }
+    return quat("quat_wxyz");
   }
 
  private:

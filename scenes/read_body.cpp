@@ -7,10 +7,22 @@ namespace pivot::detail {
 // ---- bodies ----
 
 SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
-  const Object o(ctx, j, ptr,
-                 {"name", "fixed", "shape", "smooth_surface", "mass", "density", "inertia_diag",
-                  "centre_of_mass", "position", "quat_wxyz", "velocity", "angular_velocity",
-                  "angular_velocity_deg", "friction", "restitution"});
+  std::vector<std::string> keys = {"name",
+                                   "fixed",
+                                   "shape",
+                                   "smooth_surface",
+                                   "mass",
+                                   "density",
+                                   "inertia_diag",
+                                   "centre_of_mass",
+                                   "position",
+                                   "velocity",
+                                   "angular_velocity",
+                                   "angular_velocity_deg",
+                                   "friction",
+                                   "restitution"};
+  keys.insert(keys.end(), kOrientationKeys.begin(), kOrientationKeys.end());
+  const Object o(ctx, j, ptr, keys);
   SceneBody b;
   BodySettings& s = b.settings;
   s.name = o.required_string("name");
@@ -70,7 +82,7 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
       s.w_WB = o.vec3("angular_velocity", Vec3::Zero(), Range::any);
   }
   s.p_WS = o.vec3("position", Vec3::Zero(), Range::any);
-  s.q_WB = o.quat("quat_wxyz");
+  s.q_WB = o.orientation();
   s.friction = o.number("friction", 0.5, Range::non_negative);
   s.restitution = o.number("restitution", 0.0, Range::unit_interval);
   return b;

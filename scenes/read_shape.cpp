@@ -120,12 +120,14 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
       if (children.empty()) ctx.fail(o.pointer("children"), "expected at least one child");
       for (std::size_t i = 0; i < children.size(); ++i) {
         const std::string cptr = o.pointer("children") + "/" + std::to_string(i);
-        const Object c(ctx, children[i], cptr, {"shape", "position", "quat_wxyz"});
+        std::vector<std::string> keys = {"shape", "position"};
+        keys.insert(keys.end(), kOrientationKeys.begin(), kOrientationKeys.end());
+        const Object c(ctx, children[i], cptr, keys);
         SceneCompoundChild child;
         child.shape.push_back(
             read_shape(ctx, c.required("shape"), c.pointer("shape"), true, nullptr));
         child.position = c.vec3("position", Vec3::Zero(), Range::any);
-        child.orientation = c.quat("quat_wxyz");
+        child.orientation = c.orientation();
         s.children.push_back(std::move(child));
       }
       break;

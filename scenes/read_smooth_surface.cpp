@@ -10,7 +10,8 @@ constexpr std::array<const char*, 6> kSurfaceTypes = {"bezier",    "torus",  "pa
                                                       "ellipsoid", "sphere", "plane"};
 
 std::vector<std::string> surface_keys(SceneSurfaceType type) {
-  std::vector<std::string> keys = {"type", "position", "quat_wxyz"};
+  std::vector<std::string> keys = {"type", "position"};
+  keys.insert(keys.end(), kOrientationKeys.begin(), kOrientationKeys.end());
   switch (type) {
     case SceneSurfaceType::bezier:
       keys.insert(keys.end(), {"patches", "scale"});
@@ -58,7 +59,7 @@ SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const 
   s.type = static_cast<SceneSurfaceType>(it - kSurfaceTypes.begin());
   const Object o(ctx, j, ptr, surface_keys(s.type));
   s.position = o.vec3("position", Vec3::Zero(), Range::any);
-  s.orientation = o.quat("quat_wxyz");
+  s.orientation = o.orientation();
   SmoothSurfacePtr base;
   try {
     switch (s.type) {

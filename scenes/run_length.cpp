@@ -20,4 +20,17 @@ long steps_for_duration(double duration, double h) {
   return std::max(1L, static_cast<long>(steps));
 }
 
+double step_time(long steps, double h) {
+  constexpr double kExactInteger = 9007199254740992.0;  // 2^53: integers up to it are exact
+  double scale = 1.0;                                   // 10^d, exact for d <= 22
+  for (int d = 0; d <= 17; ++d, scale *= 10.0) {
+    const double m = std::round(h * scale);
+    if (m < 1.0 || m > kExactInteger || m / scale != h) continue;
+    const double km = static_cast<double>(steps) * m;
+    if (km <= kExactInteger) return km / scale;
+    break;
+  }
+  return static_cast<double>(steps) * h;
+}
+
 }  // namespace pivot

@@ -22,8 +22,11 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
                  std::string default_name) {
   const Context ctx{source, base_dir};
   const json doc = parse_text(ctx, text);
-  const Object o(ctx, doc, "",
-                 {"pivot_scene", "name", "description", "settings", "bodies", "joints", "springs"});
+  // "$schema" names a JSON Schema for editors (docs/scene-format.md); the loader ignores it
+  const Object o(
+      ctx, doc, "",
+      {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints", "springs"});
+  if (o.has("$schema")) (void)o.required_string("$schema");
   if (!o.has("pivot_scene"))
     ctx.fail("/pivot_scene", fmt::format("missing: a scene file starts with \"pivot_scene\": {}",
                                          kSceneFormatVersion));

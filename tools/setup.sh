@@ -3,9 +3,11 @@
 # Idempotent and quiet when everything is present. Debian 12; run as root.
 set -euo pipefail
 
+# librsvg2-bin (rsvg-convert) and python3-pil: the test that renders the regression report's
+# figures to PNG (tests/regression/render_figures.py; skipped without them)
 packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
           catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema
-          pybind11-dev python3-dev python3-numpy)
+          pybind11-dev python3-dev python3-numpy librsvg2-bin python3-pil)
 if [[ "${1:-}" == "--bench" ]]; then
   # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)
   packages+=(libbenchmark-dev libode-dev libdart-dev libsiconos-numerics-dev)

@@ -61,7 +61,7 @@ void bind_scene(py::module_& m) {
         py::dict summary;
         summary["scene"] = s.name;
         summary["steps"] = world.step_count();
-        summary["simulated_time_s"] = world.time();
+        summary["simulated_time_s"] = step_time(world.step_count(), s.settings.world.time_step);
         summary["final_state_hash"] = hash_to_hex(state_hash(world));
         summary["kinetic_energy"] = world.kinetic_energy();
         summary["potential_energy"] = world.potential_energy();

@@ -54,6 +54,7 @@ class SceneRuns(unittest.TestCase):
                 in_process = pivot.run(str(SCENES / name), duration=duration)
                 self.assertEqual(in_process["final_state_hash"], reference["final_state_hash"])
                 self.assertEqual(in_process["steps"], reference["steps"])
+                self.assertEqual(in_process["simulated_time_s"], reference["simulated_time_s"])
                 through_cli = pivot.run(SCENES / name, duration=duration, out=Path(tmp) / "py")
                 self.assertEqual(through_cli["final_state_hash"], reference["final_state_hash"])
 

@@ -1,4 +1,4 @@
-// pivot check SCENE.json
+// pivot check SCENE.json|NAME [--set P=V]...
 //
 // Validates a scene strictly (the format, then the engine's own checks by building the World)
 // and prints it fully resolved, every default filled in, as pretty JSON on stdout.
@@ -7,15 +7,24 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "pivot/scenes/scene.hpp"
 #include "commands.hpp"
+#include "pivot/scenes/scene.hpp"
+#include "scene_source.hpp"
 
 namespace pivot::cli {
 namespace {
 
-int check(const std::string& file) {
-  const Scene scene = load_scene(file);
+struct CheckArgs {
+  std::string scene;
+  std::vector<std::string> sets;  // --set POINTER=VALUE
+};
+
+int check(const CheckArgs& args) {
+  std::vector<SceneEdit> edits;
+  for (const std::string& s : args.sets) edits.push_back(parse_scene_edit(s));
+  const Scene scene = load_scene_with_edits(resolve_scene_path(args.scene), edits);
   // the engine checks what the format cannot (e.g. inertia, joint geometry)
   (void)build_world(scene);
   fmt::print("{}\n", resolved_scene_json(scene));
@@ -25,11 +34,15 @@ int check(const std::string& file) {
 }  // namespace
 
 void register_check(CLI::App& app, Registry& registry) {
-  auto file = std::make_shared<std::string>();
+  auto args = std::make_shared<CheckArgs>();
   auto* sub = app.add_subcommand(
       "check", "validate a scene and print it fully resolved (every default filled in)");
-  sub->add_option("scene", *file, "scene file (JSON, docs/scene-format.md)")->required();
-  registry.actions.emplace_back(sub, [file] { return check(*file); });
+  sub->add_option("scene", args->scene,
+                  "scene file (JSON, docs/scene-format.md), or the name of a shipped scene")
+      ->required();
+  sub->add_option("--set", args->sets,
+                  "edit the scene before it is checked: /json/pointer=value (repeatable)");
+  registry.actions.emplace_back(sub, [args] { return check(*args); });
 }
 
 }  // namespace pivot::cli

@@ -3,7 +3,8 @@
 // Reads an LCP (or mixed LCP) problem file, solves it with Lemke's method, and reports the
 // status, the size, the pivots, the start path, the wall time and the residuals of the answer.
 // Exit codes: 0 solved, 1 not solved (ray termination, pivot limit, numerical failure),
-// 2 invalid input (unreadable or malformed file: one line "pivot lcp: FILE:LINE: what" on stderr).
+// 2 invalid input (unreadable or malformed file: one line "pivot: error: FILE:LINE: what" on
+// stderr).
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -16,11 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "commands.hpp"
 #include "pivot/lcp/lcp_io.hpp"
 #include "pivot/lcp/lcp_result.hpp"
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
-#include "commands.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -183,13 +184,13 @@ int run_lcp(const LcpArgs& args) {
     args.json ? print_json(report, args.print_z) : print_text(report, args.print_z);
     return exit_code(result.status);
   } catch (const Error& e) {
-    fmt::print(stderr, "pivot lcp: {}\n", e.what());
+    fmt::print(stderr, "pivot: error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "pivot lcp: {}: internal error: {}\n", args.file, e.what());
+    fmt::print(stderr, "pivot: error: {}: internal error: {}\n", args.file, e.what());
     return 1;
   } catch (...) {
-    fmt::print(stderr, "pivot lcp: {}: internal error (unknown exception)\n", args.file);
+    fmt::print(stderr, "pivot: error: {}: internal error (unknown exception)\n", args.file);
     return 1;
   }
 }

@@ -18,16 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "pivot/scenes/scene.hpp"
 #include "commands.hpp"
 #include "golden.hpp"
+#include "pivot/scenes/scene.hpp"
 #include "regress_case.hpp"
 #include "regress_report.hpp"
 #include "run_output.hpp"
+#include "scene_source.hpp"
 
-#ifndef PIVOT_SCENES_DIR
-#define PIVOT_SCENES_DIR "scenes"
-#endif
 #ifndef PIVOT_REGRESSION_DIR
 #define PIVOT_REGRESSION_DIR "tests/regression"
 #endif
@@ -43,28 +41,13 @@ struct RegressArgs {
   std::string report;
   std::string out = "pivot-out/regress";
   std::string suite = PIVOT_REGRESSION_DIR;
-  std::string scenes = PIVOT_SCENES_DIR;
+  std::string scenes = shipped_scene_folder().string();  // as pivot run finds them
   std::vector<std::string> sets;
   bool record = false;
   bool fast = false;
 };
 
-using Edits = std::vector<std::pair<std::string, json>>;
-
-/// "POINTER=VALUE" with VALUE as JSON (a bare word is taken as a string)
-std::pair<std::string, json> parse_set(const std::string& text) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || text[0] != '/')
-    throw Error(fmt::format("--set {}: expected /json/pointer=value", text));
-  const std::string value = text.substr(eq + 1);
-  json v;
-  try {
-    v = json::parse(value);
-  } catch (const json::exception&) {
-    v = value;
-  }
-  return {text.substr(0, eq), v};
-}
+using Edits = std::vector<SceneEdit>;
 
 /// runs scene `file` with `edits` (each a JSON pointer into the scene and its new value),
 /// once per distinct (file, edits), into out/<slug>; returns the outputs read back
@@ -78,23 +61,7 @@ class Runner {
     const std::string k = key.dump();
     if (const auto it = runs_.find(k); it != runs_.end()) return *it->second;
 
-    const fs::path file = scenes_ / scene_file;
-    std::ifstream in(file);
-    if (!in) throw Error(fmt::format("{}: cannot open the scene file", file.string()));
-    json scene_json;
-    try {
-      scene_json = json::parse(in);
-    } catch (const json::exception& e) {
-      throw Error(fmt::format("{}: {}", file.string(), e.what()));
-    }
-    for (const auto& [pointer, value] : edits) {
-      try {
-        scene_json[json::json_pointer(pointer)] = value;
-      } catch (const json::exception& e) {
-        throw Error(fmt::format("{}: cannot set {}: {}", file.string(), pointer, e.what()));
-      }
-    }
-    const Scene scene = parse_scene(scene_json.dump(), file.parent_path(), file.string());
+    const Scene scene = load_scene_with_edits(scenes_ / scene_file, edits);
     std::string dir = slugify(fs::path(scene_file).stem().string());
     if (!edits.empty()) dir += fmt::format("-edit{}", edited_++);
     const fs::path target = out_ / dir;
@@ -128,6 +95,7 @@ void run_case(const Case& c, const Edits& global, Runner& runner, Tally& tally) 
   edits.insert(edits.end(), global.begin(), global.end());
   const RunData& run = runner.run(c.scene, edits);
   if (edits.empty()) tally.report.runs[fs::path(c.scene).stem().string()] = &run;
+  if (c.figure && global.empty()) tally.report.case_figures.push_back({c.name, &*c.figure, &run});
   for (const Check& check : c.checks) {
     const CheckResult r = evaluate(check, run);
     tally.add("case:" + c.name, check.name, r.expected_text,
@@ -153,8 +121,9 @@ void run_golden(const fs::path& scene, const fs::path& golden_dir, const Edits& 
   }
   std::ifstream in(file);
   if (!in) {
-    tally.add(entry, "golden file", "a golden", "none",
-              "record it: pivot regress --record-goldens --filter " + entry, false);
+    const std::string record = fmt::format("pivot regress --record-goldens --filter '^{}$'", entry);
+    tally.add(entry, "golden file", "a golden", fmt::format("none (record one: {})", record),
+              "record it: " + record, false);
     return;
   }
   json golden;
@@ -187,11 +156,10 @@ int regress(const RegressArgs& args) {
   try {
     filter = std::regex(args.filter.empty() ? std::string(".") : args.filter);
   } catch (const std::regex_error& e) {
-    throw Error(
-        fmt::format("--filter {}: not a regular expression ({})", args.filter, e.what()));
+    throw Error(fmt::format("--filter {}: not a regular expression ({})", args.filter, e.what()));
   }
   Edits global;
-  for (const std::string& s : args.sets) global.push_back(parse_set(s));
+  for (const std::string& s : args.sets) global.push_back(parse_scene_edit(s));
   const fs::path suite(args.suite), scenes(args.scenes);
   if (!fs::is_directory(suite / "cases"))
     throw Error(fmt::format("{}: no cases folder (--suite)", (suite / "cases").string()));
@@ -208,19 +176,22 @@ int regress(const RegressArgs& args) {
 
   Runner runner(scenes, args.out);
   Tally tally;
+  tally.report.cases_dir = suite / "cases";
   int entries = 0;
+  std::vector<Case> cases;  // kept for the report, which points into them
   if (!args.record)
     for (const fs::path& f : case_files) {
-      Case c;
       try {
-        c = load_case(f);
+        cases.push_back(load_case(f));
       } catch (const std::invalid_argument& e) {
         throw Error(e.what());
       }
-      if (!std::regex_search("case:" + c.name, filter) || (args.fast && c.slow)) continue;
-      ++entries;
-      run_case(c, global, runner, tally);
     }
+  for (const Case& c : cases) {
+    if (!std::regex_search("case:" + c.name, filter) || (args.fast && c.slow)) continue;
+    ++entries;
+    run_case(c, global, runner, tally);
+  }
   for (const fs::path& s : scene_files) {
     if (!std::regex_search("golden:" + s.stem().string(), filter)) continue;
     ++entries;
@@ -249,7 +220,8 @@ void register_regress(CLI::App& app, Registry& registry) {
   sub->add_option("--report", args->report, "write a Markdown report with SVG figures here");
   sub->add_option("--out", args->out, "folder for the runs' outputs (default pivot-out/regress)");
   sub->add_option("--suite", args->suite, "the suite folder with cases/ and goldens/");
-  sub->add_option("--scenes", args->scenes, "the scenes folder");
+  sub->add_option("--scenes", args->scenes,
+                  "the scenes folder (default: the shipped scenes, as pivot scenes lists them)");
   sub->add_option("--set", args->sets,
                   "edit every scene before it runs: /json/pointer=value (repeatable)");
   sub->add_flag("--record-goldens", args->record,

@@ -1,10 +1,10 @@
-// pivot run [SCENE.json] [--out DIR] [--duration T] [--dt H] [--quiet]
+// pivot run [SCENE.json | NAME] [--out DIR] [--duration T] [--dt H] [--set P=V]... [--quiet]
 //
-// Runs a scene (the built-in default scene without SCENE) and writes DIR/trajectory.csv,
-// DIR/metrics.csv and DIR/summary.json (docs/cli.md has their columns and units). DIR defaults
-// to ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
-// reported, not fatal), 1 the run failed (non-finite state, write error, interrupted),
-// 2 bad input (the scene or the options).
+// Runs a scene (a file, the name of a shipped scene, or the built-in default scene without
+// SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv and DIR/summary.json
+// (docs/cli.md has their columns and units). DIR defaults to ./pivot-out/<scene name,
+// slugified>. Exit codes: 0 done (LCP failures are counted and reported, not fatal), 1 the run
+// failed (non-finite state, write error, interrupted), 2 bad input (the scene or the options).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -28,6 +28,7 @@
 #include "pivot/scenes/scene.hpp"
 #include "pivot/version.hpp"
 #include "run_output.hpp"
+#include "scene_source.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -49,7 +50,8 @@ struct RunArgs {
   double duration = 0.0;
   double dt = 0.0;
   bool quiet = false;
-  std::string dump_failed_lcp;  // folder, empty: none
+  std::vector<std::string> sets;  // --set POINTER=VALUE
+  std::string dump_failed_lcp;    // folder, empty: none
   CLI::Option* duration_option = nullptr;
   CLI::Option* dt_option = nullptr;
 };
@@ -80,7 +82,9 @@ class StopSignals {
   void (*old_term_)(int) = SIG_DFL;
 };
 
-/// the \r-updated progress line on stderr: only on a terminal, only after the first second
+/// the \r-updated progress line on stderr, only on a terminal: shown for every run that takes
+/// more than a second of wall time, from its start (once 0.1 s of it tells the rate, when the
+/// estimate of the whole run is above a second), with the time left at the current rate
 class Progress {
  public:
   Progress(bool enabled, long total_steps)
@@ -92,23 +96,35 @@ class Progress {
   void update(long step, double t) {
     if (!enabled_) return;
     const auto now = Clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(200))
+    if (now - start_ < std::chrono::milliseconds(100) ||
+        now - last_ < std::chrono::milliseconds(200))
       return;
     last_ = now;
     const double wall = std::chrono::duration<double>(now - start_).count();
-    fmt::print(stderr, "\r  {:5.1f}%  t = {:.4g} s  {:.0f} steps/s   ",
-               100.0 * static_cast<double>(step) / static_cast<double>(total_), t,
-               static_cast<double>(step) / wall);
+    const double rate = static_cast<double>(step) / wall;  // steps per second so far
+    const double left = static_cast<double>(total_ - step) / rate;
+    if (!shown_ && wall + left <= 1.0) return;
+    fmt::print(stderr, "\r  {:5.1f}%  t = {:.4g} s  {:.0f} steps/s  ETA {}   ",
+               100.0 * static_cast<double>(step) / static_cast<double>(total_), t, rate,
+               duration_text(left));
     std::fflush(stderr);
     shown_ = true;
   }
   /// erases the line
   void done() {
-    if (shown_) fmt::print(stderr, "\r{:60}\r", "");
+    if (shown_) fmt::print(stderr, "\r{:72}\r", "");
     shown_ = false;
   }
 
  private:
+  /// "42 s", "3 min 05 s", "1 h 02 min"
+  static std::string duration_text(double seconds) {
+    const long s = std::lround(seconds);
+    if (s < 60) return fmt::format("{} s", s);
+    if (s < 3600) return fmt::format("{} min {:02} s", s / 60, s % 60);
+    return fmt::format("{} h {:02} min", s / 3600, (s % 3600) / 60);
+  }
+
   bool enabled_;
   long total_;
   Clock::time_point start_, last_;
@@ -119,6 +135,11 @@ struct Energy {
   double kinetic = 0.0, potential = 0.0;
   [[nodiscard]] double total() const { return kinetic + potential; }
 };
+
+/// the simulated time of the outputs: k h for k steps (run_output.hpp, step_time)
+double output_time(const World& world) {
+  return step_time(world.step_count(), world.settings().time_step);
+}
 
 Energy energy(const World& world) {
   return {world.kinetic_energy(), world.potential_energy()};
@@ -137,7 +158,7 @@ std::array<double, 13> body_state(const World& world, int i) {
 }
 
 void write_frame(std::FILE* out, const World& world) {
-  const double t = world.time();
+  const double t = output_time(world);
   for (int i = 0; i < world.body_count(); ++i) {
     const RigidBody& body = world.bodies().body(i);
     if (body.fixed) continue;
@@ -159,6 +180,9 @@ struct RunStats {
   long failures = 0;      // island failures summed over steps
   double max_joint_error = 0.0;
   double max_penetration = 0.0;
+  // hybrid: steps that ended with at least one pair in reduced mode, and the most pairs at once
+  long reduced_steps = 0;
+  int max_reduced_pairs = 0;
   std::vector<std::string> warnings;  // distinct, in order of first occurrence
   long more_warnings = 0;             // distinct warnings beyond kMaxWarnings
   // hybrid entries: the largest changes their projections made (SwitchEvent)
@@ -184,11 +208,11 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
   j["scene_file"] = scene.source;
   j["steps"] = stats.steps;
   j["dt"] = world.settings().time_step;
-  j["simulated_time_s"] = world.time();
+  j["simulated_time_s"] = output_time(world);
   j["wall_time_s"] = stats.wall_seconds;
   j["steps_per_second"] =
       stats.wall_seconds > 0.0 ? static_cast<double>(stats.steps) / stats.wall_seconds : 0.0;
-  j["realtime_factor"] = stats.wall_seconds > 0.0 ? world.time() / stats.wall_seconds : 0.0;
+  j["realtime_factor"] = stats.wall_seconds > 0.0 ? output_time(world) / stats.wall_seconds : 0.0;
   j["final_state_hash"] = hash_to_hex(hash);
   ojson bodies = ojson::array();
   for (int i = 0; i < world.body_count(); ++i) {
@@ -216,6 +240,9 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
               {"solve_time_s", t.solve_seconds}};
   j["hybrid"] = {{"entries", t.reduced_entries},
                  {"exits", t.reduced_exits},
+                 {"reduced_time_s", step_time(stats.reduced_steps, world.settings().time_step)},
+                 {"max_reduced_pairs", stats.max_reduced_pairs},
+                 {"final_reduced_pairs", world.last_report().reduced_pairs},
                  {"entry_max_position_change", stats.entry_position_change},
                  {"entry_max_rotation_change", stats.entry_rotation_change},
                  {"entry_max_twist_change", stats.entry_twist_change},
@@ -236,17 +263,28 @@ void print_summary(const Scene& scene, const World& world, const RunStats& stats
   const RunTotals& t = world.totals();
   fmt::print("pivot run: {} ({})\n", scene.name, scene.source);
   fmt::print("  steps        {} of h = {:g} s, t = {:.6g} s\n", stats.steps,
-             world.settings().time_step, world.time());
+             world.settings().time_step, output_time(world));
   fmt::print("  wall time    {:.3f} s: {:.0f} steps/s, realtime factor {:.3g}\n", wall,
-             wall > 0 ? steps / wall : 0.0, wall > 0 ? world.time() / wall : 0.0);
-  fmt::print("  contacts     {:.2f} per step\n",
-             stats.steps > 0 ? static_cast<double>(stats.contacts) / steps : 0.0);
+             wall > 0 ? steps / wall : 0.0, wall > 0 ? output_time(world) / wall : 0.0);
+  fmt::print("  contacts     {:.2f} per step{}\n",
+             stats.steps > 0 ? static_cast<double>(stats.contacts) / steps : 0.0,
+             world.settings().hybrid ? " in the LCP" : "");
   fmt::print("  LCP          {} solves, {} pivots, {} failures\n", t.lcp_solves, t.pivots,
              t.failures);
   if (stats.failed_steps > 0)
     fmt::print("  failures     {} steps had LCP failures ({} islands fell back); see metrics.csv\n",
                stats.failed_steps, stats.failures);
-  fmt::print("  joint error  max {:.3g} (m or rad)\n", stats.max_joint_error);
+  if (world.settings().hybrid)
+    fmt::print(
+        "  hybrid       entries {}, exits {}; reduced pairs {} at the end, at most {}; "
+        "{:.6g} s of {:.6g} s in reduced mode\n",
+        t.reduced_entries, t.reduced_exits, world.last_report().reduced_pairs,
+        stats.max_reduced_pairs, step_time(stats.reduced_steps, world.settings().time_step),
+        output_time(world));
+  if (world.joint_count() == 0)
+    fmt::print("  joint error  no joints\n");
+  else
+    fmt::print("  joint error  max {:.3g} (m or rad)\n", stats.max_joint_error);
   fmt::print("  final hash   {}\n", hash_to_hex(hash));
   fmt::print("  output       {}\n", out.string());
 }
@@ -332,8 +370,8 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
   for (long k = 1; k <= total_steps; ++k) {
     const StepReport& r = world.step();
     const Energy e = energy(world);
-    const double values[] = {r.time,          e.kinetic,           e.potential,        e.total(),
-                             r.solve_seconds, r.joint_error_after, r.penetration_after};
+    const double values[] = {output_time(world), e.kinetic,           e.potential,        e.total(),
+                             r.solve_seconds,    r.joint_error_after, r.penetration_after};
     bool finite = state_is_finite(world);
     for (const double v : values) finite = finite && std::isfinite(v);
     if (!finite) {
@@ -341,10 +379,10 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
       throw std::runtime_error(fmt::format(
           "the state or its metrics became non-finite at step {} (t = {:.6g} s); no output "
           "written",
-          k, world.time()));
+          k, output_time(world)));
     }
-    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", r.time, e.kinetic,
-               e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
+    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
+               e.kinetic, e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
                r.joint_error_after, r.penetration_after, r.reduced_pairs, lcp::to_string(r.status));
     ++stats.steps;
     stats.contacts += r.contacts;
@@ -355,6 +393,8 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
     stats.max_joint_error = std::max(stats.max_joint_error, r.joint_error_after);
     stats.max_penetration = std::max(stats.max_penetration, r.penetration_after);
     stats.add_switches(r.switches);
+    if (r.reduced_pairs > 0) ++stats.reduced_steps;
+    stats.max_reduced_pairs = std::max(stats.max_reduced_pairs, r.reduced_pairs);
     for (const StepWarningRecord& w : r.warnings) {
       // one per kind and subject, while the set stays small; beyond that every one is counted
       if (seen_warnings.size() < kMaxTrackedWarnings &&
@@ -363,7 +403,7 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
       if (static_cast<int>(stats.warnings.size()) < kMaxWarnings) {
         stats.warnings.push_back(w.message);
         progress.done();
-        fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", r.time, w.message);
+        fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", output_time(world), w.message);
       } else {
         ++stats.more_warnings;
       }
@@ -376,11 +416,11 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
       last_written = true;
       next_frame = static_cast<long>(std::floor(static_cast<double>(k) * h * rate + 1e-9)) + 1;
     }
-    progress.update(k, world.time());
+    progress.update(k, output_time(world));
     if (g_stop_signal != 0) {
       progress.done();
       throw std::runtime_error(
-          fmt::format("interrupted at t = {:.6g} s; no output written", world.time()));
+          fmt::format("interrupted at t = {:.6g} s; no output written", output_time(world)));
     }
   }
   stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -407,9 +447,16 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
 namespace {
 
 int run(const RunArgs& args) {
-  Scene scene = args.scene.empty() ? parse_scene(default_scene_json(), fs::current_path(),
-                                                 "<built-in default scene>")
-                                   : load_scene(args.scene);
+  std::vector<SceneEdit> edits;
+  for (const std::string& s : args.sets) edits.push_back(parse_scene_edit(s));
+  Scene scene;
+  if (args.scene.empty()) {
+    const std::string text(default_scene_json());
+    scene = edit_scene(parse_scene(text, fs::current_path(), "<built-in default scene>"), text,
+                       fs::current_path(), edits);
+  } else {
+    scene = load_scene_with_edits(resolve_scene_path(args.scene), edits);
+  }
   if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
   const fs::path target =
@@ -425,13 +472,18 @@ void register_run(CLI::App& app, Registry& registry) {
       "run",
       "run a scene (the built-in default scene when none is given) and write its "
       "trajectory, per-step metrics and a summary");
-  sub->add_option("scene", args->scene, "scene file (JSON, docs/scene-format.md)");
+  sub->add_option("scene", args->scene,
+                  "scene file (JSON, docs/scene-format.md), or the name of a shipped scene "
+                  "(pivot scenes)");
   sub->add_option("--out", args->out, "output folder (default ./pivot-out/<scene name>)");
   args->duration_option =
       sub->add_option("--duration", args->duration, "simulated time in s (overrides the scene)")
           ->check(positive_seconds());
   args->dt_option = sub->add_option("--dt", args->dt, "time step in s (overrides the scene)")
                         ->check(positive_seconds());
+  sub->add_option("--set", args->sets,
+                  "edit the scene before it runs: /json/pointer=value, the value as JSON "
+                  "(repeatable)");
   sub->add_flag("--quiet,-q", args->quiet, "no progress line and no summary on stdout");
   sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,
                   "write every island LCP that fails into this folder (docs/development.md)");

@@ -32,9 +32,9 @@ struct Registry {
   std::function<int()> default_action;
 };
 
-/// pivot run [SCENE.json] [--out DIR] [--duration T] [--dt H] [--quiet]
+/// pivot run [SCENE.json | NAME] [--out DIR] [--duration T] [--dt H] [--set P=V]... [--quiet]
 void register_run(CLI::App& app, Registry& registry);
-/// pivot check SCENE.json
+/// pivot check SCENE.json|NAME [--set P=V]...
 void register_check(CLI::App& app, Registry& registry);
 /// pivot scenes
 void register_scenes(CLI::App& app, Registry& registry);
@@ -42,5 +42,7 @@ void register_scenes(CLI::App& app, Registry& registry);
 void register_regress(CLI::App& app, Registry& registry);
 /// pivot lcp FILE [--json] [--z] [--mixed] [--max-pivots N]
 void register_lcp(CLI::App& app, Registry& registry);
+/// pivot plot RUN_DIR [--metrics a,b] [--bodies a,b] [--fields x,y,z] [--out DIR]
+void register_plot(CLI::App& app, Registry& registry);
 
 }  // namespace pivot::cli

@@ -6,9 +6,9 @@
 
 #include <exception>
 
+#include "commands.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/version.hpp"
-#include "commands.hpp"
 
 int main(int argc, char** argv) {
   try {
@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     pivot::cli::register_scenes(app, registry);
     pivot::cli::register_lcp(app, registry);
     pivot::cli::register_regress(app, registry);
+    pivot::cli::register_plot(app, registry);
 
     try {
       app.parse(argc, argv);

@@ -123,6 +123,44 @@ Check read_check(const json& j, const std::string& where, const fs::path& file) 
   return c;
 }
 
+CaseFigure read_figure(const json& j, const std::string& where, const fs::path& file) {
+  Reader r(j, where, file);
+  r.allow({"title", "y_label", "caption", "log_y", "series"});
+  CaseFigure f;
+  f.title = r.text("title");
+  f.y_label = r.text("y_label");
+  f.caption = r.text("caption");
+  if (r.has("log_y")) {
+    if (!r.at("log_y").is_boolean()) r.fail("log_y", "expected true or false");
+    f.log_y = r.at("log_y").get<bool>();
+  }
+  if (!r.has("series") || !r.at("series").is_array() || r.at("series").empty())
+    r.fail("series", "expected a non-empty array");
+  for (std::size_t i = 0; i < r.at("series").size(); ++i) {
+    Reader s(r.at("series")[i], r.where(fmt::format("series/{}", i)), file);
+    s.allow({"label", "body", "field", "metric", "scale"});
+    FigureSeries series;
+    series.label = s.text("label");
+    series.body = s.text("body", false);
+    series.field = s.text("field", false);
+    series.metric = s.text("metric", false);
+    series.scale = s.number("scale").value_or(1.0);
+    if (series.metric.empty() == (series.body.empty() || series.field.empty()))
+      s.fail("", "expected either \"body\" with \"field\", or \"metric\"");
+    if (!series.metric.empty() && !(series.body.empty() && series.field.empty()))
+      s.fail("", "\"metric\" goes alone, without \"body\" and \"field\"");
+    if (!series.field.empty()) {
+      try {
+        (void)frame_field(Frame{}, series.field);
+      } catch (const std::runtime_error& e) {
+        s.fail("field", e.what());
+      }
+    }
+    f.series.push_back(std::move(series));
+  }
+  return f;
+}
+
 /// frames of the window [from, to]
 std::vector<Frame> window(const std::vector<Frame>& frames, double from, double to) {
   std::vector<Frame> out;
@@ -150,7 +188,7 @@ Case load_case(const fs::path& file) {
     throw std::invalid_argument(fmt::format("{}: {}", file.string(), e.what()));
   }
   Reader r(j, "", file);
-  r.allow({"scene", "description", "slow", "set", "checks"});
+  r.allow({"scene", "description", "slow", "set", "checks", "figure"});
   Case c;
   c.name = file.stem().string();
   c.file = file;
@@ -168,6 +206,7 @@ Case load_case(const fs::path& file) {
     r.fail("checks", "expected a non-empty array");
   for (std::size_t i = 0; i < j["checks"].size(); ++i)
     c.checks.push_back(read_check(j["checks"][i], fmt::format("/checks/{}", i), file));
+  if (r.has("figure")) c.figure = read_figure(j["figure"], "/figure", file);
   return c;
 }
 

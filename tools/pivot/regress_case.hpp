@@ -34,6 +34,23 @@ struct Check {
   std::optional<double> expected, abs_tolerance, rel_tolerance, at_most, at_least;
 };
 
+/// one curve of a case's figure: a trajectory field of a body, or a metrics.csv column, over
+/// time, times `scale`
+struct FigureSeries {
+  std::string label;
+  std::string body;    ///< with `field`: a trajectory field of this body
+  std::string field;   ///< a trajectory field (run_data.hpp)
+  std::string metric;  ///< or a metrics.csv column
+  double scale = 1.0;
+};
+
+/// a figure a case asks for in the report (docs/regression.md, "Case files")
+struct CaseFigure {
+  std::string title, y_label, caption;
+  bool log_y = false;
+  std::vector<FigureSeries> series;
+};
+
 struct Case {
   std::string name;  ///< the file's stem
   std::filesystem::path file;
@@ -42,6 +59,7 @@ struct Case {
   bool slow = false;  ///< left out of CTest, run by the command
   std::vector<std::pair<std::string, nlohmann::json>> edits;  ///< JSON pointer → value
   std::vector<Check> checks;
+  std::optional<CaseFigure> figure;  ///< drawn in the report from the case's run
 };
 
 /// reads a case file; throws std::invalid_argument naming the file and the key on any error

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "regress_case.hpp"
 #include "run_data.hpp"
 
 namespace pivot::cli {
@@ -18,9 +19,18 @@ struct ReportRow {
   bool pass = false;
 };
 
+/// a figure a case asked for, with the run it is drawn from
+struct CaseFigureRun {
+  std::string case_name;
+  const CaseFigure* figure = nullptr;
+  const RunData* run = nullptr;
+};
+
 struct ReportInput {
   std::vector<ReportRow> rows;                 ///< every check; for goldens one summary row each
   std::map<std::string, const RunData*> runs;  ///< by scene file stem (the runs without edits)
+  std::vector<CaseFigureRun> case_figures;     ///< in case order
+  std::filesystem::path cases_dir;             ///< the suite's cases folder
 };
 
 /// writes FILE and FILE's stem + "-<figure>.svg" beside it; throws std::runtime_error

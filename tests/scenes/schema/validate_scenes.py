@@ -34,11 +34,27 @@ def main():
     # controls: documents the loader rejects must be rejected by the schema too, or a green
     # run would mean nothing
     for bad in ({"pivot_scene": 1, "colour": "red"},
+                {"pivot_scene": 1, "$schemas": "x.json"},
                 {"pivot_scene": 1, "bodies": [{"name": "b", "mass": -1.0}]},
-                {"pivot_scene": 1, "bodies": [{"name": "b", "shape": {"type": "teapot"}}]}):
+                {"pivot_scene": 1, "bodies": [{"name": "b", "shape": {"type": "teapot"}}]},
+                {"pivot_scene": 1, "bodies": [{"name": "b", "mass": 1, "quat_wxyz": [1, 0, 0, 0],
+                                               "axis_angle_deg": {"axis": [0, 0, 1],
+                                                                  "angle": 90}}]},
+                {"pivot_scene": 1, "bodies": [{"name": "b", "mass": 1,
+                                               "euler_deg": {"angles": [0, 0, 90]}}]}):
         if validator.is_valid(bad):
             print(f"control: the schema accepts {json.dumps(bad)}, which the loader rejects")
             failures += 1
+    # and accepts what the loader accepts beyond the shipped scenes: "$schema", the orientation
+    # keys
+    good = {"$schema": "schema/pivot-scene-1.schema.json", "pivot_scene": 1,
+            "bodies": [{"name": "a", "mass": 1, "axis_angle_deg": {"axis": [0, 0, 1], "angle": 90}},
+                       {"name": "b", "mass": 1,
+                        "euler_deg": {"intrinsic": "zyx", "angles": [30, 20, 10]}}]}
+    for e in validator.iter_errors(good):
+        print(f"control: the schema rejects a valid scene: {pointer(list(e.absolute_path))}: "
+              f"{e.message}")
+        failures += 1
     for scene in scenes:
         with open(scene, encoding="utf-8") as f:
             as_written = json.load(f)
