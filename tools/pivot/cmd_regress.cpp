@@ -98,7 +98,7 @@ class Runner {
     std::string dir = slugify(fs::path(scene_file).stem().string());
     if (!edits.empty()) dir += fmt::format("-edit{}", edited_++);
     const fs::path target = out_ / dir;
-    run_scene(scene, target, true);
+    run_scene(scene, target, {.quiet = true});
     auto data = std::make_unique<RunData>(read_run(target));
     const RunData& ref = *data;
     runs_[k] = std::move(data);

@@ -36,7 +36,8 @@ OutputDir::~OutputDir() {
   fs::remove_all(temp_, ec);
 }
 
-void OutputDir::commit(const std::vector<std::string>& files) {
+void OutputDir::commit(const std::vector<std::string>& files,
+                       const std::vector<std::string>& stale) {
   std::error_code ec;
   if (!fs::exists(target_, ec)) {
     fs::rename(temp_, target_, ec);
@@ -55,6 +56,7 @@ void OutputDir::commit(const std::vector<std::string>& files) {
       throw std::runtime_error(
           fmt::format("cannot move {} into {}: {}", name, target_.string(), ec.message()));
   }
+  for (const std::string& name : stale) fs::remove(target_ / name, ec);
   committed_ = true;
   fs::remove_all(temp_, ec);
 }
