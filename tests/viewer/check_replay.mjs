@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const [html, screenshot, toggleList = ''] = process.argv.slice(2);
 const chromium = process.env.PIVOT_CHROMIUM || '/usr/bin/chromium';
@@ -17,7 +17,8 @@ if (!existsSync(chromium)) {
   process.exit(77);
 }
 // puppeteer-core is a development package of the viewer (viewer/package.json)
-const require = createRequire(resolve(process.env.PIVOT_VIEWER_DIR, 'package.json'));
+const viewer = process.env.PIVOT_VIEWER_DIR || fileURLToPath(new URL('../../viewer', import.meta.url));
+const require = createRequire(resolve(viewer, 'package.json'));
 const puppeteer = require('puppeteer-core');
 
 const failures = [];
@@ -62,9 +63,10 @@ try {
     s.dispatchEvent(new Event('input'));
   }, f);
   await scrubTo(Math.floor(frames / 2));
-  const snap = () => page.evaluate(() => window.pivotReplay.snapshot());
-  const before = await snap();
-  check(before.variance > 5, `the canvas is not blank (luminance variance ${before.variance.toFixed(1)} over ${before.sample.length} samples)`);
+  const snap = (name) => page.evaluate((name) => window.pivotReplay.snapshot(name), name);
+  const differing = (a, b) => page.evaluate((a, b) => window.pivotReplay.differing(a, b), a, b);
+  const before = await snap('before');
+  check(before.variance > 5, `the canvas is not blank (luminance variance ${before.variance.toFixed(1)} over ${before.pixels} pixels)`);
   check(await page.evaluate(() => window.pivotReplay.frame()) === Math.floor(frames / 2), 'the scrubber moves to a frame');
 
   for (const toggle of toggleList.split(',').filter(Boolean)) {
@@ -73,15 +75,13 @@ try {
     check(enabled, `the ${toggle} toggle is enabled`);
     if (!enabled) continue;
     await page.click(box);
-    const after = await snap();
-    let changed = 0;
-    for (let i = 0; i < after.sample.length; i++) if (Math.abs(after.sample[i] - before.sample[i]) > 8) changed++;
-    check(changed >= 20, `toggling ${toggle} changes the picture (${changed} samples differ)`);
+    await snap('after');
+    const changed = await differing('before', 'after');
+    check(changed >= 20, `toggling ${toggle} changes the picture (${changed} pixels differ)`);
     await page.click(box);
-    const back = await snap();
-    let restored = 0;
-    for (let i = 0; i < back.sample.length; i++) if (Math.abs(back.sample[i] - before.sample[i]) > 8) restored++;
-    check(restored < 20, `toggling ${toggle} back restores it (${restored} samples differ)`);
+    await snap('back');
+    const restored = await differing('before', 'back');
+    check(restored === 0, `toggling ${toggle} back restores it (${restored} pixels differ)`);
   }
 
   // play from the start at the fastest speed until the counter shows the last frame; the draw

@@ -53,19 +53,19 @@ std::vector<std::size_t> kept(std::size_t count, std::size_t stride) {
   return out;
 }
 
-/// the frame stride that keeps the file under kReplayMaxBytes: base64 makes 4 bytes of 3
-std::size_t frame_stride(const ReplayRun& run, std::size_t fixed_bytes) {
+/// the frame stride that keeps the file under max_bytes: base64 makes 4 bytes of 3
+std::size_t frame_stride(const ReplayRun& run, std::size_t fixed_bytes, std::uintmax_t max_bytes) {
   double frame_bytes = 0.0;
   const double per_frame = 8.0 + 28.0 * static_cast<double>(run.dynamic.size()) +
                            4.0 * kJointValues * static_cast<double>(run.joints.size());
   frame_bytes += per_frame * static_cast<double>(run.times.size());
   for (const auto& frame : run.contacts) frame_bytes += 4.0 + 52.0 * static_cast<double>(frame.size());
   frame_bytes *= 4.0 / 3.0;
-  const double room = static_cast<double>(kReplayMaxBytes) - static_cast<double>(fixed_bytes) -
-                      1e6;  // a margin for the JSON around the arrays
+  // 2 % for the JSON around the arrays and the page
+  const double room = 0.98 * static_cast<double>(max_bytes) - static_cast<double>(fixed_bytes);
   if (room <= 0.0)
-    throw Error(fmt::format("the shapes and metrics of this run alone pass {} MB",
-                            kReplayMaxBytes / 1'000'000));
+    throw Error(fmt::format("the viewer, shapes and metrics of this run alone pass {:g} MB",
+                            static_cast<double>(max_bytes) / 1e6));
   return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(frame_bytes / room)));
 }
 
@@ -172,7 +172,7 @@ void require_viewer() {
     throw Error(fmt::format("replays are unavailable: {}", kViewerUnavailable));
 }
 
-ReplayWritten write_replay(const fs::path& dir, const fs::path& out) {
+ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintmax_t max_bytes) {
   const auto start = std::chrono::steady_clock::now();
   const ReplayRun run = read_replay_run(dir);  // a bad run folder is reported first
   require_viewer();
@@ -185,18 +185,18 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out) {
   data["metrics"] = metrics_json(run);
   const std::size_t fixed_bytes =
       kViewerBundle.size() + data.dump().size();
-  const std::size_t stride = frame_stride(run, fixed_bytes);
+  const std::size_t stride = frame_stride(run, fixed_bytes, max_bytes);
   const std::vector<std::size_t> frames = kept(run.times.size(), stride);
   data["frames"] = frames_json(run, frames, stride);
   data["contacts"] = contacts_json(run, frames);
   data["joints"] = joints_json(run, frames);
   ojson notes = ojson::array();
   if (stride > 1)
-    notes.push_back(fmt::format("frames decimated to keep the file under {} MB: every {}th of "
+    notes.push_back(fmt::format("frames decimated to keep the file under {:g} MB: 1 in {} of "
                                 "the {} recorded frames is shown",
-                                kReplayMaxBytes / 1'000'000, stride, run.times.size()));
+                                static_cast<double>(max_bytes) / 1e6, stride, run.times.size()));
   if (data["metrics"]["stride"].get<std::size_t>() > 1)
-    notes.push_back(fmt::format("plots show every {}th of the {} steps",
+    notes.push_back(fmt::format("plots show 1 in {} of the {} steps",
                                 data["metrics"]["stride"].get<std::size_t>(),
                                 data["metrics"]["recorded"].get<std::size_t>()));
   if (!run.has_contacts) notes.push_back("no contacts.csv in the run (pivot run --no-forces)");

@@ -9,7 +9,7 @@
 
 namespace pivot::cli {
 
-/// the size replay.html is kept under, bytes
+/// the size replay.html is kept under by default, bytes
 inline constexpr std::uintmax_t kReplayMaxBytes = 45'000'000;
 /// metrics rows kept at most (every k-th step beyond)
 inline constexpr std::size_t kReplayMaxMetricRows = 20'000;
@@ -26,8 +26,10 @@ struct ReplayWritten {
 void require_viewer();
 
 /// reads the run folder `dir` and writes its replay to `out` (through a temporary file, renamed
-/// into place); throws pivot::Error for a missing, corrupted or truncated run folder (naming
-/// the file and the line or JSON pointer) or a viewer that was not built
-ReplayWritten write_replay(const std::filesystem::path& dir, const std::filesystem::path& out);
+/// into place), keeping it under `max_bytes` by decimating frames; throws pivot::Error for a
+/// missing, corrupted or truncated run folder (naming the file and the line or JSON pointer),
+/// a viewer that was not built, or a run whose shapes and metrics alone pass max_bytes
+ReplayWritten write_replay(const std::filesystem::path& dir, const std::filesystem::path& out,
+                           std::uintmax_t max_bytes = kReplayMaxBytes);
 
 }  // namespace pivot::cli

@@ -69,7 +69,7 @@ function start() {
   // bodies first without planes' extent known: planes are rebuilt at the measured size
   let bodies = buildBodies(run, 1);
   const { box, typical } = measure(run, bodies);
-  const span = Math.max(box.getSize(new THREE.Vector3()).length(), 4 * typical, 0.5);
+  const span = Math.max(box.getSize(new THREE.Vector3()).length(), 4 * typical);
   bodies = buildBodies(run, 3 * span);
   for (const b of bodies) scene.add(b.group);
   const overlays = new Overlays(run, typical);
@@ -242,25 +242,35 @@ function start() {
   });
 
   // for tests and the curious: the state, and the pixels of a fresh render
+  const snapshots = {};
   window.pivotReplay = {
     frameCount: F,
     frame: () => state.frame,
-    snapshot(step = 4) {
+    // renders, keeps the luminance of every pixel under `name`, returns its mean and variance
+    snapshot(name) {
       draw();
       const gl = renderer.getContext();
       const w = gl.drawingBufferWidth;
       const h = gl.drawingBufferHeight;
       const pixels = new Uint8Array(4 * w * h);
       gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
-      const sample = [];
-      for (let y = 0; y < h; y += step)
-        for (let x = 0; x < w; x += step) {
-          const k = 4 * (y * w + x);
-          sample.push(Math.round(0.299 * pixels[k] + 0.587 * pixels[k + 1] + 0.114 * pixels[k + 2]));
-        }
-      const mean = sample.reduce((a, b) => a + b, 0) / sample.length;
-      const variance = sample.reduce((a, b) => a + (b - mean) * (b - mean), 0) / sample.length;
-      return { width: w, height: h, mean, variance, sample };
+      const lum = new Uint8Array(w * h);
+      let sum = 0;
+      for (let i = 0; i < w * h; i++) {
+        lum[i] = Math.round(0.299 * pixels[4 * i] + 0.587 * pixels[4 * i + 1] + 0.114 * pixels[4 * i + 2]);
+        sum += lum[i];
+      }
+      const mean = sum / lum.length;
+      let variance = 0;
+      for (let i = 0; i < lum.length; i++) variance += (lum[i] - mean) * (lum[i] - mean);
+      snapshots[name] = lum;
+      return { width: w, height: h, pixels: lum.length, mean, variance: variance / lum.length };
+    },
+    // pixels whose luminance differs by more than `tolerance` between two snapshots
+    differing(a, b, tolerance = 8) {
+      let n = 0;
+      for (let i = 0; i < snapshots[a].length; i++) if (Math.abs(snapshots[a][i] - snapshots[b][i]) > tolerance) n++;
+      return n;
     },
   };
 }

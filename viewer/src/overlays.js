@@ -55,8 +55,9 @@ class Marks {
     if (this.nLines >= this.capacity) return;
     this.linePositions.set([a.x, a.y, a.z, b.x, b.y, b.z], 6 * this.nLines++);
   }
-  // a line from a to b with a cone at b
-  arrow(a, b) {
+  // a line from a to b with a cone at b; longer than `longest`, it is cut to that length
+  arrow(a, b, longest = Infinity) {
+    if (a.distanceTo(b) > longest) b.sub(a).setLength(longest).add(a);
     this.line(a, b);
     if (this.nHeads >= this.capacity) return;
     this.dir.subVectors(b, a);
@@ -122,8 +123,10 @@ export class Overlays {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
       const color = new THREE.Color().setHSL((body * 0.381966) % 1, 0.7, 0.4);
-      const line = new THREE.Line(g, new THREE.LineBasicMaterial({ color }));
+      // over the bodies: a trail inside a rolling body is still seen
+      const line = new THREE.Line(g, new THREE.LineBasicMaterial({ color, depthTest: false, transparent: true }));
       line.frustumCulled = false;
+      line.renderOrder = 9;
       this.trails.add(line);
       return line;
     });
@@ -146,7 +149,8 @@ export class Overlays {
         // the impulse on A: λn n + the friction impulse
         this.n.multiplyScalar(v[7]).add(new THREE.Vector3(v[8], v[9], v[10]));
         if (this.n.lengthSq() > 0)
-          this.impulses.arrow(this.a, this.b.copy(this.a).addScaledVector(this.n, this.contactImpulseScale));
+          this.impulses.arrow(this.a, this.b.copy(this.a).addScaledVector(this.n, this.contactImpulseScale),
+            4 * this.scale);
       }
       this.normals.finish();
       this.impulses.finish();
@@ -169,7 +173,8 @@ export class Overlays {
         }
         this.n.set(v[12], v[13], v[14]);
         if (this.n.lengthSq() > 0)
-          this.anchors.arrow(this.a, this.b.copy(this.a).addScaledVector(this.n, this.jointImpulseScale));
+          this.anchors.arrow(this.a, this.b.copy(this.a).addScaledVector(this.n, this.jointImpulseScale),
+            4 * this.scale);
       }
       this.anchors.finish();
       this.axes.finish();
