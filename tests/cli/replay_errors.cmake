@@ -9,6 +9,16 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pivot run ${SCENE} exited with ${rc}: ${err}")
 endif()
 
+# removes the last n lines of a file, keeping its last line break (a file cut between lines)
+function(drop_last_lines path n)
+  file(STRINGS ${path} rows)
+  list(LENGTH rows count)
+  math(EXPR count "${count} - ${n}")
+  list(SUBLIST rows 0 ${count} rows)
+  list(JOIN rows "\n" text)
+  file(WRITE ${path} "${text}\n")
+endfunction()
+
 set(failures 0)
 # case name, file, how to damage it (a CMake snippet on ${path}), the expected error (regex)
 function(expect_error name file damage expected)
@@ -38,12 +48,7 @@ expect_error(trajectory-cut-mid-line trajectory.csv
     file(WRITE ${path} "${t}")]]
   "trajectory.csv: line [0-9]+: the line is cut off before its end \\(the file is truncated\\)")
 expect_error(trajectory-cut-mid-frame trajectory.csv
-  [[file(STRINGS ${path} rows)
-    list(LENGTH rows n)
-    math(EXPR n "${n} - 1")
-    list(SUBLIST rows 0 ${n} rows)
-    list(JOIN rows "\n" t)
-    file(WRITE ${path} "${t}\n")]]
+  [[drop_last_lines(${path} 1)]]
   "trajectory.csv: line [0-9]+: the last frame is incomplete \\(the file is truncated\\)")
 expect_error(trajectory-empty trajectory.csv [[file(WRITE ${path} "")]]
   "trajectory.csv: line 1: expected the header \"t,body,x,")
@@ -73,12 +78,7 @@ expect_error(shapes-bad-part shapes.json
     file(WRITE ${path} "${t}")]]
   "shapes.json: /bodies/0/parts/0: missing key \"half_extents\"")
 expect_error(joints-cut joints.csv
-  [[file(STRINGS ${path} rows)
-    list(LENGTH rows n)
-    math(EXPR n "${n} - 2")
-    list(SUBLIST rows 0 ${n} rows)
-    list(JOIN rows "\n" t)
-    file(WRITE ${path} "${t}\n")]]
+  [[drop_last_lines(${path} 2)]]
   "joints.csv: the frame at t = [0-9.e-]+ has 4 joint rows, the first frame 6")
 expect_error(contacts-off-frame contacts.csv
   [[file(APPEND ${path} "0.0123,link1,link2,0,0,0,0,0,1,0,1,0,0,0\n")]]

@@ -25,7 +25,8 @@ struct ReplayArgs {
 };
 
 int replay(const ReplayArgs& args) {
-  const fs::path out = args.out.empty() ? fs::path(args.run_dir) / "replay.html" : fs::path(args.out);
+  const fs::path out =
+      args.out.empty() ? fs::path(args.run_dir) / "replay.html" : fs::path(args.out);
   const ReplayWritten w =
       write_replay(args.run_dir, out, static_cast<std::uintmax_t>(args.max_mb * 1e6));
   if (!args.quiet) print_replay_written(w);
@@ -37,14 +38,14 @@ int replay(const ReplayArgs& args) {
 void print_replay_written(const ReplayWritten& w) {
   fmt::print("  replay       {} ({:.1f} MB, {} frames{}, {:.2f} s to write)\n", w.file.string(),
              static_cast<double>(w.bytes) / 1e6, w.frames,
-             w.frames < w.recorded ? fmt::format(" of {}", w.recorded) : std::string(),
-             w.seconds);
+             w.frames < w.recorded ? fmt::format(" of {}", w.recorded) : std::string(), w.seconds);
 }
 
 void register_replay(CLI::App& app, Registry& registry) {
   auto args = std::make_shared<ReplayArgs>();
   auto* sub = app.add_subcommand(
-      "replay", "write replay.html for a run folder: the run in a browser, one file (docs/viewer.md)");
+      "replay",
+      "write replay.html for a run folder: the run in a browser, one file (docs/viewer.md)");
   sub->add_option("run_dir", args->run_dir, "a folder written by pivot run")->required();
   sub->add_option("--out", args->out, "the file to write (default RUN_DIR/replay.html)");
   sub->add_option("--max-mb", args->max_mb,

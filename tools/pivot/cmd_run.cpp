@@ -3,22 +3,22 @@
 // Runs a scene (the built-in default scene without SCENE) and writes DIR/trajectory.csv,
 // DIR/metrics.csv, DIR/summary.json and DIR/shapes.json, DIR/contacts.csv and DIR/joints.csv
 // unless --no-forces, and DIR/replay.html with --html (docs/cli.md has their columns and
-// units). DIR defaults to ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
-// reported, not fatal), 1 the run failed (non-finite state, write error, interrupted),
+// units). DIR defaults to ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are
+// counted and reported, not fatal), 1 the run failed (non-finite state, write error, interrupted),
 // 2 bad input (the scene or the options).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
-#include <algorithm>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -145,7 +145,7 @@ std::array<double, 13> body_state(const World& world, int i) {
 
 /// every file a run may write; the ones a run does not write are removed from its folder, so
 /// the folder never mixes two runs
-const std::vector<std::string> kRunFiles = {"trajectory.csv", "metrics.csv", "summary.json",
+const std::vector<std::string> kRunFiles = {"trajectory.csv", "metrics.csv",  "summary.json",
                                             "shapes.json",    "contacts.csv", "joints.csv",
                                             "replay.html"};
 

@@ -59,18 +59,24 @@ bool CsvReader::next() {
   return true;
 }
 
-double CsvReader::number(std::size_t i) const {
-  const std::string& s = cells_.at(i);
+std::optional<double> read_number(const std::string& text) {
   std::size_t used = 0;
   double v = 0.0;
   try {
-    v = std::stod(s, &used);
+    v = std::stod(text, &used);
   } catch (const std::exception&) {
-    used = 0;
+    return std::nullopt;
   }
-  if (used == 0 || used != s.size() || !std::isfinite(v))
-    fail(fmt::format("column {}: expected a finite number (got \"{}\")", columns_.at(i), s));
+  if (used != text.size()) return std::nullopt;
   return v;
+}
+
+double CsvReader::number(std::size_t i) const {
+  const std::optional<double> v = read_number(cells_.at(i));
+  if (!v || !std::isfinite(*v))
+    fail(fmt::format("column {}: expected a finite number (got \"{}\")", columns_.at(i),
+                     cells_.at(i)));
+  return *v;
 }
 
 void CsvReader::fail(const std::string& what) const {

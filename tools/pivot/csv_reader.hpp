@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,9 @@ class CsvReader {
   std::vector<std::string> cells_;
   std::size_t line_ = 1;
 };
+
+/// the number a whole field reads as (as std::stod reads it), if it does
+[[nodiscard]] std::optional<double> read_number(const std::string& text);
 
 /// the fields of one CSV line (quoted fields unquoted); false when a quote is not closed
 bool split_csv_line(std::string_view line, std::vector<std::string>& cells);

@@ -176,13 +176,14 @@ void write_report(const fs::path& file, const ReportInput& in) {
       file.generic_string(), kVersion, passed, in.rows.size());
   md += "## Figures\n\n" + figures(file, in);
   if (!in.replays.empty()) {
-    md += "## Replays\n\nEach case's run in the browser ([docs/viewer.md](../viewer.md)), written "
-          "beside this report by the same command (about 1 MB each; not committed).\n\n"
-          "| case | scene | replay |\n| --- | --- | --- |\n";
+    md +=
+        "## Replays\n\nEach case's run in the browser ([docs/viewer.md](../viewer.md)), written "
+        "beside this report by the same command (about 1 MB each; not committed).\n\n"
+        "| case | scene | replay |\n| --- | --- | --- |\n";
     for (const ReportReplay& r : in.replays)
-      md += fmt::format("| {} | `{}` | {} |\n", cell(r.entry), r.scene,
-                        r.link.empty() ? cell(r.note)
-                                       : fmt::format("[{}]({}) ({})", r.link, r.link, r.note));
+      md += fmt::format(
+          "| {} | `{}` | {} |\n", cell(r.entry), r.scene,
+          r.link.empty() ? cell(r.note) : fmt::format("[{}]({}) ({})", r.link, r.link, r.note));
     md += "\n";
   }
   md += "## Checks\n\n| entry | check | expected | measured | result | source |\n";

@@ -145,9 +145,10 @@ void read_trajectory(const fs::path& file, const std::map<std::string, int>& bod
                              run.times.back(), slot, run.dynamic.size()));
       }
       if (run.dynamic[slot] != it->second)
-        csv.fail(fmt::format("body \"{}\" out of order (each frame lists the bodies of the "
-                             "first frame in the same order)",
-                             csv.text(1)));
+        csv.fail(
+            fmt::format("body \"{}\" out of order (each frame lists the bodies of the "
+                        "first frame in the same order)",
+                        csv.text(1)));
       ++slot;
     }
     for (std::size_t k = 2; k < 9; ++k) run.poses.push_back(static_cast<float>(csv.number(k)));
@@ -164,9 +165,9 @@ void read_metrics(const fs::path& file, ReplayRun& run) {
   CsvReader csv(file,
                 "t,kinetic_energy,potential_energy,total_energy,contacts,lcp_size,pivots,"
                 "solve_time_s,max_joint_error,max_penetration,reduced_pairs,status");
-  run.metric_columns = {"t",         "kinetic_energy",  "potential_energy", "total_energy",
-                        "contacts",  "lcp_size",        "pivots",           "solve_time_s",
-                        "max_joint_error", "max_penetration", "reduced_pairs"};
+  run.metric_columns = {
+      "t",      "kinetic_energy", "potential_energy", "total_energy",    "contacts",     "lcp_size",
+      "pivots", "solve_time_s",   "max_joint_error",  "max_penetration", "reduced_pairs"};
   run.metrics.assign(run.metric_columns.size(), {});
   while (csv.next()) {
     for (std::size_t c = 0; c < run.metric_columns.size(); ++c)
@@ -225,9 +226,10 @@ void read_joints(const fs::path& file, const std::map<std::string, int>& body_in
       slot = rows[frame];
       if (slot >= run.joints.size() || run.joints[slot].name != j.name ||
           run.joints[slot].type != j.type)
-        csv.fail(fmt::format("joint \"{}\" out of order (each frame lists the joints of the "
-                             "first frame in the same order)",
-                             j.name));
+        csv.fail(
+            fmt::format("joint \"{}\" out of order (each frame lists the joints of the "
+                        "first frame in the same order)",
+                        j.name));
     }
     ++rows[frame];
     for (std::size_t k = 0; k < kJointValues; ++k)

@@ -32,7 +32,7 @@ struct ReplayRun {
   std::vector<double> times;       ///< frame times, increasing
   /// per frame and dynamic body: x, y, z, qw, qx, qy, qz
   std::vector<float> poses;
-  std::vector<std::string> metric_columns;  ///< numeric columns of metrics.csv
+  std::vector<std::string> metric_columns;   ///< numeric columns of metrics.csv
   std::vector<std::vector<double>> metrics;  ///< per column, one value per step
   long failed_steps = 0;                     ///< metrics rows whose status is not "solved"
   bool has_contacts = false, has_joints = false;

@@ -38,8 +38,7 @@ ojson flat_points(const std::vector<Vec3>& points) {
 void add_parts(const Shape& shape, const Vec3& position, const Quat& orientation, ojson& parts) {
   if (shape.type == ShapeType::compound) {
     for (const CompoundChild& c : shape.children)
-      add_parts(*c.shape, position + orientation * c.position, orientation * c.orientation,
-                parts);
+      add_parts(*c.shape, position + orientation * c.position, orientation * c.orientation, parts);
     return;
   }
   ojson p;
@@ -150,9 +149,9 @@ ojson replay_shapes(const Scene& scene, const World& world) {
     b["parts"] = parts;
     // the surface the scene gives (a sphere's or ellipsoid's own surface is its shape)
     const auto& given = scene.bodies.at(static_cast<std::size_t>(i)).smooth_surface;
-    b["surface"] = given && body.smooth_surface ? surface_mesh(*body.smooth_surface,
-                                                               body.shape_offset)
-                                                : ojson();
+    b["surface"] = given && body.smooth_surface
+                       ? surface_mesh(*body.smooth_surface, body.shape_offset)
+                       : ojson();
     bodies.push_back(std::move(b));
   }
   return {{"format", "pivot-shapes"}, {"version", 1}, {"bodies", bodies}};

@@ -14,6 +14,7 @@
 #include "pivot/core/error.hpp"
 #include "pivot/version.hpp"
 #include "replay_data.hpp"
+#include "run_output.hpp"
 #include "viewer_bundle.hpp"
 
 namespace pivot::cli {
@@ -59,7 +60,8 @@ std::size_t frame_stride(const ReplayRun& run, std::size_t fixed_bytes, std::uin
   const double per_frame = 8.0 + 28.0 * static_cast<double>(run.dynamic.size()) +
                            4.0 * kJointValues * static_cast<double>(run.joints.size());
   frame_bytes += per_frame * static_cast<double>(run.times.size());
-  for (const auto& frame : run.contacts) frame_bytes += 4.0 + 52.0 * static_cast<double>(frame.size());
+  for (const auto& frame : run.contacts)
+    frame_bytes += 4.0 + 52.0 * static_cast<double>(frame.size());
   frame_bytes *= 4.0 / 3.0;
   // 2 % for the JSON around the arrays and the page
   const double room = 0.98 * static_cast<double>(max_bytes) - static_cast<double>(fixed_bytes);
@@ -79,8 +81,11 @@ ojson frames_json(const ReplayRun& run, const std::vector<std::size_t>& frames,
     pose.insert(pose.end(), run.poses.begin() + static_cast<long>(f * width),
                 run.poses.begin() + static_cast<long>((f + 1) * width));
   }
-  return {{"count", frames.size()}, {"recorded", run.times.size()}, {"stride", stride},
-          {"t", base64(t)},         {"pose", base64(pose)}};
+  return {{"count", frames.size()},
+          {"recorded", run.times.size()},
+          {"stride", stride},
+          {"t", base64(t)},
+          {"pose", base64(pose)}};
 }
 
 ojson contacts_json(const ReplayRun& run, const std::vector<std::size_t>& frames) {
@@ -115,8 +120,8 @@ ojson joints_json(const ReplayRun& run, const std::vector<std::size_t>& frames) 
 
 ojson metrics_json(const ReplayRun& run) {
   const std::size_t rows = run.metrics.empty() ? 0 : run.metrics.front().size();
-  const std::size_t stride = std::max<std::size_t>(
-      1, (rows + kReplayMaxMetricRows - 1) / kReplayMaxMetricRows);
+  const std::size_t stride =
+      std::max<std::size_t>(1, (rows + kReplayMaxMetricRows - 1) / kReplayMaxMetricRows);
   const std::vector<std::size_t> keep = rows > 0 ? kept(rows, stride) : std::vector<std::size_t>{};
   ojson columns = ojson::object();
   for (std::size_t c = 0; c < run.metric_columns.size(); ++c) {
@@ -154,17 +159,6 @@ std::string script_safe(std::string text) {
   return out;
 }
 
-std::string html_text(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 void require_viewer() {
@@ -183,8 +177,7 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
   data["bodies"] = run.shapes["bodies"];
   data["dynamic"] = run.dynamic;
   data["metrics"] = metrics_json(run);
-  const std::size_t fixed_bytes =
-      kViewerBundle.size() + data.dump().size();
+  const std::size_t fixed_bytes = kViewerBundle.size() + data.dump().size();
   const std::size_t stride = frame_stride(run, fixed_bytes, max_bytes);
   const std::vector<std::size_t> frames = kept(run.times.size(), stride);
   data["frames"] = frames_json(run, frames, stride);
@@ -192,9 +185,10 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
   data["joints"] = joints_json(run, frames);
   ojson notes = ojson::array();
   if (stride > 1)
-    notes.push_back(fmt::format("frames decimated to keep the file under {:g} MB: 1 in {} of "
-                                "the {} recorded frames is shown",
-                                static_cast<double>(max_bytes) / 1e6, stride, run.times.size()));
+    notes.push_back(
+        fmt::format("frames decimated to keep the file under {:g} MB: 1 in {} of "
+                    "the {} recorded frames is shown",
+                    static_cast<double>(max_bytes) / 1e6, stride, run.times.size()));
   if (data["metrics"]["stride"].get<std::size_t>() > 1)
     notes.push_back(fmt::format("plots show 1 in {} of the {} steps",
                                 data["metrics"]["stride"].get<std::size_t>(),
@@ -202,9 +196,9 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
   if (!run.has_contacts) notes.push_back("no contacts.csv in the run (pivot run --no-forces)");
   data["notes"] = notes;
 
-  const std::string title = html_text(run.summary["scene"].is_string()
-                                          ? run.summary["scene"].get<std::string>()
-                                          : std::string("run"));
+  const std::string title =
+      xml_text(run.summary["scene"].is_string() ? run.summary["scene"].get<std::string>()
+                                                : std::string("run"));
   const fs::path temp = out.parent_path() / fmt::format(".{}.partial-{}", out.filename().string(),
                                                         static_cast<long>(::getpid()));
   {
@@ -235,8 +229,7 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
   written.bytes = fs::file_size(out, ec);
   written.frames = frames.size();
   written.recorded = run.times.size();
-  written.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  written.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return written;
 }
 

@@ -42,8 +42,7 @@ std::string body_name(const World& world, int body) {
 }  // namespace
 
 ForceWriter::ForceWriter(const Scene& scene, const World& world,
-                         const std::filesystem::path& contacts,
-                         const std::filesystem::path& joints)
+                         const std::filesystem::path& contacts, const std::filesystem::path& joints)
     : contacts_(contacts), joints_(joints) {
   fmt::print(contacts_.get(), "{}\n", kContactsHeader);
   fmt::print(joints_.get(), "{}\n", kJointsHeader);
@@ -59,10 +58,16 @@ void ForceWriter::write_frame(const World& world) {
   for (const ContactInfo& c : world.contacts()) {
     const Contact& g = c.contact;
     const Vec3 p = 0.5 * (g.p_WCa + g.p_WCb);
-    const std::array<double, 11> v = {p.x(),    p.y(),    p.z(),
-                                      g.n_BA_W.x(), g.n_BA_W.y(), g.n_BA_W.z(),
-                                      g.gap,    c.normal_impulse,
-                                      c.tangent_impulse.x(), c.tangent_impulse.y(),
+    const std::array<double, 11> v = {p.x(),
+                                      p.y(),
+                                      p.z(),
+                                      g.n_BA_W.x(),
+                                      g.n_BA_W.y(),
+                                      g.n_BA_W.z(),
+                                      g.gap,
+                                      c.normal_impulse,
+                                      c.tangent_impulse.x(),
+                                      c.tangent_impulse.y(),
                                       c.tangent_impulse.z()};
     fmt::print(contacts_.get(), "{},{},{},{}\n", t, csv_field(body_name(world, g.body_a)),
                csv_field(body_name(world, g.body_b)), fmt::join(v, ","));

@@ -91,6 +91,21 @@ std::string csv_field(std::string_view text) {
   return out + "\"";
 }
 
+std::string xml_text(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
+  }
+  return out;
+}
+
 std::string slugify(std::string_view name) {
   std::string out;
   bool dash = false;

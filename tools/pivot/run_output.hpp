@@ -59,6 +59,9 @@ class OutputFile {
 /// a CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break
 [[nodiscard]] std::string csv_field(std::string_view text);
 
+/// text for XML or HTML: '<', '>' and '&' as entities
+[[nodiscard]] std::string xml_text(std::string_view text);
+
 /// lower-case letters and digits, other runs of characters as one '-'; "scene" if empty
 [[nodiscard]] std::string slugify(std::string_view name);
 

@@ -7,26 +7,13 @@
 #include <cmath>
 #include <limits>
 
+#include "run_output.hpp"
+
 namespace pivot::cli {
 namespace {
 
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                    "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else
-      out += c;
-  }
-  return out;
-}
 
 std::string tick_label(double v, bool log) {
   if (log) return fmt::format("1e{}", static_cast<int>(std::lround(std::log10(v))));
@@ -95,7 +82,7 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
       "fill=\"white\"/>\n",
       W, H);
   svg += fmt::format("<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
-                     W / 2, escape(options.title));
+                     W / 2, xml_text(options.title));
   // grid and ticks
   for (double t : nice_ticks(x0, x1, 8)) {
     svg += fmt::format(
@@ -121,11 +108,11 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", left,
       top, pw, ph);
   svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", left + pw / 2,
-                     H - 10, escape(options.x_label));
+                     H - 10, xml_text(options.x_label));
   svg += fmt::format(
       "<text x=\"16\" y=\"{0}\" text-anchor=\"middle\" transform=\"rotate(-90 16 "
       "{0})\">{1}</text>\n",
-      top + ph / 2, escape(options.y_label));
+      top + ph / 2, xml_text(options.y_label));
   // series and legend
   for (std::size_t k = 0; k < series.size(); ++k) {
     const PlotSeries& s = series[k];
@@ -142,7 +129,7 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
     svg += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" stroke-width=\"2\"/>\n"
         "<text x=\"{4}\" y=\"{5}\">{6}</text>\n",
-        left + pw - 200, ly, left + pw - 180, color, left + pw - 175, ly + 4, escape(s.label));
+        left + pw - 200, ly, left + pw - 180, color, left + pw - 175, ly + 4, xml_text(s.label));
   }
   svg += "</svg>\n";
   return svg;
