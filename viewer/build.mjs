@@ -5,7 +5,7 @@
 // The script is made safe to inline in a <script> element: "</script" is written "<\/script"
 // and "<!--" must not occur.
 import * as esbuild from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +16,11 @@ const option = (name) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 
+// the licences of the bundled packages, kept at the end of the script
+const licences = ['three', 'uplot']
+  .map((p) => `${p}:\n${readFileSync(join(here, 'node_modules', p, 'LICENSE'), 'utf8').trim()}`)
+  .join('\n\n');
+
 const result = await esbuild.build({
   entryPoints: [join(here, 'src/main.js')],
   bundle: true,
@@ -23,7 +28,8 @@ const result = await esbuild.build({
   format: 'iife',
   target: ['es2020'],
   loader: { '.css': 'text' },
-  legalComments: 'eof',
+  legalComments: 'none',
+  footer: { js: `/*! Bundled packages and their licences:\n\n${licences.replaceAll('*/', '* /')}\n*/` },
   write: false,
   logLevel: 'warning',
 });
