@@ -15,7 +15,10 @@ else()
   execute_process(COMMAND ${PIVOT_NODE} --version OUTPUT_VARIABLE PIVOT_NODE_VERSION
                   OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE node_rc)
   string(REGEX MATCH "^v([0-9]+)" _ "${PIVOT_NODE_VERSION}")
-  if(NOT node_rc EQUAL 0 OR CMAKE_MATCH_1 LESS 18)
+  if(NOT node_rc EQUAL 0)
+    set(PIVOT_VIEWER_UNAVAILABLE
+        "pivot was built without the viewer because ${PIVOT_NODE} --version failed; install Node.js (tools/setup.sh), then configure again")
+  elseif(CMAKE_MATCH_1 LESS 18)
     set(PIVOT_VIEWER_UNAVAILABLE
         "pivot was built without the viewer because ${PIVOT_NODE} is not Node.js 18 or newer (${PIVOT_NODE_VERSION})")
   elseif(NOT EXISTS ${PIVOT_VIEWER_DIR}/node_modules/esbuild/package.json
