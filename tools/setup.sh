@@ -1,32 +1,51 @@
 #!/usr/bin/env bash
-# Installs, with apt-get, whatever Pivot needs to build and test that is missing.
-# Idempotent and quiet when everything is present. Debian 12; run as root.
+# Installs, with apt-get, whatever Pivot needs to build and test that is missing, and the replay
+# viewer's npm packages (npm ci in viewer/, from its package-lock.json). Idempotent and quiet
+# when everything is present. Debian 12; run as root.
+#   --bench         also the benchmarks' peers (docs/benchmarks.md)
+#   --viewer-tests  also chromium, for the viewer's browser tests (tests/viewer; .ci/run uses it)
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # librsvg2-bin (rsvg-convert) and python3-pil: the test that renders the regression report's
 # figures to PNG (tests/regression/render_figures.py; skipped without them)
 packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
           catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema
           pybind11-dev python3-dev python3-numpy librsvg2-bin python3-pil)
-if [[ "${1:-}" == "--bench" ]]; then
-  # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)
-  packages+=(libbenchmark-dev libode-dev libdart-dev libsiconos-numerics-dev)
-fi
+for option in "$@"; do
+  case "$option" in
+    # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)
+    --bench) packages+=(libbenchmark-dev libode-dev libdart-dev libsiconos-numerics-dev) ;;
+    --viewer-tests) packages+=(chromium) ;;
+    *) echo "setup: unknown option $option (--bench, --viewer-tests)" >&2; exit 2 ;;
+  esac
+done
+# Node.js bundles the replay viewer (docs/viewer.md); a node that is already there (e.g. from
+# NodeSource, with its own npm) is used as it is
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
 
-if [[ $(id -u) -ne 0 ]]; then
-  echo "setup: missing packages: ${missing[*]}" >&2
-  echo "setup: installing them needs root; run 'sudo tools/setup.sh' or install them yourself" >&2
-  exit 1
+if [[ ${#missing[@]} -gt 0 ]]; then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing packages: ${missing[*]}" >&2
+    echo "setup: installing them needs root; run 'sudo tools/setup.sh' or install them yourself" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: done"
 fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup: done"
+
+# the viewer's packages, exactly as locked, when the lock file changed since the last install
+if [[ ! viewer/node_modules/.package-lock.json -nt viewer/package-lock.json ]]; then
+  echo "setup: npm ci in viewer/"
+  (cd viewer && npm ci --no-audit --no-fund --loglevel=error)
+fi

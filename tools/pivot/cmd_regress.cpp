@@ -23,6 +23,7 @@
 #include "pivot/scenes/scene.hpp"
 #include "regress_case.hpp"
 #include "regress_report.hpp"
+#include "replay_html.hpp"
 #include "run_output.hpp"
 #include "scene_source.hpp"
 
@@ -65,15 +66,20 @@ class Runner {
     std::string dir = slugify(fs::path(scene_file).stem().string());
     if (!edits.empty()) dir += fmt::format("-edit{}", edited_++);
     const fs::path target = out_ / dir;
-    run_scene(scene, target, true);
+    run_scene(scene, target, {.quiet = true});
     auto data = std::make_unique<RunData>(read_run(target));
     const RunData& ref = *data;
     runs_[k] = std::move(data);
+    dirs_[&ref] = target;
     return ref;
   }
 
+  /// the folder a run returned by run() was written to
+  [[nodiscard]] const fs::path& folder(const RunData& run) const { return dirs_.at(&run); }
+
  private:
   fs::path scenes_, out_;
+  std::map<const RunData*, fs::path> dirs_;
   std::map<std::string, std::unique_ptr<RunData>> runs_;
   int edited_ = 0;
 };
@@ -81,6 +87,7 @@ class Runner {
 struct Tally {
   int passed = 0, failed = 0;
   ReportInput report;
+  std::vector<std::pair<std::size_t, fs::path>> replay_runs;  // report.replays index, run folder
   void add(const std::string& entry, const std::string& check, const std::string& expected,
            const std::string& measured, const std::string& source, bool pass) {
     (pass ? passed : failed) += 1;
@@ -96,6 +103,8 @@ void run_case(const Case& c, const Edits& global, Runner& runner, Tally& tally) 
   const RunData& run = runner.run(c.scene, edits);
   if (edits.empty()) tally.report.runs[fs::path(c.scene).stem().string()] = &run;
   if (c.figure && global.empty()) tally.report.case_figures.push_back({c.name, &*c.figure, &run});
+  tally.replay_runs.emplace_back(tally.report.replays.size(), runner.folder(run));
+  tally.report.replays.push_back({"case:" + c.name, c.scene, "", ""});
   for (const Check& check : c.checks) {
     const CheckResult r = evaluate(check, run);
     tally.add("case:" + c.name, check.name, r.expected_text,
@@ -151,6 +160,24 @@ void run_golden(const fs::path& scene, const fs::path& golden_dir, const Edits& 
               "golden of " + scene.filename().string(), true);
 }
 
+/// each case's replay as <report folder>/replays/<case>.html, or the reason there is none
+void write_replays(const fs::path& report, Tally& tally) {
+  for (const auto& [index, folder] : tally.replay_runs) {
+    ReportReplay& r = tally.report.replays[index];
+    const std::string name = r.entry.substr(r.entry.find(':') + 1);
+    const fs::path link = fs::path("replays") / (slugify(name) + ".html");
+    const fs::path file = report.parent_path() / link;
+    try {
+      fs::create_directories(file.parent_path());
+      const ReplayWritten w = write_replay(folder, file);
+      r.link = link.generic_string();
+      r.note = fmt::format("{:.1f} MB", static_cast<double>(w.bytes) / 1e6);
+    } catch (const Error& e) {
+      r.note = fmt::format("not written: {}", e.what());
+    }
+  }
+}
+
 int regress(const RegressArgs& args) {
   std::regex filter;
   try {
@@ -202,6 +229,7 @@ int regress(const RegressArgs& args) {
   fmt::print("regress: {} checks passed, {} failed ({} entries)\n", tally.passed, tally.failed,
              entries);
   if (!args.report.empty()) {
+    write_replays(args.report, tally);
     write_report(args.report, tally.report);
     fmt::print("report: {}\n", args.report);
   }

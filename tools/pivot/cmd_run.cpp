@@ -1,14 +1,18 @@
 // pivot run [SCENE.json | NAME] [--out DIR] [--duration T] [--dt H] [--set P=V]... [--quiet]
+//           [--no-forces] [--html]
 //
 // Runs a scene (a file, the name of a shipped scene, or the built-in default scene without
-// SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv and DIR/summary.json
-// (docs/cli.md has their columns and units). DIR defaults to ./pivot-out/<scene name,
-// slugified>. Exit codes: 0 done (LCP failures are counted and reported, not fatal), 1 the run
-// failed (non-finite state, write error, interrupted), 2 bad input (the scene or the options).
+// SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv, DIR/summary.json and
+// DIR/shapes.json, DIR/contacts.csv and DIR/joints.csv unless --no-forces, and DIR/replay.html
+// with --html (docs/cli.md has their columns and units). DIR defaults to
+// ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
+// reported, not fatal), 1 the run failed (non-finite state, write error, interrupted), 2 bad
+// input (the scene or the options).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -16,6 +20,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -27,6 +32,9 @@
 #include "pivot/scenes/run_length.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/version.hpp"
+#include "replay_geometry.hpp"
+#include "replay_html.hpp"
+#include "run_forces.hpp"
 #include "run_output.hpp"
 #include "scene_source.hpp"
 
@@ -51,7 +59,9 @@ struct RunArgs {
   double dt = 0.0;
   bool quiet = false;
   std::vector<std::string> sets;  // --set POINTER=VALUE
-  std::string dump_failed_lcp;    // folder, empty: none
+  bool no_forces = false;
+  bool html = false;
+  std::string dump_failed_lcp;  // folder, empty: none
   CLI::Option* duration_option = nullptr;
   CLI::Option* dt_option = nullptr;
 };
@@ -157,6 +167,12 @@ std::array<double, 13> body_state(const World& world, int i) {
           V.v().x(),  V.v().y(),  V.v().z(),  V.w().x(),  V.w().y(),  V.w().z()};
 }
 
+/// every file a run may write; the ones a run does not write are removed from its folder, so
+/// the folder never mixes two runs
+const std::vector<std::string> kRunFiles = {"trajectory.csv", "metrics.csv",  "summary.json",
+                                            "shapes.json",    "contacts.csv", "joints.csv",
+                                            "replay.html"};
+
 void write_frame(std::FILE* out, const World& world) {
   const double t = output_time(world);
   for (int i = 0; i < world.body_count(); ++i) {
@@ -201,7 +217,8 @@ struct RunStats {
 };
 
 ojson summary_json(const Scene& scene, const World& world, const RunStats& stats,
-                   const Energy& initial, const Energy& final_energy, std::uint64_t hash) {
+                   const Energy& initial, const Energy& final_energy, std::uint64_t hash,
+                   const std::vector<std::string>& outputs) {
   ojson j;
   j["pivot_version"] = kVersion;
   j["scene"] = scene.name;
@@ -253,6 +270,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
   for (std::size_t k = 0; k < kStepWarningKinds; ++k)
     counts[to_string(static_cast<StepWarning>(k))] = world.totals().warnings[k];
   j["warning_counts"] = counts;
+  j["outputs"] = outputs;
   return j;
 }
 
@@ -334,8 +352,17 @@ FailedLcpCallback failed_lcp_writer(const fs::path& dir) {
 
 }  // namespace
 
-int run_scene(const Scene& scene, const fs::path& target, bool quiet,
-              const fs::path& dump_failed_dir) {
+void write_json(const fs::path& file, const ojson& j) {
+  OutputFile out(file);
+  const std::string text = j.dump(2) + "\n";
+  std::fwrite(text.data(), 1, text.size(), out.get());
+  out.close();
+}
+
+int run_scene(const Scene& scene, const fs::path& target, const RunOptions& options) {
+  const bool quiet = options.quiet;
+  const fs::path& dump_failed_dir = options.dump_failed_dir;
+  if (options.html) require_viewer();
   World world = build_world(scene);
   if (!dump_failed_dir.empty()) {
     std::error_code ec;
@@ -355,10 +382,24 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
   OutputFile metrics(dir.file("metrics.csv"));
   fmt::print(trajectory.get(), "{}\n", kTrajectoryHeader);
   fmt::print(metrics.get(), "{}\n", kMetricsHeader);
+  std::vector<std::string> outputs = {"trajectory.csv", "metrics.csv", "summary.json",
+                                      "shapes.json"};
+  write_json(dir.file("shapes.json"), replay_shapes(scene, world));
+  std::unique_ptr<ForceWriter> forces;
+  if (options.forces) {
+    forces = std::make_unique<ForceWriter>(scene, world, dir.file("contacts.csv"),
+                                           dir.file("joints.csv"));
+    outputs.insert(outputs.end(), {"contacts.csv", "joints.csv"});
+  }
+  if (options.html) outputs.push_back("replay.html");
+  const auto frame = [&] {
+    write_frame(trajectory.get(), world);
+    if (forces) forces->write_frame(world);
+  };
 
   if (!state_is_finite(world)) throw std::runtime_error("the initial state is not finite");
   const Energy initial = energy(world);
-  write_frame(trajectory.get(), world);
+  frame();
   long next_frame = 1;  // index of the next output time next_frame / rate
   bool last_written = true;
 
@@ -412,7 +453,7 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
     // the accumulated time, so a frame never slips by one step through rounding)
     last_written = false;
     if (rate > 0.0 && static_cast<double>(k) * h * rate >= static_cast<double>(next_frame) - 1e-9) {
-      write_frame(trajectory.get(), world);
+      frame();
       last_written = true;
       next_frame = static_cast<long>(std::floor(static_cast<double>(k) * h * rate + 1e-9)) + 1;
     }
@@ -425,22 +466,29 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
   }
   stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   progress.done();
-  if (!last_written) write_frame(trajectory.get(), world);
+  if (!last_written) frame();
   if (stats.more_warnings > 0)
     fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);
 
   const std::uint64_t hash = state_hash(world);
-  {
-    OutputFile summary(dir.file("summary.json"));
-    const std::string text =
-        summary_json(scene, world, stats, initial, energy(world), hash).dump(2) + "\n";
-    std::fwrite(text.data(), 1, text.size(), summary.get());
-    summary.close();
-  }
+  write_json(dir.file("summary.json"),
+             summary_json(scene, world, stats, initial, energy(world), hash, outputs));
   trajectory.close();
   metrics.close();
-  dir.commit({"trajectory.csv", "metrics.csv", "summary.json"});
-  if (!quiet) print_summary(scene, world, stats, hash, dir.target());
+  if (forces) forces->close();
+  std::optional<ReplayWritten> replay;
+  if (options.html) {
+    replay = write_replay(dir.file(""), dir.file("replay.html"));
+    replay->file = dir.target() / "replay.html";
+  }
+  std::vector<std::string> stale;
+  for (const std::string& f : kRunFiles)
+    if (std::find(outputs.begin(), outputs.end(), f) == outputs.end()) stale.push_back(f);
+  dir.commit(outputs, stale);
+  if (!quiet) {
+    print_summary(scene, world, stats, hash, dir.target());
+    if (replay) print_replay_written(*replay);
+  }
   return 0;
 }
 
@@ -461,7 +509,11 @@ int run(const RunArgs& args) {
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
   const fs::path target =
       args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
-  return run_scene(scene, target, args.quiet, args.dump_failed_lcp);
+  return run_scene(scene, target,
+                   {.quiet = args.quiet,
+                    .dump_failed_dir = args.dump_failed_lcp,
+                    .forces = !args.no_forces,
+                    .html = args.html});
 }
 
 }  // namespace
@@ -485,6 +537,10 @@ void register_run(CLI::App& app, Registry& registry) {
                   "edit the scene before it runs: /json/pointer=value, the value as JSON "
                   "(repeatable)");
   sub->add_flag("--quiet,-q", args->quiet, "no progress line and no summary on stdout");
+  sub->add_flag("--no-forces", args->no_forces,
+                "do not write contacts.csv and joints.csv (faster for many contacts)");
+  sub->add_flag("--html", args->html,
+                "also write replay.html, the run in a browser (docs/viewer.md)");
   sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,
                   "write every island LCP that fails into this folder (docs/development.md)");
   auto action = [args] { return run(*args); };

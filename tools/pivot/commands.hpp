@@ -18,13 +18,24 @@ struct Scene;
 
 namespace pivot::cli {
 
-/// `pivot run` on a loaded scene: simulates scene.settings.duration and writes
-/// target/trajectory.csv, metrics.csv and summary.json (all or nothing). With `quiet` no
-/// progress line and no summary on stdout. Returns 0; throws on a failed run.
-/// `dump_failed_dir` non-empty: every island LCP that fails is written there as
-/// failed-lcp-<pid>-<n>.dat (the reduced LCP, docs/lcp.md), best effort
-int run_scene(const Scene& scene, const std::filesystem::path& target, bool quiet,
-              const std::filesystem::path& dump_failed_dir = {});
+/// what `pivot run` writes besides trajectory.csv, metrics.csv, summary.json and shapes.json
+struct RunOptions {
+  bool quiet = false;  ///< no progress line and no summary on stdout
+  /// non-empty: every island LCP that fails is written there as failed-lcp-<pid>-<n>.dat (the
+  /// reduced LCP, docs/lcp.md), best effort
+  std::filesystem::path dump_failed_dir{};
+  bool forces = true;  ///< contacts.csv and joints.csv (run_forces.hpp)
+  bool html = false;   ///< replay.html (replay_html.hpp)
+};
+
+/// `pivot run` on a loaded scene: simulates scene.settings.duration and writes the run's files
+/// into `target` (all or nothing; docs/cli.md). Returns 0; throws on a failed run.
+int run_scene(const Scene& scene, const std::filesystem::path& target,
+              const RunOptions& options = {});
+
+struct ReplayWritten;
+/// the summary line of a written replay.html
+void print_replay_written(const ReplayWritten& written);
 
 struct Registry {
   std::vector<std::pair<CLI::App*, std::function<int()>>> actions;
@@ -40,6 +51,8 @@ void register_check(CLI::App& app, Registry& registry);
 void register_scenes(CLI::App& app, Registry& registry);
 /// pivot regress [--filter NAME] [--report FILE] [--record-goldens] ...
 void register_regress(CLI::App& app, Registry& registry);
+/// pivot replay RUN_DIR [--out FILE]
+void register_replay(CLI::App& app, Registry& registry);
 /// pivot lcp FILE [--json] [--z] [--mixed] [--max-pivots N]
 void register_lcp(CLI::App& app, Registry& registry);
 /// pivot plot RUN_DIR [--metrics a,b] [--bodies a,b] [--fields x,y,z] [--out DIR]

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     pivot::cli::register_run(app, registry);
     pivot::cli::register_check(app, registry);
     pivot::cli::register_scenes(app, registry);
+    pivot::cli::register_replay(app, registry);
     pivot::cli::register_lcp(app, registry);
     pivot::cli::register_regress(app, registry);
     pivot::cli::register_plot(app, registry);

@@ -216,6 +216,18 @@ void write_report(const fs::path& file, const ReportInput& in) {
   md += fmt::format("the case files are in [{}]({}).\n\n", shown(cases), link(cases, folder));
   const std::string figs = figures(file, in);
   if (!figs.empty()) md += "## Figures\n\n" + figs;
+  if (!in.replays.empty()) {
+    md += fmt::format(
+        "## Replays\n\nEach case's run in the browser ([docs/viewer.md]({})), "
+        "written beside this report by the same command (about 1 MB each; not "
+        "committed).\n\n| case | scene | replay |\n| --- | --- | --- |\n",
+        link(fs::path(PIVOT_SOURCE_DIR) / "docs" / "viewer.md", folder));
+    for (const ReportReplay& r : in.replays)
+      md += fmt::format(
+          "| {} | `{}` | {} |\n", cell(r.entry), r.scene,
+          r.link.empty() ? cell(r.note) : fmt::format("[{}]({}) ({})", r.link, r.link, r.note));
+    md += "\n";
+  }
   md += "## Checks\n\n| entry | check | expected | measured | result | source |\n";
   md += "| --- | --- | --- | --- | --- | --- |\n";
   for (const ReportRow& r : in.rows)

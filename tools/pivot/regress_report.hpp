@@ -26,14 +26,24 @@ struct CaseFigureRun {
   const RunData* run = nullptr;
 };
 
+/// a case's replay (docs/viewer.md), written beside the report
+struct ReportReplay {
+  std::string entry;  ///< case:<name>
+  std::string scene;  ///< the scene file
+  std::string link;   ///< the replay, relative to the report; empty: not written
+  std::string note;   ///< its size, or why it was not written
+};
+
 struct ReportInput {
   std::vector<ReportRow> rows;                 ///< every check; for goldens one summary row each
   std::map<std::string, const RunData*> runs;  ///< by scene file stem (the runs without edits)
   std::vector<CaseFigureRun> case_figures;     ///< in case order
   std::filesystem::path cases_dir;             ///< the suite's cases folder
+  std::vector<ReportReplay> replays;           ///< one per case, in order
 };
 
-/// writes FILE and FILE's stem + "-<figure>.svg" beside it; throws std::runtime_error
+/// writes FILE and FILE's stem + "-<figure>.svg" beside it (the replays are written before, by
+/// pivot regress); throws std::runtime_error
 void write_report(const std::filesystem::path& file, const ReportInput& input);
 
 }  // namespace pivot::cli

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "csv_reader.hpp"
+
 namespace pivot::cli {
 namespace {
 
@@ -24,17 +26,11 @@ std::vector<std::string> split(const std::string& line) {
 }
 
 double number(const std::string& text, const fs::path& file, std::size_t line) {
-  std::size_t used = 0;
-  double v = 0.0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size())
+  const std::optional<double> v = read_number(text);
+  if (!v)
     throw std::runtime_error(
         fmt::format("{}: line {}: expected a number (got \"{}\")", file.string(), line, text));
-  return v;
+  return *v;
 }
 
 std::ifstream open(const fs::path& file) {

@@ -37,7 +37,8 @@ OutputDir::~OutputDir() {
   fs::remove_all(temp_, ec);
 }
 
-void OutputDir::commit(const std::vector<std::string>& files) {
+void OutputDir::commit(const std::vector<std::string>& files,
+                       const std::vector<std::string>& stale) {
   std::error_code ec;
   if (!fs::exists(target_, ec)) {
     fs::rename(temp_, target_, ec);
@@ -56,6 +57,7 @@ void OutputDir::commit(const std::vector<std::string>& files) {
       throw std::runtime_error(
           fmt::format("cannot move {} into {}: {}", name, target_.string(), ec.message()));
   }
+  for (const std::string& name : stale) fs::remove(target_ / name, ec);
   committed_ = true;
   fs::remove_all(temp_, ec);
 }
@@ -88,6 +90,21 @@ std::string csv_field(std::string_view text) {
     out += c;
   }
   return out + "\"";
+}
+
+std::string xml_text(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
+  }
+  return out;
 }
 
 std::string slugify(std::string_view name) {

@@ -28,8 +28,9 @@ class OutputDir {
 
   /// moves the files into place: renames the temporary folder to the target when the target
   /// does not exist, else renames each file over the target's file of the same name (each
-  /// rename is atomic) and removes the temporary folder. Throws std::runtime_error.
-  void commit(const std::vector<std::string>& files);
+  /// rename is atomic), removes the target's files named in `stale` (an earlier run's files
+  /// this run did not write) and removes the temporary folder. Throws std::runtime_error.
+  void commit(const std::vector<std::string>& files, const std::vector<std::string>& stale = {});
 
  private:
   std::filesystem::path target_;
@@ -57,6 +58,9 @@ class OutputFile {
 
 /// a CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break
 [[nodiscard]] std::string csv_field(std::string_view text);
+
+/// text for XML or HTML: '<', '>' and '&' as entities
+[[nodiscard]] std::string xml_text(std::string_view text);
 
 /// lower-case letters and digits, other runs of characters as one '-'; "scene" if empty
 [[nodiscard]] std::string slugify(std::string_view name);

@@ -9,26 +9,13 @@
 #include <limits>
 #include <tuple>
 
+#include "run_output.hpp"
+
 namespace pivot::cli {
 namespace {
 
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                    "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else
-      out += c;
-  }
-  return out;
-}
 
 std::string tick_label(double v, bool log) {
   if (log) return fmt::format("1e{}", static_cast<int>(std::lround(std::log10(v))));
@@ -198,7 +185,7 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
       W, H);
   svg += fmt::format(
       "<text class=\"title\" x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
-      left + pw / 2, escape(options.title));
+      left + pw / 2, xml_text(options.title));
   // grid and ticks
   for (double t : nice_ticks(x0, x1, 8)) {
     svg += fmt::format(
@@ -225,11 +212,11 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
       "stroke=\"#333\"/>\n",
       left, top, pw, ph);
   svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", left + pw / 2,
-                     H - 10, escape(options.x_label));
+                     H - 10, xml_text(options.x_label));
   svg += fmt::format(
       "<text x=\"16\" y=\"{0}\" text-anchor=\"middle\" transform=\"rotate(-90 16 "
       "{0})\">{1}</text>\n",
-      top + ph / 2, escape(options.y_label));
+      top + ph / 2, xml_text(options.y_label));
   // series, then the legend over them
   for (std::size_t k = 0; k < series.size(); ++k) {
     const PlotSeries& s = series[k];
@@ -254,7 +241,7 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
         "stroke-width=\"2\"/>\n"
         "<text class=\"legend-label\" x=\"{4:.1f}\" y=\"{5:.1f}\">{6}</text>\n",
         box_x + pad, ly, box_x + pad + swatch, kColors[k % std::size(kColors)],
-        box_x + pad + swatch + 6, ly + 4, escape(series[k].label));
+        box_x + pad + swatch + 6, ly + 4, xml_text(series[k].label));
   }
   svg += "</g>\n</svg>\n";
   return svg;

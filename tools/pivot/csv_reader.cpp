@@ -1,0 +1,86 @@
+#include "csv_reader.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "pivot/core/error.hpp"
+
+namespace pivot::cli {
+
+bool split_csv_line(std::string_view line, std::vector<std::string>& cells) {
+  cells.clear();
+  std::string cell;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c != '"') {
+        cell += c;
+      } else if (i + 1 < line.size() && line[i + 1] == '"') {
+        cell += '"';
+        ++i;
+      } else {
+        quoted = false;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      cells.push_back(std::move(cell));
+      cell.clear();
+    } else {
+      cell += c;
+    }
+  }
+  cells.push_back(std::move(cell));
+  return !quoted;
+}
+
+CsvReader::CsvReader(const std::filesystem::path& file, std::string_view header)
+    : file_(file), in_(file, std::ios::binary) {
+  if (!in_) throw Error(file.string(), "", "cannot be read (is the run folder complete?)");
+  std::string first;
+  if (!std::getline(in_, first) || first != header)
+    throw Error(file.string(), "line 1",
+                fmt::format("expected the header \"{}\"{}", header,
+                            first.empty() ? " (the file is empty)" : ""));
+  split_csv_line(header, columns_);
+}
+
+bool CsvReader::next() {
+  std::string text;
+  if (!std::getline(in_, text)) return false;
+  ++line_;
+  if (in_.eof()) fail("the line is cut off before its end (the file is truncated)");
+  if (!split_csv_line(text, cells_)) fail("a quoted field is not closed");
+  if (cells_.size() != columns_.size())
+    fail(fmt::format("expected {} columns (got {})", columns_.size(), cells_.size()));
+  return true;
+}
+
+std::optional<double> read_number(const std::string& text) {
+  std::size_t used = 0;
+  double v = 0.0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size()) return std::nullopt;
+  return v;
+}
+
+double CsvReader::number(std::size_t i) const {
+  const std::optional<double> v = read_number(cells_.at(i));
+  if (!v || !std::isfinite(*v))
+    fail(fmt::format("column {}: expected a finite number (got \"{}\")", columns_.at(i),
+                     cells_.at(i)));
+  return *v;
+}
+
+void CsvReader::fail(const std::string& what) const {
+  throw Error(file_.string(), fmt::format("line {}", line_), what);
+}
+
+}  // namespace pivot::cli

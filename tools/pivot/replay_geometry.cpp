@@ -1,0 +1,160 @@
+#include "replay_geometry.hpp"
+
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "pivot/collision/smooth_surface.hpp"
+#include "pivot/engine/world.hpp"
+#include "pivot/scenes/scene.hpp"
+
+namespace pivot::cli {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+/// a number rounded to 1e-6 (a micrometre for lengths): drawn, never computed with
+double rounded(double x) {
+  return std::round(x * 1e6) / 1e6 + 0.0;  // + 0.0: no "-0.0"
+}
+
+ojson vec3(const Vec3& v) {
+  return ojson::array({rounded(v.x()), rounded(v.y()), rounded(v.z())});
+}
+
+ojson quat_wxyz(const Quat& q) {
+  return ojson::array({q.w(), q.x(), q.y(), q.z()});
+}
+
+ojson flat_points(const std::vector<Vec3>& points) {
+  ojson out = ojson::array();
+  for (const Vec3& p : points)
+    for (int k = 0; k < 3; ++k) out.push_back(rounded(p[k]));
+  return out;
+}
+
+/// the parts of `shape` placed at (position, orientation) in the body frame; compounds are
+/// flattened into their children
+void add_parts(const Shape& shape, const Vec3& position, const Quat& orientation, ojson& parts) {
+  if (shape.type == ShapeType::compound) {
+    for (const CompoundChild& c : shape.children)
+      add_parts(*c.shape, position + orientation * c.position, orientation * c.orientation, parts);
+    return;
+  }
+  ojson p;
+  p["type"] = to_string(shape.type);
+  p["position"] = vec3(position);
+  p["quat_wxyz"] = quat_wxyz(orientation);
+  switch (shape.type) {
+    case ShapeType::sphere:
+      p["radius"] = shape.radius;
+      break;
+    case ShapeType::box:
+      p["half_extents"] = vec3(shape.half_extents);
+      break;
+    case ShapeType::capsule:
+    case ShapeType::cylinder:
+      p["radius"] = shape.radius;
+      p["half_length"] = shape.half_length;
+      break;
+    case ShapeType::ellipsoid:
+      p["radii"] = vec3(shape.radii);
+      break;
+    case ShapeType::convex:
+      p["points"] = flat_points(shape.points);
+      break;
+    case ShapeType::plane:
+      p["normal"] = vec3(shape.normal);
+      p["offset"] = shape.offset;
+      break;
+    case ShapeType::mesh: {
+      p["vertices"] = flat_points(shape.points);
+      ojson tris = ojson::array();
+      for (const auto& t : shape.triangles)
+        for (const int i : t) tris.push_back(i);
+      p["triangles"] = tris;
+      break;
+    }
+    case ShapeType::compound:
+      break;
+  }
+  parts.push_back(std::move(p));
+}
+
+/// One patch sampled on an n × n grid of its parameter box (one period of a periodic
+/// coordinate), the points placed by `offset` (the shape frame's origin in the body frame);
+/// two triangles per cell whose corners all lie in the domain. False for an unbounded,
+/// non-periodic patch (a plane), which has no finite tessellation.
+bool tessellate_patch(const SmoothSurface& surface, int patch, int n, const Vec3& offset,
+                      std::vector<Vec3>& points, std::vector<int>& triangles) {
+  const PatchDomain& d = surface.domain(patch);
+  Vec2 lo = Vec2::Zero(), hi = Vec2::Zero();
+  if (d.bounded()) {
+    lo = hi = d.vertices.front();
+    for (const Vec2& v : d.vertices) {
+      lo = lo.cwiseMin(v);
+      hi = hi.cwiseMax(v);
+    }
+  } else if (d.period.x() > 0.0 && d.period.y() > 0.0) {
+    hi = d.period;
+  } else {
+    return false;
+  }
+  const int base = static_cast<int>(points.size());
+  std::vector<bool> inside;
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; j <= n; ++j) {
+      const Vec2 uv(lo.x() + (hi.x() - lo.x()) * i / n, lo.y() + (hi.y() - lo.y()) * j / n);
+      points.push_back(surface.point(patch, uv) + offset);
+      inside.push_back(d.contains(uv, 1e-9 * (1.0 + (hi - lo).norm())));
+    }
+  const auto at = [n](int i, int j) { return i * (n + 1) + j; };
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int a = at(i, j), b = at(i + 1, j), c = at(i + 1, j + 1), e = at(i, j + 1);
+      // counter-clockwise in (u, v): the normal along p_u × p_v, out of the solid
+      for (const auto& tri : {std::array{a, b, c}, std::array{a, c, e}})
+        if (inside[tri[0]] && inside[tri[1]] && inside[tri[2]])
+          for (const int k : tri) triangles.push_back(base + k);
+    }
+  return true;
+}
+
+ojson surface_mesh(const SmoothSurface& surface, const Vec3& offset) {
+  std::vector<Vec3> points;
+  std::vector<int> triangles;
+  for (int patch = 0; patch < surface.patch_count(); ++patch) {
+    const bool periodic = !surface.domain(patch).bounded();
+    if (!tessellate_patch(surface, patch, periodic ? 2 * kSurfaceCells : kSurfaceCells, offset,
+                          points, triangles))
+      return nullptr;
+  }
+  return {{"type", surface.name()}, {"vertices", flat_points(points)}, {"triangles", triangles}};
+}
+
+}  // namespace
+
+ojson replay_shapes(const Scene& scene, const World& world) {
+  ojson bodies = ojson::array();
+  for (int i = 0; i < world.body_count(); ++i) {
+    const RigidBody& body = world.bodies().body(i);
+    const Pose pose = world.pose(i);
+    ojson b;
+    b["name"] = body.name;
+    b["fixed"] = body.fixed;
+    b["position"] = vec3(pose.p_WB);
+    b["quat_wxyz"] = quat_wxyz(pose.q_WB);
+    ojson parts = ojson::array();
+    if (body.shape) add_parts(*body.shape, body.shape_offset, Quat::Identity(), parts);
+    b["parts"] = parts;
+    // the surface the scene gives (a sphere's or ellipsoid's own surface is its shape)
+    const auto& given = scene.bodies.at(static_cast<std::size_t>(i)).smooth_surface;
+    b["surface"] = given && body.smooth_surface
+                       ? surface_mesh(*body.smooth_surface, body.shape_offset)
+                       : ojson();
+    bodies.push_back(std::move(b));
+  }
+  return {{"format", "pivot-shapes"}, {"version", 1}, {"bodies", bodies}};
+}
+
+}  // namespace pivot::cli

@@ -1,0 +1,286 @@
+// The Pivot replay viewer (docs/viewer.md): reads the run that pivot inlined into replay.html
+// (<script id="pivot-run">) and shows it: bodies at their recorded poses, interpolated between
+// frames, contacts, joints and trails, the controls, and the plots of metrics.csv.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import uPlotCss from 'uplot/dist/uPlot.min.css';
+import css from './style.css';
+import { decodeRun, locate } from './data.js';
+import { buildBodies, showSurfaces } from './shapes.js';
+import { Overlays } from './overlays.js';
+import { Plots } from './plots.js';
+import { buildControls } from './controls.js';
+
+function addStyle(text) {
+  const style = document.createElement('style');
+  style.textContent = text;
+  document.head.appendChild(style);
+}
+
+// the largest extent of the motion and the fixed bodies, and a typical body size
+function measure(run, bodies) {
+  const box = new THREE.Box3();
+  const sizes = [];
+  const F = run.frames.count;
+  const D = run.dynamic.length;
+  const p = new THREE.Vector3();
+  for (let f = 0; f < F; f++)
+    for (let k = 0; k < D; k++) box.expandByPoint(p.fromArray(run.frames.pose, 7 * (f * D + k)));
+  bodies.forEach((b, i) => {
+    b.group.updateMatrixWorld(true);
+    const own = new THREE.Box3();
+    b.group.traverse((o) => {
+      if (o.isMesh && !o.userData.plane) own.expandByObject(o);
+    });
+    if (own.isEmpty()) {
+      if (!run.bodies[i].fixed) box.expandByPoint(b.group.position);
+      return;
+    }
+    box.union(own);
+    if (!run.bodies[i].fixed) sizes.push(own.getSize(new THREE.Vector3()).length() / 2);
+  });
+  if (box.isEmpty()) box.expandByPoint(new THREE.Vector3());
+  sizes.sort((a, b) => a - b);
+  const typical = sizes.length ? sizes[sizes.length >> 1] : 0.1;
+  return { box, typical: Math.max(typical, 1e-3) };
+}
+
+function start() {
+  addStyle(uPlotCss + css);
+  const run = decodeRun(JSON.parse(document.getElementById('pivot-run').textContent));
+  const app = document.createElement('div');
+  app.id = 'pivot-app';
+  app.innerHTML = `<div id="pivot-view"><div id="pivot-info"></div><div id="pivot-counter"></div>
+    <div id="pivot-tip"></div></div><div id="pivot-side"><h2>Metrics per step</h2>
+    <div id="pivot-plots"></div></div><div id="pivot-bar"></div>`;
+  document.body.appendChild(app);
+  const view = document.getElementById('pivot-view');
+
+  const renderer = new THREE.WebGLRenderer({ antialias: true });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  view.prepend(renderer.domElement);
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(0xeef0f3);
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x6b6f78, 1.6));
+  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+  sun.position.set(3, -4, 6);
+  scene.add(sun);
+
+  // bodies first without planes' extent known: planes are rebuilt at the measured size
+  let bodies = buildBodies(run, 1);
+  const { box, typical } = measure(run, bodies);
+  const span = Math.max(box.getSize(new THREE.Vector3()).length(), 4 * typical);
+  bodies = buildBodies(run, 3 * span);
+  for (const b of bodies) scene.add(b.group);
+  const overlays = new Overlays(run, typical);
+  scene.add(overlays.group);
+
+  const camera = new THREE.PerspectiveCamera(40, 1, span / 1000, span * 100);
+  camera.up.set(0, 0, 1);
+  const centre = box.getCenter(new THREE.Vector3());
+  camera.position.copy(centre).add(new THREE.Vector3(0.55, -1.0, 0.5).multiplyScalar(span));
+  const controls = new OrbitControls(camera, renderer.domElement);
+  controls.target.copy(centre);
+  controls.update();
+
+  const times = run.frames.t;
+  const D = run.dynamic.length;
+  const state = { t: times[0], playing: false, speed: 1, follow: -1, dirty: true, frame: 0 };
+  const pa = new THREE.Vector3();
+  const pb = new THREE.Vector3();
+  const qa = new THREE.Quaternion();
+  const qb = new THREE.Quaternion();
+  const followed = new THREE.Vector3();
+
+  // the bodies at time t: positions interpolated linearly, orientations by slerp
+  function pose(t) {
+    const { i, alpha } = locate(times, t);
+    const j = Math.min(i + 1, times.length - 1);
+    const P = run.frames.pose;
+    for (let k = 0; k < D; k++) {
+      const a = 7 * (i * D + k);
+      const b = 7 * (j * D + k);
+      pa.set(P[a], P[a + 1], P[a + 2]);
+      pb.set(P[b], P[b + 1], P[b + 2]);
+      qa.set(P[a + 4], P[a + 5], P[a + 6], P[a + 3]);
+      qb.set(P[b + 4], P[b + 5], P[b + 6], P[b + 3]);
+      const g = bodies[run.dynamic[k]].group;
+      g.position.lerpVectors(pa, pb, alpha);
+      g.quaternion.slerpQuaternions(qa, qb, alpha);
+    }
+    return alpha < 0.5 ? i : j;
+  }
+
+  const plots = new Plots(document.getElementById('pivot-plots'), run.metrics, (t) => seek(t));
+  const ui = buildControls(document.getElementById('pivot-bar'), run, {
+    playPause: () => {
+      if (!state.playing && state.t >= times[times.length - 1]) state.t = times[0];
+      state.playing = !state.playing;
+      state.last = undefined;
+      state.dirty = true;
+    },
+    step: (d) => {
+      state.playing = false;
+      seek(times[Math.max(0, Math.min(times.length - 1, state.frame + d))]);
+    },
+    scrub: (f) => {
+      state.playing = false;
+      seek(times[f]);
+    },
+    speed: (s) => { state.speed = s; },
+    follow: (b) => {
+      state.follow = b;
+      if (b >= 0) followed.copy(bodies[b].group.position);
+      state.dirty = true;
+    },
+    toggle: (what, on) => {
+      if (what === 'surfaces') showSurfaces(bodies, on);
+      else overlays.show(what, on);
+      state.dirty = true;
+    },
+  });
+  showSurfaces(bodies, true);
+
+  const info = document.getElementById('pivot-info');
+  const s = run.summary;
+  const F = run.frames.count;
+  info.innerHTML = `<h1></h1><div class="meta"></div>`;
+  info.querySelector('h1').textContent = s.scene || 'run';
+  const meta = [
+    `${D} moving bod${D === 1 ? 'y' : 'ies'}, ${run.bodies.length - D} fixed`,
+    `h = ${s.dt} s, ${s.steps} steps, ${F} frames`,
+    s.final_state_hash ? `final hash ${s.final_state_hash}` : '',
+  ];
+  info.querySelector('.meta').textContent = meta.filter(Boolean).join(' · ');
+  for (const note of run.notes) {
+    const n = document.createElement('div');
+    n.className = 'note';
+    n.textContent = note;
+    info.appendChild(n);
+  }
+  const counter = document.getElementById('pivot-counter');
+
+  function seek(t) {
+    state.t = Math.max(times[0], Math.min(times[times.length - 1], t));
+    state.dirty = true;
+  }
+
+  function resize() {
+    const w = view.clientWidth;
+    const h = view.clientHeight;
+    renderer.setSize(w, h);
+    camera.aspect = w / Math.max(1, h);
+    camera.updateProjectionMatrix();
+    plots.resize(document.getElementById('pivot-plots').clientWidth);
+    state.dirty = true;
+  }
+  window.addEventListener('resize', resize);
+  controls.addEventListener('change', () => { state.dirty = true; });
+
+  // names on hover
+  const tip = document.getElementById('pivot-tip');
+  const raycaster = new THREE.Raycaster();
+  const mouse = new THREE.Vector2();
+  renderer.domElement.addEventListener('pointermove', (e) => {
+    const r = renderer.domElement.getBoundingClientRect();
+    mouse.set(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1);
+    raycaster.setFromCamera(mouse, camera);
+    const hit = raycaster.intersectObjects(bodies.map((b) => b.group), true).find((h) => h.object.userData.body !== undefined && h.object.visible);
+    if (!hit) {
+      tip.style.display = 'none';
+      return;
+    }
+    const body = run.bodies[hit.object.userData.body];
+    tip.textContent = body.name + (body.fixed ? ' (fixed)' : '');
+    tip.style.display = 'block';
+    tip.style.left = `${e.clientX - r.left + 12}px`;
+    tip.style.top = `${e.clientY - r.top + 12}px`;
+  });
+  renderer.domElement.addEventListener('pointerleave', () => { tip.style.display = 'none'; });
+
+  function draw() {
+    state.frame = pose(state.t);
+    if (state.follow >= 0) {
+      const p = bodies[state.follow].group.position;
+      const d = p.clone().sub(followed);
+      camera.position.add(d);
+      controls.target.add(d);
+      followed.copy(p);
+      controls.update();
+    }
+    overlays.update(state.frame);
+    plots.setTime(state.t);
+    counter.textContent = `frame ${state.frame + 1} / ${F} · t = ${state.t.toFixed(3)} s`;
+    ui.show(state.frame, state.playing);
+    renderer.render(scene, camera);
+    state.dirty = false;
+  }
+
+  function tick(now) {
+    if (state.playing) {
+      if (state.last !== undefined) state.t += ((now - state.last) / 1000) * state.speed;
+      state.last = now;
+      if (state.t >= times[times.length - 1]) {
+        state.t = times[times.length - 1];
+        state.playing = false;
+      }
+      state.dirty = true;
+    }
+    if (state.dirty) draw();
+    requestAnimationFrame(tick);
+  }
+  resize();
+  requestAnimationFrame(tick);
+
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === ' ') ui.playPause();
+    else if (e.key === 'ArrowRight') ui.step(1);
+    else if (e.key === 'ArrowLeft') ui.step(-1);
+    else return;
+    e.preventDefault();
+  });
+
+  // for tests and the curious: the state, and the pixels of a fresh render
+  const snapshots = {};
+  window.pivotReplay = {
+    frameCount: F,
+    frame: () => state.frame,
+    // renders, keeps the luminance of every pixel under `name`, returns its mean and variance
+    snapshot(name) {
+      draw();
+      const gl = renderer.getContext();
+      const w = gl.drawingBufferWidth;
+      const h = gl.drawingBufferHeight;
+      const pixels = new Uint8Array(4 * w * h);
+      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+      const lum = new Uint8Array(w * h);
+      let sum = 0;
+      for (let i = 0; i < w * h; i++) {
+        lum[i] = Math.round(0.299 * pixels[4 * i] + 0.587 * pixels[4 * i + 1] + 0.114 * pixels[4 * i + 2]);
+        sum += lum[i];
+      }
+      const mean = sum / lum.length;
+      let variance = 0;
+      for (let i = 0; i < lum.length; i++) variance += (lum[i] - mean) * (lum[i] - mean);
+      snapshots[name] = lum;
+      return { width: w, height: h, pixels: lum.length, mean, variance: variance / lum.length };
+    },
+    // pixels whose luminance differs by more than `tolerance` between two snapshots
+    differing(a, b, tolerance = 8) {
+      let n = 0;
+      for (let i = 0; i < snapshots[a].length; i++) if (Math.abs(snapshots[a][i] - snapshots[b][i]) > tolerance) n++;
+      return n;
+    },
+  };
+}
+
+try {
+  start();
+} catch (e) {
+  console.error(e);
+  const div = document.createElement('div');
+  div.id = 'pivot-error';
+  div.textContent = `The replay could not start: ${e.message}`;
+  document.body.appendChild(div);
+}
