@@ -200,6 +200,19 @@ std::optional<JointMotor> motor_from(const std::optional<std::pair<double, doubl
   return JointMotor{m->first, m->second};
 }
 
+/// a joint with an axis, optional limits and an optional motor (hinge, slider)
+template <class Settings>
+int add_axis_joint(World& w, int body_a, int body_b, const Vec3& anchor, const Vec3& axis,
+                   const std::optional<std::pair<double, double>>& limits,
+                   const std::optional<std::pair<double, double>>& motor, const std::string& name) {
+  return w.add_joint(Settings{.name = name,
+                              .anchor_W = anchor,
+                              .axis_W = axis,
+                              .limits = limits_from(limits),
+                              .motor = motor_from(motor)},
+                     body_a, body_b);
+}
+
 void bind_joints(py::class_<World>& c) {
   const auto a = py::arg("body_a"), b = py::arg("body_b"), anchor = py::arg("anchor");
   const auto name = py::arg("name") = "";
@@ -209,36 +222,12 @@ void bind_joints(py::class_<World>& c) {
          return w.add_joint(BallJointSettings{.name = n, .anchor_W = p}, ba, bb);
        },
        a, b, anchor, name, "a ball joint at the world point anchor; body_b = -1 is the world")
-      .def(
-          "add_hinge_joint",
-          [](World& w, int ba, int bb, const Vec3& p, const Vec3& axis,
-             std::optional<std::pair<double, double>> limits,
-             std::optional<std::pair<double, double>> motor, const std::string& n) {
-            return w.add_joint(HingeJointSettings{.name = n,
-                                                  .anchor_W = p,
-                                                  .axis_W = axis,
-                                                  .limits = limits_from(limits),
-                                                  .motor = motor_from(motor)},
-                               ba, bb);
-          },
-          a, b, anchor, py::arg("axis"), py::arg("limits") = py::none(),
-          py::arg("motor") = py::none(), name,
-          "limits = (lower, upper) rad; motor = (target_velocity rad/s, max_impulse N·m·s)")
-      .def(
-          "add_slider_joint",
-          [](World& w, int ba, int bb, const Vec3& p, const Vec3& axis,
-             std::optional<std::pair<double, double>> limits,
-             std::optional<std::pair<double, double>> motor, const std::string& n) {
-            return w.add_joint(SliderJointSettings{.name = n,
-                                                   .anchor_W = p,
-                                                   .axis_W = axis,
-                                                   .limits = limits_from(limits),
-                                                   .motor = motor_from(motor)},
-                               ba, bb);
-          },
-          a, b, anchor, py::arg("axis"), py::arg("limits") = py::none(),
-          py::arg("motor") = py::none(), name,
-          "limits = (lower, upper) m; motor = (target_velocity m/s, max_impulse N·s)")
+      .def("add_hinge_joint", &add_axis_joint<HingeJointSettings>, a, b, anchor, py::arg("axis"),
+           py::arg("limits") = py::none(), py::arg("motor") = py::none(), name,
+           "limits = (lower, upper) rad; motor = (target_velocity rad/s, max_impulse N·m·s)")
+      .def("add_slider_joint", &add_axis_joint<SliderJointSettings>, a, b, anchor, py::arg("axis"),
+           py::arg("limits") = py::none(), py::arg("motor") = py::none(), name,
+           "limits = (lower, upper) m; motor = (target_velocity m/s, max_impulse N·s)")
       .def(
           "add_universal_joint",
           [](World& w, int ba, int bb, const Vec3& p, const Vec3& axis_a, const Vec3& axis_b,

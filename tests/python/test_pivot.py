@@ -111,6 +111,25 @@ class WorldApi(unittest.TestCase):
         self.assertAlmostEqual(np.linalg.norm(w.positions[0]), 1.0, places=8)
         self.assertEqual(w.joint_impulse(0).shape, (3,))
 
+    def test_hinge_limit_and_slider_motor(self):
+        # a bob on a 0.5 m arm hinged about world y, released horizontal with limits ±0.2 rad:
+        # it swings down to the limit and stays there (angle from its position, atan2)
+        w = pivot.World(pivot.WorldSettings(time_step=1e-3))
+        bob = w.add_body(name="bob", mass=1.0, position=(0.5, 0.0, 0.0),
+                         inertia_diag=(1e-4, 1e-4, 1e-4))
+        w.add_hinge_joint(bob, pivot.WORLD, anchor=(0, 0, 0), axis=(0, 1, 0), limits=(-0.2, 0.2))
+        w.step(1000)
+        x, _, z = w.positions[0]
+        self.assertLess(abs(np.arctan2(-z, x)), 0.2 + 1e-6)
+        self.assertGreater(abs(np.arctan2(-z, x)), 0.19)
+        # a slider along x without gravity, driven by a motor at ds/dt = 0.5 m/s, where s grows as
+        # B (the world) moves along +x relative to A (the cart): the cart's x = -0.5 t
+        s = pivot.World(pivot.WorldSettings(time_step=1e-3, gravity=(0, 0, 0)))
+        cart = s.add_body(name="cart", mass=2.0)
+        s.add_slider_joint(cart, pivot.WORLD, anchor=(0, 0, 0), axis=(1, 0, 0), motor=(0.5, 10.0))
+        s.step(1000)
+        self.assertAlmostEqual(s.positions[0][0], -0.5, places=9)
+
     def test_contacts_of_a_resting_box(self):
         # a 2 kg box resting on the ground: the normal impulses carry its weight, m g h per step
         h = 1e-3
