@@ -1,4 +1,4 @@
-// pivot run [SCENE.json] [--out DIR] [--duration T] [--dt H] [--quiet]
+// pivot run [SCENE.json] [--out DIR] [--duration T] [--dt H] [--quiet] [--threads N] [--profile]
 //
 // Runs a scene (the built-in default scene without SCENE) and writes DIR/trajectory.csv,
 // DIR/metrics.csv and DIR/summary.json (docs/cli.md has their columns and units). DIR defaults
@@ -19,6 +19,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.hpp"
@@ -27,6 +28,7 @@
 #include "pivot/scenes/scene.hpp"
 #include "pivot/version.hpp"
 #include "run_output.hpp"
+#include "run_profile.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -48,6 +50,8 @@ struct RunArgs {
   double duration = 0.0;
   double dt = 0.0;
   bool quiet = false;
+  int threads = 0;              // 0: every core
+  bool profile = false;         // stage times (run_profile.hpp)
   std::string dump_failed_lcp;  // folder, empty: none
   CLI::Option* duration_option = nullptr;
   CLI::Option* dt_option = nullptr;
@@ -225,6 +229,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
   for (std::size_t k = 0; k < kStepWarningKinds; ++k)
     counts[to_string(static_cast<StepWarning>(k))] = world.totals().warnings[k];
   j["warning_counts"] = counts;
+  if (world.settings().profile) j["profile"] = profile_json(world);
   return j;
 }
 
@@ -410,6 +415,7 @@ int run_scene(const Scene& scene, const fs::path& target, bool quiet,
   metrics.close();
   dir.commit({"trajectory.csv", "metrics.csv", "summary.json"});
   if (!quiet) print_summary(scene, world, stats, hash, dir.target());
+  if (!quiet && world.settings().profile) print_profile(stdout, world);
   return 0;
 }
 
@@ -421,6 +427,10 @@ int run(const RunArgs& args) {
                                    : load_scene(args.scene);
   if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
+  scene.settings.world.threads =
+      args.threads > 0 ? args.threads
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  scene.settings.world.profile = args.profile;
   const fs::path target =
       args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
   return run_scene(scene, target, args.quiet, args.dump_failed_lcp);
@@ -442,6 +452,12 @@ void register_run(CLI::App& app, Registry& registry) {
   args->dt_option = sub->add_option("--dt", args->dt, "time step in s (overrides the scene)")
                         ->check(positive_seconds());
   sub->add_flag("--quiet,-q", args->quiet, "no progress line and no summary on stdout");
+  sub->add_option("--threads", args->threads,
+                  "threads that solve independent islands (default: every core); the results "
+                  "are the same for any count")
+      ->check(CLI::Range(1, 1024));
+  sub->add_flag("--profile", args->profile,
+                "time the stages of every step: a table at the end, and `profile` in summary.json");
   sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,
                   "write every island LCP that fails into this folder (docs/development.md)");
   auto action = [args] { return run(*args); };

@@ -1,0 +1,213 @@
+// The small-island path: see small_island.hpp for the equations.
+#include "pivot/engine/small_island.hpp"
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "pivot/engine/island_assembly.hpp"
+#include "pivot/engine/island_lcp.hpp"
+
+namespace pivot::detail {
+namespace {
+
+using Matrix = Eigen::MatrixXd;
+using Vector = Eigen::VectorXd;
+
+// the island's blocks in dense storage, kept by each thread from step to step so that a resting
+// island reuses its memory (Eigen reallocates only when a size changes)
+struct Scratch {
+  Matrix G, S, Je, Y, Z, C, Lambda, V, T, block;
+  Vector v, be, r, y, lambda0, v0;
+  std::vector<Mat6> A, A_inv;
+  std::vector<std::vector<int>> rows_of;  // per body, the rows of G that touch it
+  std::vector<Matrix> Gb;                 // per body, those rows' six columns
+};
+
+struct DenseSink {
+  Scratch& s;
+  void J(int e, int col, double value) { s.Je(e, col) += value; }
+  void G(int row, int col, double value) { s.G(row, col) += value; }
+  void S(int row, int col, double value) { s.S(row, col) += value; }
+  void b(int e, double value) { s.be(e) = value; }
+  void v(int row, double value) { s.v(row) = value; }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// the free rows of the answer: A v − J_eᵀλ − Gᵀz − r = 0 and J_e v + b_e = 0, each within
+// 1e-9 of the scale of its terms
+bool free_rows_hold(const Scratch& s, const Vector& v, const Vector& lambda, const Vector& z) {
+  constexpr double kTolerance = 1e-9;
+  const auto nb = static_cast<int>(s.A.size());
+  Vector Av(v.size());
+  for (int b = 0; b < nb; ++b) Av.segment<6>(6 * b) = s.A[b] * v.segment<6>(6 * b);
+  const Vector Jl = s.Je.transpose() * lambda, Gz = s.G.transpose() * z;
+  const double scale =
+      std::max({Av.lpNorm<Eigen::Infinity>(), Jl.lpNorm<Eigen::Infinity>(),
+                Gz.lpNorm<Eigen::Infinity>(), s.r.lpNorm<Eigen::Infinity>(), 1e-300});
+  if (!((Av - Jl - Gz - s.r).lpNorm<Eigen::Infinity>() <= kTolerance * scale)) return false;
+  if (s.be.size() == 0) return true;
+  const Vector Jv = s.Je * v;
+  const double eq_scale = std::max({(s.Je.cwiseAbs() * v.cwiseAbs()).lpNorm<Eigen::Infinity>(),
+                                    s.be.lpNorm<Eigen::Infinity>(), 1e-300});
+  return (Jv + s.be).lpNorm<Eigen::Infinity>() <= kTolerance * eq_scale;
+}
+
+// Y = A⁻¹ Gᵀ, Z = A⁻¹ J_eᵀ, y = A⁻¹ r by blocks
+void solve_blocks(Scratch& s) {
+  const auto nb = static_cast<int>(s.A.size());
+  s.Y.resize(6 * nb, s.G.rows());
+  s.Z.resize(6 * nb, s.Je.rows());
+  s.y.resize(6 * nb);
+  for (int b = 0; b < nb; ++b) {
+    s.Y.middleRows<6>(6 * b).noalias() = s.A_inv[b] * s.G.middleCols<6>(6 * b).transpose();
+    s.Z.middleRows<6>(6 * b).noalias() = s.A_inv[b] * s.Je.middleCols<6>(6 * b).transpose();
+    s.y.segment<6>(6 * b).noalias() = s.A_inv[b] * s.r.segment<6>(6 * b);
+  }
+}
+
+// with joints: 𝓜 = S + G V and q = b + G v₀ through the joint block C = J_e A⁻¹ J_eᵀ (see the
+// header); false when C is singular
+bool reduce_with_joints(Scratch& s, lcp::LcpProblem& reduced) {
+  solve_blocks(s);
+  s.C.noalias() = s.Je * s.Z;
+  const Eigen::FullPivLU<Matrix> lu(s.C);
+  if (!lu.isInvertible()) return false;
+  s.lambda0 = -lu.solve(Vector(s.be + s.Je * s.y));
+  s.Lambda = -lu.solve(Matrix(s.Je * s.Y));
+  s.v0 = s.y;
+  s.v0.noalias() += s.Z * s.lambda0;
+  s.V = s.Y;
+  s.V.noalias() += s.Z * s.Lambda;
+  reduced.M = s.S;
+  reduced.M.noalias() += s.G * s.V;
+  reduced.q = s.v;
+  reduced.q.noalias() += s.G * s.v0;
+  return true;
+}
+
+// without joints, body by body: a row of G touches at most two bodies, so
+//   𝓜 = S + Σ_b G_b A_b⁻¹ G_bᵀ,   q = b + Σ_b G_b y_b
+// where G_b holds the rows R_b that touch body b (its six columns): each term is |R_b| × |R_b|
+// and lands on the rows and columns R_b only
+void reduce_by_bodies(Scratch& s, lcp::LcpProblem& reduced) {
+  const auto nb = static_cast<int>(s.A.size());
+  const auto m = s.G.rows();
+  reduced.M = s.S;
+  reduced.q = s.v;
+  s.rows_of.resize(nb);
+  s.Gb.resize(nb);
+  s.y.resize(6 * nb);
+  for (int b = 0; b < nb; ++b) {
+    std::vector<int>& R = s.rows_of[b];
+    R.clear();
+    for (Eigen::Index r = 0; r < m; ++r)
+      if (s.G.row(r).segment<6>(6 * b).cwiseAbs().maxCoeff() > 0.0)
+        R.push_back(static_cast<int>(r));
+    const auto k = static_cast<Eigen::Index>(R.size());
+    Matrix& Gb = s.Gb[b];
+    Gb.resize(k, 6);
+    for (Eigen::Index i = 0; i < k; ++i) Gb.row(i) = s.G.row(R[i]).segment<6>(6 * b);
+    s.y.segment<6>(6 * b).noalias() = s.A_inv[b] * s.r.segment<6>(6 * b);
+    s.T.noalias() = Gb * s.A_inv[b];
+    s.block.noalias() = s.T * Gb.transpose();
+    const Vector qb = Gb * s.y.segment<6>(6 * b);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      reduced.q(R[j]) += qb(j);
+      for (Eigen::Index i = 0; i < k; ++i) reduced.M(R[i], R[j]) += s.block(i, j);
+    }
+  }
+}
+
+// x = (v⁺, λ_e) from z
+void recover(const Scratch& s, const Vector& z, Vector& x) {
+  const auto nb = static_cast<int>(s.A.size());
+  const auto ne = s.Je.rows();
+  if (ne == 0) {
+    for (int b = 0; b < nb; ++b) {
+      const std::vector<int>& R = s.rows_of[b];
+      Vector zb(static_cast<Eigen::Index>(R.size()));
+      for (std::size_t i = 0; i < R.size(); ++i) zb(static_cast<Eigen::Index>(i)) = z(R[i]);
+      x.segment<6>(6 * b) = s.y.segment<6>(6 * b);
+      x.segment<6>(6 * b).noalias() += s.A_inv[b] * (s.Gb[b].transpose() * zb);
+    }
+    return;
+  }
+  x.head(6 * nb) = s.v0;
+  x.head(6 * nb).noalias() += s.V * z;
+  x.tail(ne) = s.lambda0;
+  x.tail(ne).noalias() += s.Lambda * z;
+}
+
+}  // namespace
+
+bool fits_small_island(const ConstraintSet& rows, const IslandInput& in) {
+  const auto nb = static_cast<int>(in.bodies.size());
+  if (nb > kSmallIslandBodies) return false;
+  const int m = island_lcp_size(rows, in);
+  if (in.equalities.empty() ? m > kSmallContactIslandRows
+                            : static_cast<int>(in.equalities.size()) + m > kSmallIslandRows)
+    return false;
+  for (int k = 0; k < in.M_tilde.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(in.M_tilde, k); it; ++it)
+      if (it.row() / 6 != it.col() / 6) return false;  // a force couples two bodies
+  return true;
+}
+
+std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const IslandInput& in,
+                                               const lcp::LemkeOptions& lemke) {
+  thread_local Scratch s;
+  const auto start = std::chrono::steady_clock::now();
+  const IslandLcp island(rows, in);
+  const int nv = island.nv(), ne = island.ne(), m = island.layout().m;
+  const int nb = nv / 6;
+  s.G.setZero(m, nv);
+  s.S.setZero(m, m);
+  s.v.setZero(m);
+  s.Je.setZero(ne, nv);
+  s.be.setZero(ne);
+  DenseSink sink{s};
+  island.emit(sink);
+  s.r = in.momentum;
+  // A⁻¹ by blocks; a singular block goes to the general path, which reports it
+  s.A.resize(nb);
+  s.A_inv.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    s.A[b] = Mat6(in.M_tilde.block(6 * b, 6 * b, 6, 6));
+    const Eigen::FullPivLU<Mat6> lu(s.A[b]);
+    if (!lu.isInvertible()) return std::nullopt;
+    s.A_inv[b] = lu.inverse();
+  }
+  IslandTimes times;
+  times.assembly = seconds_since(start);
+  const auto reduce_start = std::chrono::steady_clock::now();
+  lcp::LcpProblem reduced;
+  if (ne == 0)
+    reduce_by_bodies(s, reduced);
+  else if (!reduce_with_joints(s, reduced))
+    return std::nullopt;  // redundant joints: the general path
+  times.reduction = seconds_since(reduce_start);
+  const lcp::LcpResult result = lcp::solve_lemke(reduced, lemke);
+  times.lemke = result.seconds - result.check_seconds;
+  times.verification = result.check_seconds;
+  if (!result.ok()) return std::nullopt;  // the general path's layers take over
+  const auto recover_start = std::chrono::steady_clock::now();
+  const Vector& z = result.z;
+  Vector x(nv + ne);
+  recover(s, z, x);
+  if (!x.allFinite() || !free_rows_hold(s, x.head(nv), x.tail(ne), z)) return std::nullopt;
+  IslandOutput out = island.output(x, z);
+  out.status = lcp::LcpStatus::solved;
+  out.pivots = result.pivots;
+  out.warm_started = result.path == lcp::StartPath::warm_start;
+  out.active_set = result.active_set;
+  times.verification += seconds_since(recover_start);
+  out.times = times;
+  return out;
+}
+
+}  // namespace pivot::detail
