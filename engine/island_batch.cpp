@@ -5,6 +5,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "pivot/engine/contact_island.hpp"
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/small_island.hpp"
 #include "pivot/engine/thread_pool.hpp"
@@ -19,8 +20,14 @@ constexpr long kParallelRows = 96;
 IslandOutput solve_one(const ConstraintSet& rows, const IslandJob& job,
                        const FailedLcpCallback& on_failed) {
   // a recorded problem is the general path's sparse one
-  if (job.small_path && !job.record && fits_small_island(rows, *job.island))
-    if (auto out = solve_small_island(rows, *job.island, job.lemke)) return std::move(*out);
+  if (job.small_path && !job.record) {
+    std::optional<IslandOutput> out;
+    if (fits_contact_island(rows, *job.island))
+      out = solve_contact_island(rows, *job.island, job.lemke);
+    else if (fits_small_island(rows, *job.island))
+      out = solve_small_island(rows, *job.island, job.lemke);
+    if (out) return std::move(*out);
+  }
   return solve_island(rows, *job.island, job.lemke, job.record, on_failed);
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "pivot/engine/island_lcp.hpp"
+#include "pivot/engine/stopwatch.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
 
 namespace pivot {
@@ -32,10 +33,6 @@ struct SparseSink {
   void b(int e, double value) { u_vector(nv + e) = value; }
   void v(int row, double value) { v_vector(row) = value; }
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 Eigen::SparseMatrix<double> sparse(int rows, int cols, const Triplets& t) {
   Eigen::SparseMatrix<double> s(rows, cols);

@@ -8,6 +8,7 @@
 
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_lcp.hpp"
+#include "pivot/engine/stopwatch.hpp"
 
 namespace pivot::detail {
 namespace {
@@ -18,11 +19,9 @@ using Vector = Eigen::VectorXd;
 // the island's blocks in dense storage, kept by each thread from step to step so that a resting
 // island reuses its memory (Eigen reallocates only when a size changes)
 struct Scratch {
-  Matrix G, S, Je, Y, Z, C, Lambda, V, T, block;
+  Matrix G, S, Je, Y, Z, C, Lambda, V;
   Vector v, be, r, y, lambda0, v0;
   std::vector<Mat6> A, A_inv;
-  std::vector<std::vector<int>> rows_of;  // per body, the rows of G that touch it
-  std::vector<Matrix> Gb;                 // per body, those rows' six columns
 };
 
 struct DenseSink {
@@ -33,10 +32,6 @@ struct DenseSink {
   void b(int e, double value) { s.be(e) = value; }
   void v(int row, double value) { s.v(row) = value; }
 };
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // the free rows of the answer: A v − J_eᵀλ − Gᵀz − r = 0 and J_e v + b_e = 0, each within
 // 1e-9 of the scale of its terms
@@ -90,53 +85,10 @@ bool reduce_with_joints(Scratch& s, lcp::LcpProblem& reduced) {
   return true;
 }
 
-// without joints, body by body: a row of G touches at most two bodies, so
-//   𝓜 = S + Σ_b G_b A_b⁻¹ G_bᵀ,   q = b + Σ_b G_b y_b
-// where G_b holds the rows R_b that touch body b (its six columns): each term is |R_b| × |R_b|
-// and lands on the rows and columns R_b only
-void reduce_by_bodies(Scratch& s, lcp::LcpProblem& reduced) {
-  const auto nb = static_cast<int>(s.A.size());
-  const auto m = s.G.rows();
-  reduced.M = s.S;
-  reduced.q = s.v;
-  s.rows_of.resize(nb);
-  s.Gb.resize(nb);
-  s.y.resize(6 * nb);
-  for (int b = 0; b < nb; ++b) {
-    std::vector<int>& R = s.rows_of[b];
-    R.clear();
-    for (Eigen::Index r = 0; r < m; ++r)
-      if (s.G.row(r).segment<6>(6 * b).cwiseAbs().maxCoeff() > 0.0)
-        R.push_back(static_cast<int>(r));
-    const auto k = static_cast<Eigen::Index>(R.size());
-    Matrix& Gb = s.Gb[b];
-    Gb.resize(k, 6);
-    for (Eigen::Index i = 0; i < k; ++i) Gb.row(i) = s.G.row(R[i]).segment<6>(6 * b);
-    s.y.segment<6>(6 * b).noalias() = s.A_inv[b] * s.r.segment<6>(6 * b);
-    s.T.noalias() = Gb * s.A_inv[b];
-    s.block.noalias() = s.T * Gb.transpose();
-    const Vector qb = Gb * s.y.segment<6>(6 * b);
-    for (Eigen::Index j = 0; j < k; ++j) {
-      reduced.q(R[j]) += qb(j);
-      for (Eigen::Index i = 0; i < k; ++i) reduced.M(R[i], R[j]) += s.block(i, j);
-    }
-  }
-}
-
 // x = (v⁺, λ_e) from z
 void recover(const Scratch& s, const Vector& z, Vector& x) {
   const auto nb = static_cast<int>(s.A.size());
   const auto ne = s.Je.rows();
-  if (ne == 0) {
-    for (int b = 0; b < nb; ++b) {
-      const std::vector<int>& R = s.rows_of[b];
-      Vector zb(static_cast<Eigen::Index>(R.size()));
-      for (std::size_t i = 0; i < R.size(); ++i) zb(static_cast<Eigen::Index>(i)) = z(R[i]);
-      x.segment<6>(6 * b) = s.y.segment<6>(6 * b);
-      x.segment<6>(6 * b).noalias() += s.A_inv[b] * (s.Gb[b].transpose() * zb);
-    }
-    return;
-  }
   x.head(6 * nb) = s.v0;
   x.head(6 * nb).noalias() += s.V * z;
   x.tail(ne) = s.lambda0;
@@ -148,14 +100,10 @@ void recover(const Scratch& s, const Vector& z, Vector& x) {
 bool fits_small_island(const ConstraintSet& rows, const IslandInput& in) {
   const auto nb = static_cast<int>(in.bodies.size());
   if (nb > kSmallIslandBodies) return false;
-  const int m = island_lcp_size(rows, in);
-  if (in.equalities.empty() ? m > kSmallContactIslandRows
-                            : static_cast<int>(in.equalities.size()) + m > kSmallIslandRows)
+  if (in.equalities.empty()) return false;  // a contact island (contact_island.hpp)
+  if (static_cast<int>(in.equalities.size()) + island_lcp_size(rows, in) > kSmallIslandRows)
     return false;
-  for (int k = 0; k < in.M_tilde.outerSize(); ++k)
-    for (Eigen::SparseMatrix<double>::InnerIterator it(in.M_tilde, k); it; ++it)
-      if (it.row() / 6 != it.col() / 6) return false;  // a force couples two bodies
-  return true;
+  return is_block_diagonal(in.M_tilde);
 }
 
 std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const IslandInput& in,
@@ -173,23 +121,12 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
   DenseSink sink{s};
   island.emit(sink);
   s.r = in.momentum;
-  // A⁻¹ by blocks; a singular block goes to the general path, which reports it
-  s.A.resize(nb);
-  s.A_inv.resize(nb);
-  for (int b = 0; b < nb; ++b) {
-    s.A[b] = Mat6(in.M_tilde.block(6 * b, 6 * b, 6, 6));
-    const Eigen::FullPivLU<Mat6> lu(s.A[b]);
-    if (!lu.isInvertible()) return std::nullopt;
-    s.A_inv[b] = lu.inverse();
-  }
+  if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return std::nullopt;  // general path
   IslandTimes times;
   times.assembly = seconds_since(start);
   const auto reduce_start = std::chrono::steady_clock::now();
   lcp::LcpProblem reduced;
-  if (ne == 0)
-    reduce_by_bodies(s, reduced);
-  else if (!reduce_with_joints(s, reduced))
-    return std::nullopt;  // redundant joints: the general path
+  if (!reduce_with_joints(s, reduced)) return std::nullopt;  // redundant joints: general path
   times.reduction = seconds_since(reduce_start);
   const lcp::LcpResult result = lcp::solve_lemke(reduced, lemke);
   times.lemke = result.seconds - result.check_seconds;

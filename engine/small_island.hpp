@@ -1,5 +1,6 @@
 #pragma once
-// The small-island path (internal): an island of a few bodies and a few dozen rows solved with
+// The small-island path (internal): an island with joints, of a few bodies and a few dozen rows
+// (islands without joints: contact_island.hpp), solved with
 // small dense matrices instead of the general path's sparse ones (island_solver.hpp), the
 // buffers kept from step to step. Same problem, same answer up to rounding; the general path
 // stays the reference and takes over whenever this one cannot vouch for its answer.
@@ -14,8 +15,6 @@
 //   v⁺  = v₀ + V z,   v₀ = y + Z λ₀,             V = Y + Z Λ
 //   w   = (S + G V) z + (b + G v₀)  =:  𝓜 z + q
 //
-// Without joints (ne = 0) 𝓜 = S + Σ_b G_b A_b⁻¹ G_bᵀ is summed body by body over the rows
-// each body touches, so a stack of ten boxes (m = 240) costs ten small products.
 // This is Cline 2002 eq. 2.43 (𝓜 = S − K P⁻¹ Q) with P⁻¹ written by blocks (the Schur
 // complement on the joint block, Cline §4.8.2): only 6 × 6 and ne × ne matrices are factorized.
 // The pure LCP goes to solve_lemke in dense storage, with its residual check. The answer is
@@ -31,13 +30,12 @@
 
 namespace pivot::detail {
 
-/// the largest island of the small path: bodies, equality plus complementarity rows with
-/// joints, and complementarity rows without (reduced body by body, reduce_by_bodies)
+/// the largest island of the small path: bodies, and equality plus complementarity rows
 inline constexpr int kSmallIslandBodies = 16;
 inline constexpr int kSmallIslandRows = 64;
-inline constexpr int kSmallContactIslandRows = 256;
 
-/// true when the island is small enough and its M̃ is block diagonal (no force couples bodies)
+/// true when the island has joint rows, is small enough, and its M̃ is block diagonal (no force
+/// couples bodies)
 [[nodiscard]] bool fits_small_island(const ConstraintSet& rows, const IslandInput& in);
 
 /// the island's answer by the small path, or nullopt when the general path must give it

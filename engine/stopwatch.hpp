@@ -5,6 +5,11 @@
 
 namespace pivot::detail {
 
+/// seconds from `start` to now
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 /// seconds since construction or the last lap(); nothing is read from the clock when off
 class Stopwatch {
  public:
