@@ -126,17 +126,12 @@ std::optional<IslandOutput> solve_contact_island(const ConstraintSet& rows, cons
   reduce(s, in.momentum, reduced);
   times.reduction = seconds_since(reduce_start);
   const lcp::LcpResult result = lcp::solve_lemke(reduced, lemke);
-  times.lemke = result.seconds - result.check_seconds;
-  times.verification = result.check_seconds;
+  times.add_lcp(result);
   if (!result.ok()) return std::nullopt;  // the general path's layers take over
   const auto recover_start = std::chrono::steady_clock::now();
   Vector v;
   if (!recover(s, in.momentum, result.z, v)) return std::nullopt;
-  IslandOutput out = island.output(v, result.z);
-  out.status = lcp::LcpStatus::solved;
-  out.pivots = result.pivots;
-  out.warm_started = result.path == lcp::StartPath::warm_start;
-  out.active_set = result.active_set;
+  IslandOutput out = island.output(v, result);
   times.reduction += seconds_since(recover_start);
   out.times = times;
   return out;

@@ -35,8 +35,13 @@ Eigen::VectorXd IslandLcp::equality_regularization(double relative) const {
   return reg;
 }
 
-IslandOutput IslandLcp::output(const Eigen::VectorXd& x, const Eigen::VectorXd& z) const {
+IslandOutput IslandLcp::output(const Eigen::VectorXd& x, const lcp::LcpResult& lcp) const {
+  const Eigen::VectorXd& z = lcp.z;
   IslandOutput out;
+  out.status = lcp::LcpStatus::solved;
+  out.pivots = lcp.pivots;
+  out.warm_started = lcp.path == lcp::StartPath::warm_start;
+  out.active_set = lcp.active_set;
   out.lcp_size = L_.m;
   out.velocity = x.head(nv_);
   out.lambda_eq = x.tail(ne_);

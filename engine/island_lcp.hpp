@@ -14,6 +14,7 @@
 
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/island_solver.hpp"
+#include "pivot/lcp/lcp_result.hpp"
 
 namespace pivot::detail {
 
@@ -44,8 +45,9 @@ class IslandLcp {
   /// the regularization of a singular joint block (size nv + ne, zero on the velocities)
   [[nodiscard]] Eigen::VectorXd equality_regularization(double relative) const;
 
-  /// the answer of the island from x = (v⁺, λ_e) and z
-  [[nodiscard]] IslandOutput output(const Eigen::VectorXd& x, const Eigen::VectorXd& z) const;
+  /// the answer of the island from x = (v⁺, λ_e) and the solved reduced LCP's z (status
+  /// solved, its pivots, path and active set)
+  [[nodiscard]] IslandOutput output(const Eigen::VectorXd& x, const lcp::LcpResult& lcp) const;
 
  private:
   template <typename F>

@@ -79,8 +79,7 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   std::vector<int> singular_equalities;
   auto add_times = [&](const lcp::MixedLcpResult& r) {
     times.reduction += r.reduce_seconds;
-    times.lemke += r.lcp.seconds - r.lcp.check_seconds;
-    times.verification += r.lcp.check_seconds;
+    times.add_lcp(r.lcp);
   };
   // layer 1 (IslandLayer::direct): the mixed LCP as assembled
   lcp::MixedLcpResult result = lcp::solve_mixed_lcp(problem, options);
@@ -115,31 +114,21 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
     fallback = true;
     layer = IslandLayer::copositive_fallback;
     pivots += retry.lcp.pivots;
-    if (!retry.ok() || !retry.x.allFinite()) {
-      IslandOutput out;
-      out.lcp_size = m;
-      out.status = result.lcp.status;
-      out.singular_equalities = std::move(singular_equalities);
-      out.regularized = regularized;
-      out.fallback = true;
-      out.layer = layer;
-      out.pivots = pivots;
-      out.message = std::move(message);
-      out.times = times;
-      return out;
-    }
-    result = retry;
+    if (retry.ok() && retry.x.allFinite()) result = retry;
   }
-  IslandOutput out = assembler.output(result.x, result.lcp.z);
-  out.status = lcp::LcpStatus::solved;
+  // not solved even by the fallback: no velocities, and the first failure's status
+  const bool solved = result.ok() && result.x.allFinite();
+  IslandOutput out = solved ? assembler.output(result.x, result.lcp) : IslandOutput{};
+  if (!solved) {
+    out.lcp_size = m;
+    out.status = result.lcp.status;
+  }
   out.singular_equalities = std::move(singular_equalities);
   out.regularized = regularized;
   out.fallback = fallback;
   out.layer = layer;
   out.pivots = pivots;
   out.message = std::move(message);
-  out.warm_started = result.lcp.path == lcp::StartPath::warm_start;
-  out.active_set = result.lcp.active_set;
   out.times = times;
   return out;
 }

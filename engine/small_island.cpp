@@ -129,19 +129,14 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
   if (!reduce_with_joints(s, reduced)) return std::nullopt;  // redundant joints: general path
   times.reduction = seconds_since(reduce_start);
   const lcp::LcpResult result = lcp::solve_lemke(reduced, lemke);
-  times.lemke = result.seconds - result.check_seconds;
-  times.verification = result.check_seconds;
+  times.add_lcp(result);
   if (!result.ok()) return std::nullopt;  // the general path's layers take over
   const auto recover_start = std::chrono::steady_clock::now();
   const Vector& z = result.z;
   Vector x(nv + ne);
   recover(s, z, x);
   if (!x.allFinite() || !free_rows_hold(s, x.head(nv), x.tail(ne), z)) return std::nullopt;
-  IslandOutput out = island.output(x, z);
-  out.status = lcp::LcpStatus::solved;
-  out.pivots = result.pivots;
-  out.warm_started = result.path == lcp::StartPath::warm_start;
-  out.active_set = result.active_set;
+  IslandOutput out = island.output(x, result);
   times.verification += seconds_since(recover_start);
   out.times = times;
   return out;
