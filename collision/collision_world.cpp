@@ -46,7 +46,6 @@
 #include <fmt/core.h>
 
 #include "pivot/collision/bullet_shapes.hpp"
-
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/collision/manifold.hpp"
 #include "pivot/collision/mesh_info.hpp"
@@ -509,7 +508,9 @@ int CollisionWorld::object_count() const {
   return static_cast<int>(impl_->objects.size());
 }
 
-std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose, double margin) {
+std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose, double margin,
+                                            DetectTimes* times) {
+  const auto start = std::chrono::steady_clock::now();
   if (!(margin >= 0.0) || !std::isfinite(margin))
     throw Error(
         fmt::format("collision detection: margin must be finite and >= 0 (got {})", margin));
@@ -566,6 +567,7 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
   });
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   // 3. narrow phase, part against part
+  const auto narrow_start = std::chrono::steady_clock::now();
   std::vector<Contact> contacts;
   for (const auto& [oa, ob] : pairs) {
     for (const Part& pa : oa->parts)
@@ -586,6 +588,7 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
     return std::make_tuple(x.body_a, x.body_b, x.p_WCa.x(), x.p_WCa.y(), x.p_WCa.z()) <
            std::make_tuple(y.body_a, y.body_b, y.p_WCa.x(), y.p_WCa.y(), y.p_WCa.z());
   });
+  if (times) times->add(start, narrow_start);
   return contacts;
 }
 

@@ -24,6 +24,7 @@
 // A compound is tested child by child. For a pair with one fixed body, body_a is the dynamic
 // one; otherwise body_a has the lower index. Output order: (body_a, body_b, point_a).
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -41,6 +42,19 @@ struct CollisionObjectSettings {
   bool fixed = false;                ///< fixed–fixed pairs are never tested
   std::uint32_t group = 1;           ///< collision group bits
   std::uint32_t mask = 0xffffffffu;  ///< groups this object collides with (both ways)
+};
+
+/// wall time of one detect() call, by phase, s
+struct DetectTimes {
+  double broad_phase = 0.0;   ///< poses, bounding boxes, candidate pairs and their order
+  double narrow_phase = 0.0;  ///< the pairs' manifolds and the contacts' canonical order
+  /// adds a call's phases: broad from `start` to `narrow`, narrow from `narrow` to now
+  void add(std::chrono::steady_clock::time_point start,
+           std::chrono::steady_clock::time_point narrow) {
+    broad_phase += std::chrono::duration<double>(narrow - start).count();
+    narrow_phase +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - narrow).count();
+  }
 };
 
 class CollisionWorld {
@@ -61,7 +75,9 @@ class CollisionWorld {
   /// deterministic: the same poses give the same contacts in the same order, whatever the
   /// earlier calls (no contact cache is kept). Throws pivot::Error for a negative or
   /// non-finite margin or a non-finite pose.
-  [[nodiscard]] std::vector<Contact> detect(const std::function<Pose(int)>& pose, double margin);
+  /// With `times`, the wall time of each phase is added there.
+  [[nodiscard]] std::vector<Contact> detect(const std::function<Pose(int)>& pose, double margin,
+                                            DetectTimes* times = nullptr);
   [[nodiscard]] int object_count() const;
 
  private:

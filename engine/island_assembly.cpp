@@ -1,6 +1,8 @@
 // Assembling islands: see island_assembly.hpp.
 #include "pivot/engine/island_assembly.hpp"
 
+#include <Eigen/LU>
+
 #include "pivot/engine/islands.hpp"
 
 namespace pivot::detail {
@@ -76,6 +78,27 @@ Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vect
   Eigen::SparseMatrix<double> M(6 * nb, 6 * nb);
   M.setFromTriplets(t.begin(), t.end());
   return M;
+}
+
+bool is_block_diagonal(const Eigen::SparseMatrix<double>& M_tilde) {
+  for (int k = 0; k < M_tilde.outerSize(); ++k)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(M_tilde, k); it; ++it)
+      if (it.row() / 6 != it.col() / 6) return false;
+  return true;
+}
+
+bool invert_body_blocks(const Eigen::SparseMatrix<double>& M_tilde, std::vector<Mat6>& A,
+                        std::vector<Mat6>& A_inv) {
+  const auto nb = static_cast<int>(M_tilde.rows() / 6);
+  A.resize(nb);
+  A_inv.resize(nb);
+  for (int b = 0; b < nb; ++b) {
+    A[b] = Mat6(M_tilde.block(6 * b, 6 * b, 6, 6));
+    const Eigen::FullPivLU<Mat6> lu(A[b]);
+    if (!lu.isInvertible()) return false;
+    A_inv[b] = lu.inverse();
+  }
+  return true;
 }
 
 // the number of complementarity variables of an island's LCP (see island_solver.cpp)

@@ -44,6 +44,14 @@ void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bia
                                                       const std::vector<int>& bodies,
                                                       const Eigen::SparseMatrix<double>* gradient);
 
+/// true when M̃ has no entry outside its 6 × 6 diagonal blocks (no force couples two bodies)
+[[nodiscard]] bool is_block_diagonal(const Eigen::SparseMatrix<double>& M_tilde);
+
+/// each body's 6 × 6 block of a block-diagonal M̃ and its inverse (full-pivot LU); false when a
+/// block is singular
+[[nodiscard]] bool invert_body_blocks(const Eigen::SparseMatrix<double>& M_tilde,
+                                      std::vector<Mat6>& A, std::vector<Mat6>& A_inv);
+
 /// the number of complementarity variables of an island's LCP (see island_solver.cpp)
 [[nodiscard]] int island_lcp_size(const ConstraintSet& rows, const IslandInput& in);
 

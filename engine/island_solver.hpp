@@ -46,6 +46,20 @@ struct IslandInput {
 ///                        that fails the caller keeps the old velocities.
 enum class IslandLayer { direct, regularized_joints, copositive_fallback };
 
+/// wall time of an island's solve by part, s (StepStage: assembly, reduction, lemke,
+/// verification)
+struct IslandTimes {
+  double assembly = 0.0;
+  double reduction = 0.0;
+  double lemke = 0.0;
+  double verification = 0.0;
+  /// an LCP solve's time: its residual checks are verification, the rest Lemke
+  void add_lcp(const lcp::LcpResult& r) {
+    lemke += r.seconds - r.check_seconds;
+    verification += r.check_seconds;
+  }
+};
+
 struct IslandOutput {
   Eigen::VectorXd velocity;                  ///< v⁺ (or dp), 6nb, local order
   Eigen::VectorXd lambda_eq;                 ///< per island equality row
@@ -62,6 +76,7 @@ struct IslandOutput {
   bool warm_started = false;    ///< the warm start (the previous active set) was accepted
   std::vector<int> active_set;  ///< of the reduced LCP, for the next step's warm start
   std::string message;
+  IslandTimes times;
 };
 
 /// assemble and solve; never returns non-finite velocities (see the fallback in the .cpp).

@@ -4,6 +4,7 @@
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/island_assembly.hpp"
+#include "pivot/engine/island_batch.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/world.hpp"
 
@@ -13,6 +14,18 @@ using namespace detail;
 
 namespace {
 using Clock = std::chrono::steady_clock;
+
+// Nothing to correct: every joint row closed exactly (g_e = 0) and every unilateral row
+// satisfied (g_u ≥ 0). Then q = (g_u) ≥ 0 and the right-hand side of the free rows is 0, so the
+// LCP's answer is z = 0, dp = 0 (the trivial start of docs/lcp.md, with P x = 0): it is not
+// solved, and the zero correction is applied as the LCP's would be.
+bool nothing_to_correct(const ConstraintSet& rows) {
+  for (const EqualityRow& r : rows.equalities)
+    if (r.bias != 0.0) return false;
+  for (const UnilateralRow& r : rows.unilaterals)
+    if (!(r.bias >= 0.0)) return false;
+  return true;
+}
 }  // namespace
 
 // Post-stabilization (Cline 2002 §3.4, eq. 3.7): at p(t+h), find a twist displacement dp per body
@@ -30,27 +43,37 @@ void World::post_stabilize(std::vector<Contact> contacts) {
     hybrid_->drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
     add_contact_rows(contacts, false);
     if (rows_->equalities.empty() && rows_->unilaterals.empty()) return;
-    auto islands = split_islands(set_, *rows_, {});
     Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);
-    for (IslandInput& island : islands) {
-      if (island.equalities.empty() && island.unilaterals.empty()) continue;
-      island.M_tilde = island_mass(set_, island.bodies, nullptr);
-      island.momentum = Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));
-      const auto t0 = Clock::now();
-      const IslandOutput out =
-          solve_island(*rows_, island, settings_.lemke, nullptr, settings_.on_failed_lcp);
-      report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-      report_.pivots += out.pivots;
-      ++totals_.lcp_solves;
-      if (out.velocity.size() == 0) {
-        ++report_.failures;
-        report_.warn(StepWarning::post_lcp_failed, island.bodies.front(),
-                     "a post-stabilization LCP failed: " + out.message);
-        continue;
+    if (!nothing_to_correct(*rows_)) {
+      auto islands = split_islands(set_, *rows_, {});
+      std::vector<IslandJob> jobs;
+      for (IslandInput& island : islands) {
+        if (island.equalities.empty() && island.unilaterals.empty()) continue;
+        island.M_tilde = island_mass(set_, island.bodies, nullptr);
+        island.momentum =
+            Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));
+        jobs.push_back(
+            {.island = &island, .lemke = settings_.lemke, .small_path = settings_.small_islands});
       }
-      for (std::size_t i = 0; i < island.bodies.size(); ++i)
-        dp.segment<6>(6 * island.bodies[i]) =
-            out.velocity.segment<6>(6 * static_cast<Eigen::Index>(i));
+      const auto t0 = Clock::now();
+      const std::vector<IslandOutput> outputs =
+          solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool());
+      report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const IslandInput& island = *jobs[k].island;
+        const IslandOutput& out = outputs[k];
+        report_.pivots += out.pivots;
+        ++totals_.lcp_solves;
+        if (out.velocity.size() == 0) {
+          ++report_.failures;
+          report_.warn(StepWarning::post_lcp_failed, island.bodies.front(),
+                       "a post-stabilization LCP failed: " + out.message);
+          continue;
+        }
+        for (std::size_t i = 0; i < island.bodies.size(); ++i)
+          dp.segment<6>(6 * island.bodies[i]) =
+              out.velocity.segment<6>(6 * static_cast<Eigen::Index>(i));
+      }
     }
     ++report_.post_steps;
     // the cap: a large correction is applied in pieces, re-linearized in between (Cline §5.2.3)

@@ -18,4 +18,30 @@ const char* to_string(StepWarning kind) {
   return "unknown";
 }
 
+const char* to_string(StepStage stage) {
+  switch (stage) {
+    case StepStage::forces:
+      return "forces";
+    case StepStage::broad_phase:
+      return "broad_phase";
+    case StepStage::narrow_phase:
+      return "narrow_phase";
+    case StepStage::assembly:
+      return "assembly";
+    case StepStage::reduction:
+      return "reduction";
+    case StepStage::lemke:
+      return "lemke";
+    case StepStage::verification:
+      return "verification";
+    case StepStage::integration:
+      return "integration";
+    case StepStage::post_stabilization:
+      return "post_stabilization";
+    case StepStage::hybrid:
+      return "hybrid";
+  }
+  return "unknown";
+}
+
 }  // namespace pivot

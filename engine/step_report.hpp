@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pivot/engine/step_profile.hpp"
 #include "pivot/lcp/lcp_result.hpp"
 
 namespace pivot {
@@ -71,6 +72,9 @@ struct StepReport {
   std::vector<StepWarningRecord> warnings;
   /// the warnings of this step by kind (indexed by StepWarning)
   std::array<int, kStepWarningKinds> warning_counts{};
+  /// wall time per stage, with WorldSettings::profile (all zero without)
+  StageTimes stages;
+  double step_seconds = 0.0;  ///< wall time of the whole step, with WorldSettings::profile
 
   /// adds a warning and counts it
   void warn(StepWarning kind, int subject, std::string message) {
@@ -93,6 +97,10 @@ struct RunTotals {
   long reduced_entries = 0;                        ///< hybrid: pairs that entered reduced mode
   long reduced_exits = 0;                          ///< hybrid: pairs that left it
   std::array<long, kStepWarningKinds> warnings{};  ///< step warnings by kind (StepWarning)
+  /// with WorldSettings::profile: per stage (StepStage), the steps it ran in and its time, s
+  std::array<long, kStepStages> stage_steps{};
+  std::array<double, kStepStages> stage_seconds{};
+  double step_seconds = 0.0;  ///< wall time of the profiled steps, s
 };
 
 }  // namespace pivot

@@ -4,6 +4,7 @@
 #include "pivot/collision/collision_world.hpp"
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
+#include "pivot/engine/thread_pool.hpp"
 
 #include <fmt/core.h>
 #include <cmath>
@@ -56,6 +57,8 @@ World::World(WorldSettings settings)
   if (!(s.post_step_cap >= 0.0) || s.max_post_steps < 1)
     throw Error("post_step_cap must be >= 0 and max_post_steps >= 1");
   if (!(s.limit_margin >= 0.0)) throw Error("limit_margin must be >= 0");
+  if (s.threads < 0 || s.threads > 1024)
+    throw Error(fmt::format("threads must be in [0, 1024] (got {})", s.threads));
   if (s.hybrid_entry_steps < 0)
     throw Error(fmt::format("hybrid_entry_steps must be >= 0 (got {})", s.hybrid_entry_steps));
   if (!(s.hybrid_point_tolerance > 0.0) || !std::isfinite(s.hybrid_point_tolerance))

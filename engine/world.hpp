@@ -43,10 +43,12 @@ namespace pivot {
 namespace detail {
 struct StepContext;
 class HybridSwitch;
+class ThreadPool;
 }  // namespace detail
 class CollisionWorld;
 struct ConstraintSet;
 struct IslandInput;
+struct IslandTimes;
 struct IslandOutput;
 
 enum class Stabilization {
@@ -85,6 +87,15 @@ struct WorldSettings {
   /// keep a copy of every island's dynamics mixed LCP of the last step (World::recorded_lcps),
   /// e.g. to write it to a problem file; off by default (a copy per island and step)
   bool record_lcps = false;
+  /// time the stages of every step (StepReport::stages, RunTotals::stage_seconds); off by
+  /// default: a few dozen clock reads per step
+  bool profile = false;
+  /// threads that solve independent islands (and post-step islands) at once, ≥ 0; 0: every
+  /// core the system reports. The results are the same for any count (docs/step.md §3)
+  int threads = 1;
+  /// islands of a few bodies and rows go through the small dense path (docs/step.md §3);
+  /// false: every island through the general sparse one (the reference, for comparisons)
+  bool small_islands = true;
   /// called with each island LCP that fails, before the fallback (failed_lcp.hpp); none by
   /// default. `pivot run --dump-failed-lcp DIR` writes the problems from here
   FailedLcpCallback on_failed_lcp{};
@@ -218,6 +229,10 @@ class World {
   void integrate_positions(detail::StepContext& ctx);
   void stabilize();
   void finish_step();
+  void add_stage_totals();
+  void add_island_times(const IslandTimes& times);
+  void time_stage(StepStage stage, double seconds);
+  detail::ThreadPool* pool();
   /// the position correction at p(t+h); `contacts` are the ones detected there
   /// (post_stabilization.cpp)
   void post_stabilize(std::vector<Contact> contacts);
@@ -256,6 +271,7 @@ class World {
   std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
   // ---- scratch: rebuilt every step, kept to reuse its memory
   std::unique_ptr<ConstraintSet> rows_;
+  std::unique_ptr<detail::ThreadPool> pool_;  // the island threads, made when first needed
 };
 
 }  // namespace pivot

@@ -18,8 +18,11 @@
 #include "pivot/engine/gyroscopic.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/island_assembly.hpp"
+#include "pivot/engine/island_batch.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/step_context.hpp"
+#include "pivot/engine/stopwatch.hpp"
+#include "pivot/engine/thread_pool.hpp"
 #include "pivot/engine/world.hpp"
 
 namespace pivot {
@@ -31,7 +34,11 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 void World::detect_contacts(std::vector<Contact>& out) {
-  out = collision_->detect([this](int body) { return set_.pose(body); }, settings_.contact_margin);
+  DetectTimes times;
+  out = collision_->detect([this](int body) { return set_.pose(body); }, settings_.contact_margin,
+                           settings_.profile ? &times : nullptr);
+  time_stage(StepStage::broad_phase, times.broad_phase);
+  time_stage(StepStage::narrow_phase, times.narrow_phase);
 }
 
 // Contact rows of the dynamics LCP (Cline eq. 2.49, 4.16) or of the post-step (eq. 3.7): the
@@ -119,8 +126,10 @@ const StepReport& World::step() {
   ctx.n = set_.size();
   report_ = StepReport{};
   recorded_lcps_.clear();
+  Stopwatch whole(settings_.profile), clock(settings_.profile);
 
   compute_forces(ctx);
+  time_stage(StepStage::forces, clock.lap());
   rows_->clear();
   // J v⁺ + g/h ≥ 0 for limits: approached, never passed, in one step
   add_joint_rows({.equality_bias = settings_.stabilization == Stabilization::baumgarte
@@ -129,11 +138,16 @@ const StepReport& World::step() {
                   .limit_margin = settings_.limit_margin,
                   .limit_bias = 1.0 / ctx.h,
                   .motors = true});
+  time_stage(StepStage::assembly, clock.lap());
   add_step_contacts(ctx);
   solve_islands(ctx);
+  clock.lap();
   integrate_positions(ctx);
+  time_stage(StepStage::integration, clock.lap());
   stabilize();
   finish_step();
+  report_.step_seconds = whole.lap();
+  add_stage_totals();
   return report_;
 }
 
@@ -199,16 +213,23 @@ void World::compute_forces(StepContext& ctx) {
 // events) or advance by h, and their own contact is not in the LCP
 void World::add_step_contacts(StepContext& ctx) {
   detect_contacts(ctx.contacts);
-  if (settings_.hybrid || !hybrid_->pairs().empty())
+  Stopwatch clock(settings_.profile);
+  if (settings_.hybrid || !hybrid_->pairs().empty()) {
     hybrid_->before_lcp(*this, ctx.contacts, ctx.f_ext);
+    time_stage(StepStage::hybrid, clock.lap());
+  }
   ctx.first_contact_row = static_cast<int>(rows_->unilaterals.size());
   ctx.first_cone = static_cast<int>(rows_->cones.size());
   add_contact_rows(ctx.contacts, true);
   report_.contacts = static_cast<int>(ctx.contacts.size());
+  time_stage(StepStage::assembly, clock.lap());
 }
 
-// 4. per island: the mixed LCP for v⁺, and the impulses of joints and contacts
+// 4. per island: the mixed LCP for v⁺, and the impulses of joints and contacts. The islands are
+// assembled here, solved independently (island_batch.hpp: the small-island path or the general
+// one, on the World's threads), and their answers taken in island order.
 void World::solve_islands(StepContext& ctx) {
+  Stopwatch clock(settings_.profile);
   const double h = ctx.h;
   std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);
   std::fill(motor_impulse_.begin(), motor_impulse_.end(), 0.0);
@@ -217,7 +238,11 @@ void World::solve_islands(StepContext& ctx) {
   ctx.v_new = set_.velocities();
   ctx.contact_lambda.assign(ctx.contacts.size(), 0.0);
   ctx.contact_tangent.assign(ctx.contacts.size(), Vec3::Zero());
-  for (IslandInput& island : islands) {
+  std::vector<IslandJob> jobs(islands.size());
+  std::vector<int> sizes(islands.size());
+  if (settings_.record_lcps) recorded_lcps_.reserve(islands.size());
+  for (std::size_t k = 0; k < islands.size(); ++k) {
+    IslandInput& island = islands[k];
     island.M_tilde =
         island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr);
     const auto nb = static_cast<int>(island.bodies.size());
@@ -230,18 +255,29 @@ void World::solve_islands(StepContext& ctx) {
     }
     // warm start from the previous step's active set when the island has the same bodies and
     // the same number of complementarity variables (a resting contact set)
-    lcp::LemkeOptions lemke = settings_.lemke;
+    IslandJob& job = jobs[k];
+    job.island = &island;
+    job.lemke = settings_.lemke;
+    job.small_path = settings_.small_islands;
     const int m = island_lcp_size(*rows_, island);
+    sizes[k] = m;
     if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
-      lemke.warm_start = it->second.second;
-    lcp::SparseMixedLcpProblem* record = nullptr;
+      job.lemke.warm_start = it->second.second;
     if (settings_.record_lcps && (m > 0 || !island.equalities.empty()))
-      record = &recorded_lcps_.emplace_back();
-    const auto t0 = Clock::now();
-    const IslandOutput out = solve_island(*rows_, island, lemke, record, settings_.on_failed_lcp);
-    report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+      job.record = &recorded_lcps_.emplace_back();
+  }
+  time_stage(StepStage::assembly, clock.lap());
+  const auto t0 = Clock::now();
+  const std::vector<IslandOutput> outputs =
+      solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool());
+  report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  clock.lap();
+  for (std::size_t k = 0; k < islands.size(); ++k) {
+    const IslandInput& island = islands[k];
+    const IslandOutput& out = outputs[k];
+    add_island_times(out.times);
     if (out.status == lcp::LcpStatus::solved)
-      ctx.next_warm_start[island.bodies] = {m, out.active_set};
+      ctx.next_warm_start[island.bodies] = {sizes[k], out.active_set};
     const bool has_lcp = out.lcp_size > 0 || !island.equalities.empty();
     report_.islands += has_lcp ? 1 : 0;
     report_.lcp_size += out.lcp_size;
@@ -269,6 +305,28 @@ void World::solve_islands(StepContext& ctx) {
   contacts_.resize(ctx.contacts.size());
   for (std::size_t c = 0; c < ctx.contacts.size(); ++c)
     contacts_[c] = ContactInfo{ctx.contacts[c], ctx.contact_lambda[c], ctx.contact_tangent[c]};
+  time_stage(StepStage::integration, clock.lap());
+}
+
+// an island's solve times into the step's stages (the dynamics islands)
+void World::add_island_times(const IslandTimes& t) {
+  time_stage(StepStage::assembly, t.assembly);
+  time_stage(StepStage::reduction, t.reduction);
+  time_stage(StepStage::lemke, t.lemke);
+  time_stage(StepStage::verification, t.verification);
+}
+
+void World::time_stage(StepStage stage, double seconds) {
+  if (settings_.profile) report_.stages.add(stage, seconds);
+}
+
+// the World's threads (WorldSettings::threads), started at the first step that has use for
+// them; none when one thread is asked for
+ThreadPool* World::pool() {
+  const int threads = resolve_thread_count(settings_.threads);
+  if (threads < 2) return nullptr;
+  if (!pool_) pool_ = std::make_unique<ThreadPool>(threads);
+  return pool_.get();
 }
 
 // an island's answer: its bodies' v⁺, and the impulses of its joints and contacts
@@ -331,7 +389,16 @@ void World::stabilize() {
   std::vector<Contact> contacts_at_end;
   detect_contacts(contacts_at_end);
   report_.penetration_before = deepest_penetration(contacts_at_end);
-  if (settings_.stabilization == Stabilization::post) post_stabilize(std::move(contacts_at_end));
+  if (settings_.stabilization == Stabilization::post) {
+    // the post-step's own time, without the collision passes it makes (counted there)
+    const double collision_before =
+        report_.stages[StepStage::broad_phase] + report_.stages[StepStage::narrow_phase];
+    Stopwatch clock(settings_.profile);
+    post_stabilize(std::move(contacts_at_end));
+    const double collision = report_.stages[StepStage::broad_phase] +
+                             report_.stages[StepStage::narrow_phase] - collision_before;
+    time_stage(StepStage::post_stabilization, std::max(0.0, clock.lap() - collision));
+  }
   report_.joint_error_after = max_joint_error();
   report_.penetration_after = settings_.stabilization == Stabilization::post
                                   ? max_penetration()
@@ -343,7 +410,9 @@ void World::finish_step() {
   time_ += settings_.time_step;
   ++steps_;
   report_.time = time_;
+  Stopwatch clock(settings_.profile);
   hybrid_->after_step(*this);
+  if (settings_.hybrid || !hybrid_->pairs().empty()) time_stage(StepStage::hybrid, clock.lap());
   report_.reduced_pairs = static_cast<int>(hybrid_->pairs().size());
   report_.switches = hybrid_->take_switches();
   totals_.steps = steps_;
@@ -353,6 +422,17 @@ void World::finish_step() {
   totals_.solve_seconds += report_.solve_seconds;
   for (std::size_t k = 0; k < kStepWarningKinds; ++k)
     totals_.warnings[k] += report_.warning_counts[k];
+}
+
+// the step's stage times into the run's totals (WorldSettings::profile)
+void World::add_stage_totals() {
+  if (!settings_.profile) return;
+  totals_.step_seconds += report_.step_seconds;
+  for (std::size_t k = 0; k < kStepStages; ++k) {
+    if (!report_.stages.ran[k]) continue;
+    ++totals_.stage_steps[k];
+    totals_.stage_seconds[k] += report_.stages.seconds[k];
+  }
 }
 
 }  // namespace pivot

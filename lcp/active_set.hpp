@@ -5,6 +5,7 @@
 // completion on the sets next to its basis; lemke.cpp calls the rest.
 
 #include <Eigen/QR>
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -21,10 +22,19 @@ namespace pivot::lcp::detail {
 // check rejects an exact basis; the projection removes that. The other way round, the
 // minimum-norm answer on the singular block of redundant contacts may have z_i slightly below
 // 0 (within the check) whose projection would unbalance other rows: z itself is tried first.
-// Nothing is hidden: what is returned is exactly what was judged.
+// Nothing is hidden: what is returned is exactly what was judged. The wall time of the check is
+// added to `check_seconds` (LcpResult::check_seconds).
 template <typename Matrix>
 bool judge(const Matrix& M, const Vector& q, Vector& z, double tolerance, Vector& w,
-           LcpResiduals& residuals) {
+           LcpResiduals& residuals, double& check_seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  struct AddTime {
+    std::chrono::steady_clock::time_point start;
+    double& seconds;
+    ~AddTime() {
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+  } add_time{start, check_seconds};
   residuals = measure_residuals(M, q, z, &w);
   if (residuals.worst() <= tolerance || !(z.minCoeff() < 0.0))
     return residuals.worst() <= tolerance;
@@ -79,7 +89,7 @@ bool accept_active_set(const Matrix& M, const Vector& q, const std::vector<int>&
   if (!solve_active_set(M, q, active, z)) return false;
   Vector judged = z;
   LcpResiduals res;
-  if (!judge(M, q, judged, tolerance, w, res)) return false;
+  if (!judge(M, q, judged, tolerance, w, res, result.check_seconds)) return false;
   result.z = judged;
   result.w = w;
   result.residuals = res;

@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "pivot/lcp/active_set.hpp"
@@ -16,6 +17,10 @@ namespace pivot::lcp {
 namespace {
 
 using namespace detail;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // a sparse M with more than this fraction of its n² entries stored is solved in dense storage
 constexpr double kDenseFraction = 0.25;
@@ -47,8 +52,10 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
 
   // trivial: q ≥ 0 gives z = 0
   if (n == 0 || q.minCoeff() >= 0.0) {
+    const auto start = std::chrono::steady_clock::now();
     result.z = Vector::Zero(n);
     result.residuals = measure_residuals(M, q, result.z, &result.w);
+    result.check_seconds = seconds_since(start);
     result.status = LcpStatus::solved;
     result.path = StartPath::trivial;
     return result;
@@ -114,7 +121,8 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     if (last != LcpStatus::solved) continue;
     result.z = solver.solution();
     result.active_set = solver.active_set();
-    if (judge(M, q, result.z, options.residual_tolerance, result.w, result.residuals)) {
+    if (judge(M, q, result.z, options.residual_tolerance, result.w, result.residuals,
+              result.check_seconds)) {
       result.status = LcpStatus::solved;
       return result;
     }
@@ -152,16 +160,22 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
 }  // namespace
 
 LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
-  return solve(problem.M, problem.q, options);
+  const auto start = std::chrono::steady_clock::now();
+  LcpResult result = solve(problem.M, problem.q, options);
+  result.seconds = seconds_since(start);
+  return result;
 }
 
 LcpResult solve_lemke(const SparseLcpProblem& problem, const LemkeOptions& options) {
   // the basis inverse is dense whatever the storage; M itself is read in its own storage unless
   // it is so full that dense column operations are cheaper
+  const auto start = std::chrono::steady_clock::now();
   const double n = static_cast<double>(problem.q.size());
-  if (static_cast<double>(problem.M.nonZeros()) > kDenseFraction * n * n)
-    return solve(DenseMatrix(problem.M), problem.q, options);
-  return solve(problem.M, problem.q, options);
+  LcpResult result = static_cast<double>(problem.M.nonZeros()) > kDenseFraction * n * n
+                         ? solve(DenseMatrix(problem.M), problem.q, options)
+                         : solve(problem.M, problem.q, options);
+  result.seconds = seconds_since(start);
+  return result;
 }
 
 }  // namespace pivot::lcp

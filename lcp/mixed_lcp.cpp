@@ -14,6 +14,7 @@
 #include <Eigen/QR>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -226,9 +227,7 @@ bool regularization_ok(const MixedLcpOptions& options, Eigen::Index n, MixedLcpR
   return true;
 }
 
-}  // namespace
-
-MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem, const MixedLcpOptions& options) {
+MixedLcpResult solve_mixed(const MixedLcpProblem& problem, const MixedLcpOptions& options) {
   MixedLcpResult out;
   if (std::string why = validate_mixed(problem); !why.empty()) {
     out.lcp.message = why;
@@ -266,8 +265,7 @@ MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem, const MixedLcpOpt
   return out;
 }
 
-MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
-                               const MixedLcpOptions& options) {
+MixedLcpResult solve_mixed(const SparseMixedLcpProblem& problem, const MixedLcpOptions& options) {
   MixedLcpResult out;
   if (std::string why = validate_mixed(problem); !why.empty()) {
     out.lcp.message = why;
@@ -304,7 +302,7 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
                                 problem.u,
                                 problem.v,
                                 problem.name};
-    return solve_mixed_lcp(dense, options);
+    return solve_mixed(dense, options);
   }
   SparseMatrix PinvQ(n, problem.Q.cols());
   Vector Pinvu(n);
@@ -316,12 +314,33 @@ MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
   return out;
 }
 
+// the reduction's time: the whole solve but the reduced LCP's own
+template <typename Problem>
+MixedLcpResult timed(const Problem& problem, const MixedLcpOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  MixedLcpResult out = solve_mixed(problem, options);
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.reduce_seconds = std::max(0.0, total - out.lcp.seconds);
+  return out;
+}
+
+}  // namespace
+
+MixedLcpResult solve_mixed_lcp(const MixedLcpProblem& problem, const MixedLcpOptions& options) {
+  return timed(problem, options);
+}
+
+MixedLcpResult solve_mixed_lcp(const SparseMixedLcpProblem& problem,
+                               const MixedLcpOptions& options) {
+  return timed(problem, options);
+}
+
 LcpProblem reduce_mixed_lcp(const MixedLcpProblem& problem) {
   if (std::string why = validate_mixed(problem); !why.empty()) throw Error(why);
   const Equilibrated eq = equilibrate(problem.P);
   Eigen::FullPivLU<DenseMatrix> lu(eq.P_hat);
-  if (lu.rank() < problem.P.rows())
-    throw Error(singular_message(dependent_rows(problem.P, 0.0)));
+  if (lu.rank() < problem.P.rows()) throw Error(singular_message(dependent_rows(problem.P, 0.0)));
   auto solve = [&](const auto& b) -> DenseMatrix {
     return eq.col_scale.asDiagonal() * lu.solve(eq.row_scale.asDiagonal() * b);
   };

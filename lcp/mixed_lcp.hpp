@@ -9,8 +9,9 @@
 // dense ones, and for sparse ones whose LU fails) and P⁻¹Q is formed by solves, column by
 // column; no inverse is formed. For a sparse problem P⁻¹Q keeps only its nonzero entries, so
 // 𝓜 = S − K P⁻¹Q stays sparse when P is block diagonal (a contact island without joints: 𝓜
-// couples only rows that share a body) and Lemke reads it in sparse storage (lemke.hpp). A singular P is detected and reported with the rows involved
-// (column-pivoted QR); an optional regularization lets the caller go on.
+// couples only rows that share a body) and Lemke reads it in sparse storage (lemke.hpp). A singular
+// P is detected and reported with the rows involved (column-pivoted QR); an optional regularization
+// lets the caller go on.
 
 #include <vector>
 
@@ -40,6 +41,9 @@ struct MixedLcpResult {
   bool regularized = false;  ///< P + diag(regularization) was used
   /// the residual of the free rows, ‖P x + Q z + u‖∞ / max(‖u‖∞, ‖Q z‖∞, tiny)
   double free_residual = 0.0;
+  /// wall time of the reduction (factorization of P, 𝓜 and q, the recovery of x), s; the
+  /// reduced LCP's own time is lcp.seconds
+  double reduce_seconds = 0.0;
   [[nodiscard]] bool ok() const { return lcp.ok(); }
 };
 

@@ -353,8 +353,10 @@ def test_progress():
     text, wall = stderr_on_a_terminal(["run", "pendulum", "--duration", "0.01", "--out",
                                        os.path.join(folder, "short")])
     check("ETA" not in text, f"a run of {wall:.2f} s showed a progress line: {text!r}")
-    # ten stacked boxes, 20 s of 5 ms steps: about 3 s of wall time on a release build
-    text, wall = stderr_on_a_terminal(["run", "box_stack_10", "--duration", "20", "--out",
+    # ten stacked boxes, 80 s of 5 ms steps on one thread: about 3 s of wall time on a release
+    # build with the small-island path (20 s took 3 s before it)
+    text, wall = stderr_on_a_terminal(["run", "box_stack_10", "--duration", "80", "--threads", "1",
+                                       "--out",
                                        os.path.join(folder, "long")])
     if wall < 1.5:
         print(f"skipped: the long run took only {wall:.2f} s")

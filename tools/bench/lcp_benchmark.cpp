@@ -12,9 +12,9 @@
 #include <ostream>
 
 #include "isolated.hpp"
+#include "lcp_solvers.hpp"
 #include "pivot/lcp/lcp_io.hpp"
 #include "pivot/lcp/residual.hpp"
-#include "lcp_solvers.hpp"
 #include "report.hpp"
 
 namespace pivot::bench {
@@ -286,6 +286,23 @@ int run_lcp_benchmark(const LcpBenchOptions& o, std::ostream& out) {
         big.empty() ? "—" : format_number(*std::min_element(big.begin(), big.end())),
         format_number(geometric_mean(big)),
         slow.empty() ? "" : fmt::format("; below 2× on {}", fmt::join(slow, ", ")));
+    // issue #16: at n ≤ 30, Pivot's median time no worse than Siconos' (problems both solved)
+    std::vector<double> pivot_small, siconos_small;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const Cell& c = cells[i][s];
+      const Cell& p = cells[i][0];
+      if (entries[i].problem.q.size() > 30 || !p.solved || !c.solved) continue;
+      pivot_small.push_back(p.seconds);
+      siconos_small.push_back(c.seconds);
+    }
+    if (!pivot_small.empty()) {
+      const double mp = median(pivot_small), ms = median(siconos_small);
+      out << fmt::format(
+          "- at n ≤ 30, Pivot's median time no worse than Siconos lcp_lexicolemke's: **{}** on the "
+          "{} problems with n ≤ 30 both solved: median {} ms against {} ms ({}×)\n",
+          mp <= ms ? "met" : "missed", pivot_small.size(), format_ms(mp), format_ms(ms),
+          format_number(mp / ms));
+    }
   }
   out << "\n";
   return static_cast<int>(entries.size());

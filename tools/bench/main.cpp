@@ -6,6 +6,8 @@
 //   pivot-bench scaling    time per step against pyramid size, with fitted exponents
 //   pivot-bench hybrid     rolling ellipsoid: reduced contact coordinates against the LCP
 //                          (accuracy and cost; docs/hybrid.md)
+//   pivot-bench speed      the targets of issue #16: small scenes, a 20-cube stack, large and
+//                          separate pyramids (1 and 2 threads)
 //   pivot-bench dump-lcps  only write the LCPs of Pivot's scenes (to --scene-lcps)
 //
 // Tables are Markdown, printed to stdout; docs/benchmarks.md holds the latest run.
@@ -23,6 +25,7 @@
 #include "report.hpp"
 #include "scene_benchmark.hpp"
 #include "scene_lcps.hpp"
+#include "speed_benchmark.hpp"
 
 namespace fs = std::filesystem;
 using namespace pivot::bench;
@@ -60,12 +63,14 @@ int main(int argc, char** argv) {
   auto* scaling = app.add_subcommand("scaling", "time per step against pyramid size");
   auto* hybrid =
       app.add_subcommand("hybrid", "rolling ellipsoid: reduced coordinates against the LCP");
+  auto* speed = app.add_subcommand("speed", "the speed targets of issue #16");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
   const bool everything = app.get_subcommands().empty() || all->parsed();
 
   HybridBenchOptions hybrid_options;
+  SpeedBenchOptions speed_options;
   LcpBenchOptions lcp_options;
   lcp_options.data_dir = data;
   if (quick) {
@@ -79,6 +84,12 @@ int main(int argc, char** argv) {
     hybrid_options.lcp_steps = {1e-2, 1e-3, 4e-4, 2e-4};
     hybrid_options.min_repeats = 1;
     hybrid_options.budget_seconds = 0.0;
+    speed_options.budget_seconds = 5.0;
+    speed_options.large_pyramids = {7};
+    speed_options.scaling_levels = {3, 5, 7};
+    speed_options.separate_pyramids = 2;
+    speed_options.separate_steps = 5;
+    speed_options.stack_duration = 0.5;
   }
 
   std::cout << "# pivot-bench, " << today() << "\n\n" << machine_summary() << "\n\n";
@@ -92,6 +103,7 @@ int main(int argc, char** argv) {
   if (everything || lcp->parsed()) run_lcp_benchmark(lcp_options, std::cout);
   if (everything || scenes->parsed()) run_scene_benchmark(scene_options, std::cout);
   if (everything || scaling->parsed()) run_scaling_benchmark(scene_options, std::cout);
+  if (everything || speed->parsed()) run_speed_benchmark(speed_options, std::cout);
   if (everything || hybrid->parsed()) run_hybrid_benchmark(hybrid_options, std::cout);
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;

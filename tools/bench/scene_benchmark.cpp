@@ -15,23 +15,8 @@
 #include "scene_spec.hpp"
 
 namespace pivot::bench {
-namespace {
 
-struct RunResult {
-  bool ok = false;
-  std::string failure;                        ///< when !ok
-  int steps = 0;                              ///< steps done
-  int planned = 0;                            ///< steps the scene asks for
-  double median_step = 0.0, mean_step = 0.0;  ///< s
-  double error = 0.0;
-  int contacts = 0;      ///< in the last step
-  int max_contacts = 0;  ///< over the run
-  std::string note;
-  [[nodiscard]] bool finished() const { return ok && steps == planned; }
-};
-
-RunResult run_case(const Engine& engine, const SceneCase& c, double budget_seconds,
-                   int max_steps = -1) {
+RunResult run_case(const Engine& engine, const SceneCase& c, double budget_seconds, int max_steps) {
   const IsolatedResult r = run_isolated(
       [&]() -> IsolatedAnswer {
         std::unique_ptr<Simulation> sim = engine.build(c.spec);
@@ -58,13 +43,14 @@ RunResult run_case(const Engine& engine, const SceneCase& c, double budget_secon
         if (!std::isfinite(error)) error = INFINITY;
         return {{static_cast<double>(times.size()), static_cast<double>(planned), median(times),
                  total / static_cast<double>(std::max<std::size_t>(1, times.size())), error,
-                 static_cast<double>(sim->contacts()), static_cast<double>(max_contacts)},
+                 static_cast<double>(sim->contacts()), static_cast<double>(max_contacts),
+                 times.empty() ? 0.0 : *std::max_element(times.begin(), times.end())},
                 sim->note()};
       },
       budget_seconds + 20.0);
   RunResult out;
   const std::vector<double>& d = r.answer.values;
-  if (!r.ok || d.size() != 7) {
+  if (!r.ok || d.size() != 8) {
     out.failure = r.ok ? "bad answer from the child" : r.failure;
     return out;
   }
@@ -76,9 +62,12 @@ RunResult run_case(const Engine& engine, const SceneCase& c, double budget_secon
   out.error = d[4];
   out.contacts = static_cast<int>(d[5]);
   out.max_contacts = static_cast<int>(d[6]);
+  out.max_step = d[7];
   out.note = r.answer.text;
   return out;
 }
+
+namespace {
 
 void print_engines(const std::vector<Engine>& engines, std::ostream& out) {
   for (const Engine& e : engines) out << fmt::format("- `{}`: {}\n", e.name, e.description);

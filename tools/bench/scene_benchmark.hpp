@@ -4,6 +4,7 @@
 // a fitted power law).
 
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 namespace pivot::bench {
@@ -20,6 +21,29 @@ struct SceneBenchOptions {
   /// an engine whose median step at some size exceeded this is not run on larger sizes
   double scaling_step_limit = 1.0;
 };
+
+struct SceneCase;
+struct Engine;
+
+/// one (scene, engine) run, in a child process
+struct RunResult {
+  bool ok = false;
+  std::string failure;                        ///< when !ok
+  int steps = 0;                              ///< steps done
+  int planned = 0;                            ///< steps the scene asks for
+  double median_step = 0.0, mean_step = 0.0;  ///< s
+  double max_step = 0.0;                      ///< the longest step, s
+  double error = 0.0;
+  int contacts = 0;      ///< in the last step
+  int max_contacts = 0;  ///< over the run
+  std::string note;
+  [[nodiscard]] bool finished() const { return ok && steps == planned; }
+};
+
+/// runs the scene in the engine for at most `max_steps` steps (−1: the scene's duration) and
+/// `budget_seconds` of wall time, in a child process killed 20 s after the budget
+[[nodiscard]] RunResult run_case(const Engine& engine, const SceneCase& c, double budget_seconds,
+                                 int max_steps = -1);
 
 void run_scene_benchmark(const SceneBenchOptions& options, std::ostream& out);
 void run_scaling_benchmark(const SceneBenchOptions& options, std::ostream& out);

@@ -12,6 +12,8 @@ constexpr double kPi = 3.14159265358979323846;
 // the boxes of the stack, the pyramid and the incline (as in tests/engine/test_world_contacts.cpp)
 const Vec3 kBoxHalf(0.1, 0.1, 0.05);
 
+}  // namespace
+
 // max over bodies of |x(t) − x(0)|: every body of these scenes starts at rest, in equilibrium
 double max_drift(const Simulation& sim, const SceneSpec& spec) {
   double drift = 0.0;
@@ -19,8 +21,6 @@ double max_drift(const Simulation& sim, const SceneSpec& spec) {
     drift = std::max(drift, (sim.position(static_cast<int>(i)) - spec.bodies[i].position).norm());
   return drift;
 }
-
-}  // namespace
 
 BodySpec box_body(const Vec3& e, double mass, const Vec3& position) {
   BodySpec b;
@@ -79,14 +79,16 @@ SceneCase incline_case(bool above) {
   return c;
 }
 
-SceneCase stack_case(int boxes, double duration) {
+SceneCase stack_case(int boxes, double duration, double time_step, const Vec3& half_extents,
+                     double mass) {
   SceneCase c;
   c.spec.name = fmt::format("{}-box stack", boxes);
-  c.spec.time_step = 5e-3;
+  c.spec.time_step = time_step;
   c.spec.duration = duration;
   c.spec.friction = 0.6;
   for (int i = 0; i < boxes; ++i)
-    c.spec.bodies.push_back(box_body(kBoxHalf, 1.0, Vec3(0, 0, kBoxHalf.z() * (2 * i + 1))));
+    c.spec.bodies.push_back(
+        box_body(half_extents, mass, Vec3(0, 0, half_extents.z() * (2 * i + 1))));
   c.measure = fmt::format("max drift of a box at {:g} s (m)", duration);
   c.exact = "stays at rest: drift 0 m";
   c.error = [](const Simulation& sim, const SceneSpec& spec, double) {

@@ -83,9 +83,12 @@ struct Engine {
 /// the peer engines this build lacks
 [[nodiscard]] std::vector<std::string> missing_engines();
 
-[[nodiscard]] Engine pivot_engine();
+/// Pivot with `threads` island threads (WorldSettings::threads)
+[[nodiscard]] Engine pivot_engine(int threads = 1);
 #ifdef PIVOT_BENCH_HAVE_ODE
 [[nodiscard]] Engine ode_engine();
+/// ODE's iterative dWorldQuickStep (not in engines(): used by the speed part)
+[[nodiscard]] Engine ode_quickstep_engine();
 #endif
 #ifdef PIVOT_BENCH_HAVE_BULLET
 [[nodiscard]] Engine bullet_mlcp_engine();
@@ -107,8 +110,13 @@ struct SceneCase {
 /// a block on a plane tilted by θ = atan(μ) ∓ 2° (gravity turned, downhill along +x): it sticks
 /// (slides 0) below the threshold and slides d = ½ g (sin θ − μ cos θ) t² above it
 [[nodiscard]] SceneCase incline_case(bool above_threshold);
+/// the largest displacement of a body from its start, m
+[[nodiscard]] double max_drift(const Simulation& sim, const SceneSpec& spec);
 /// 10 boxes 0.2 × 0.2 × 0.1 m, 1 kg, stacked exactly at rest: any motion is drift
-[[nodiscard]] SceneCase stack_case(int boxes = 10, double duration = 2.0);
+/// (other sizes, masses and time steps: the 20-cube stack of pivot-bench speed)
+[[nodiscard]] SceneCase stack_case(int boxes = 10, double duration = 2.0, double time_step = 5e-3,
+                                   const Vec3& half_extents = Vec3(0.1, 0.1, 0.05),
+                                   double mass = 1.0);
 /// a 2-D pyramid of `levels` rows of boxes (levels (levels + 1) / 2 boxes), exactly at rest
 [[nodiscard]] SceneCase pyramid_case(int levels, double duration = 1.0);
 /// Cline's 6-link chain (2002, §5.2.1): 0.1 m links of 0.1 kg joined by ball joints, pinned at

@@ -9,9 +9,10 @@
 
 namespace pivot::bench {
 
-World build_pivot_world(const SceneSpec& spec, bool record_lcps) {
+World build_pivot_world(const SceneSpec& spec, bool record_lcps, int threads) {
   WorldSettings settings{.time_step = spec.time_step, .gravity = spec.gravity};
   settings.record_lcps = record_lcps;
+  settings.threads = threads;
   World world(settings);
   // the pair coefficient is √(μ_A μ_B): μ on every body gives μ
   if (spec.ground)
@@ -43,7 +44,8 @@ namespace {
 
 class PivotSimulation final : public Simulation {
  public:
-  explicit PivotSimulation(const SceneSpec& spec) : world_(build_pivot_world(spec)) {
+  PivotSimulation(const SceneSpec& spec, int threads)
+      : world_(build_pivot_world(spec, false, threads)) {
     for (std::size_t i = 0; i < spec.bodies.size(); ++i)
       ids_.push_back(static_cast<int>(i) + (spec.ground ? 1 : 0));
   }
@@ -82,10 +84,11 @@ class PivotSimulation final : public Simulation {
 
 }  // namespace
 
-Engine pivot_engine() {
-  return {"pivot", "Pivot World::step (Lemke, post-stabilization, 4 friction directions)",
-          [](const SceneSpec& spec) -> std::unique_ptr<Simulation> {
-            return std::make_unique<PivotSimulation>(spec);
+Engine pivot_engine(int threads) {
+  return {threads == 1 ? "pivot" : fmt::format("pivot, {} threads", threads),
+          "Pivot World::step (Lemke, post-stabilization, 4 friction directions)",
+          [threads](const SceneSpec& spec) -> std::unique_ptr<Simulation> {
+            return std::make_unique<PivotSimulation>(spec, threads);
           }};
 }
 

@@ -1,5 +1,5 @@
 // pivot run [SCENE.json | NAME] [--out DIR] [--duration T] [--dt H] [--set P=V]... [--quiet]
-//           [--no-forces] [--html]
+//           [--no-forces] [--html] [--threads N] [--profile]
 //
 // Runs a scene (a file, the name of a shipped scene, or the built-in default scene without
 // SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv, DIR/summary.json and
@@ -24,6 +24,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.hpp"
@@ -36,6 +37,7 @@
 #include "replay_html.hpp"
 #include "run_forces.hpp"
 #include "run_output.hpp"
+#include "run_profile.hpp"
 #include "scene_source.hpp"
 
 namespace pivot::cli {
@@ -61,6 +63,8 @@ struct RunArgs {
   std::vector<std::string> sets;  // --set POINTER=VALUE
   bool no_forces = false;
   bool html = false;
+  int threads = 0;              // 0: every core
+  bool profile = false;         // stage times (run_profile.hpp)
   std::string dump_failed_lcp;  // folder, empty: none
   CLI::Option* duration_option = nullptr;
   CLI::Option* dt_option = nullptr;
@@ -271,6 +275,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
     counts[to_string(static_cast<StepWarning>(k))] = world.totals().warnings[k];
   j["warning_counts"] = counts;
   j["outputs"] = outputs;
+  if (world.settings().profile) j["profile"] = profile_json(world);
   return j;
 }
 
@@ -488,6 +493,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   if (!quiet) {
     print_summary(scene, world, stats, hash, dir.target());
     if (replay) print_replay_written(*replay);
+    if (world.settings().profile) print_profile(stdout, world);
   }
   return 0;
 }
@@ -507,6 +513,10 @@ int run(const RunArgs& args) {
   }
   if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
+  scene.settings.world.threads =
+      args.threads > 0 ? args.threads
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  scene.settings.world.profile = args.profile;
   const fs::path target =
       args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
   return run_scene(scene, target,
@@ -541,6 +551,12 @@ void register_run(CLI::App& app, Registry& registry) {
                 "do not write contacts.csv and joints.csv (faster for many contacts)");
   sub->add_flag("--html", args->html,
                 "also write replay.html, the run in a browser (docs/viewer.md)");
+  sub->add_option("--threads", args->threads,
+                  "threads that solve independent islands (default: every core); the results "
+                  "are the same for any count")
+      ->check(CLI::Range(1, 1024));
+  sub->add_flag("--profile", args->profile,
+                "time the stages of every step: a table at the end, and `profile` in summary.json");
   sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,
                   "write every island LCP that fails into this folder (docs/development.md)");
   auto action = [args] { return run(*args); };

@@ -1,0 +1,70 @@
+// The islands of a step, solved independently: see island_batch.hpp.
+#include "pivot/engine/island_batch.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <numeric>
+
+#include "pivot/engine/contact_island.hpp"
+#include "pivot/engine/island_assembly.hpp"
+#include "pivot/engine/small_island.hpp"
+#include "pivot/engine/thread_pool.hpp"
+
+namespace pivot::detail {
+namespace {
+
+// below this many rows in all, the islands are solved on the calling thread: waking the
+// workers costs more than it saves
+constexpr long kParallelRows = 96;
+
+IslandOutput solve_one(const ConstraintSet& rows, const IslandJob& job,
+                       const FailedLcpCallback& on_failed) {
+  // a recorded problem is the general path's sparse one
+  if (job.small_path && !job.record) {
+    std::optional<IslandOutput> out;
+    if (fits_contact_island(rows, *job.island))
+      out = solve_contact_island(rows, *job.island, job.lemke);
+    else if (fits_small_island(rows, *job.island))
+      out = solve_small_island(rows, *job.island, job.lemke);
+    if (out) return std::move(*out);
+  }
+  return solve_island(rows, *job.island, job.lemke, job.record, on_failed);
+}
+
+}  // namespace
+
+std::vector<IslandOutput> solve_islands_batch(const ConstraintSet& rows,
+                                              const std::vector<IslandJob>& jobs,
+                                              const FailedLcpCallback& on_failed,
+                                              ThreadPool* pool) {
+  std::vector<IslandOutput> out(jobs.size());
+  std::vector<long> size(jobs.size());
+  long total = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const IslandInput& in = *jobs[j].island;
+    size[j] = static_cast<long>(in.equalities.size()) + island_lcp_size(rows, in);
+    total += size[j];
+  }
+  if (!pool || pool->threads() < 2 || jobs.size() < 2 || total < kParallelRows) {
+    for (std::size_t j = 0; j < jobs.size(); ++j) out[j] = solve_one(rows, jobs[j], on_failed);
+    return out;
+  }
+  // the largest islands first, so that a long one does not start last
+  std::vector<int> order(jobs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return size[a] > size[b]; });
+  std::mutex callback_mutex;
+  FailedLcpCallback locked;
+  if (on_failed)
+    locked = [&](const FailedLcp& failed) {
+      const std::lock_guard lock(callback_mutex);
+      on_failed(failed);
+    };
+  pool->run(static_cast<int>(order.size()), [&](int task) {
+    const int j = order[task];
+    out[j] = solve_one(rows, jobs[j], locked);
+  });
+  return out;
+}
+
+}  // namespace pivot::detail

@@ -1,0 +1,41 @@
+# pivot run --threads N gives the same final-state hash for N = 1 and N = 3 (islands in
+# parallel, docs/step.md §3), and --profile writes the stage table and summary.json's `profile`
+# (docs/cli.md).
+#   cmake -DPIVOT=... -DSCENE=.../box_pyramid.json -DOUT=... -P threads_profile.cmake
+set(hashes)
+foreach(threads 1 3)
+  file(REMOVE_RECURSE "${OUT}")
+  execute_process(COMMAND ${PIVOT} run ${SCENE} --out ${OUT} --duration 0.2 --threads ${threads}
+                          --profile
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pivot run --threads ${threads} exited with ${rc}: ${err}")
+  endif()
+  if(NOT out MATCHES "profile: [0-9]+ steps" OR NOT out MATCHES "narrow_phase")
+    message(FATAL_ERROR "no profile table on stdout:\n${out}")
+  endif()
+  file(READ "${OUT}/summary.json" summary)
+  string(JSON hash GET "${summary}" final_state_hash)
+  list(APPEND hashes ${hash})
+  string(JSON used GET "${summary}" profile threads)
+  if(NOT used EQUAL threads)
+    message(FATAL_ERROR "summary.json profile.threads is ${used}, expected ${threads}")
+  endif()
+  foreach(stage forces broad_phase narrow_phase assembly reduction lemke verification
+                integration post_stabilization hybrid)
+    string(JSON steps ERROR_VARIABLE missing GET "${summary}" profile stages ${stage} steps)
+    if(missing)
+      message(FATAL_ERROR "summary.json has no profile.stages.${stage}: ${missing}")
+    endif()
+  endforeach()
+  string(JSON force_steps GET "${summary}" profile stages forces steps)
+  string(JSON steps GET "${summary}" steps)
+  if(NOT force_steps EQUAL steps)
+    message(FATAL_ERROR "forces ran in ${force_steps} of ${steps} steps")
+  endif()
+endforeach()
+list(GET hashes 0 one)
+list(GET hashes 1 three)
+if(NOT one STREQUAL three)
+  message(FATAL_ERROR "--threads 1 gives ${one}, --threads 3 gives ${three}")
+endif()

@@ -1,0 +1,24 @@
+#pragma once
+// pivot-bench speed: the targets of issue #16 ("speed at both ends"), measured and printed, never
+// asserted: small scenes against ODE's dWorldStep, a 20-box stack against ODE (dWorldStep and
+// QuickStep) and Bullet, every step of large pyramids, the growth of the step time with the
+// pyramid's size, and 8 separate pyramids on 1 and 2 threads.
+#include <iosfwd>
+#include <vector>
+
+namespace pivot::bench {
+
+struct SpeedBenchOptions {
+  double budget_seconds = 15.0;                 ///< wall-time budget of one run
+  std::vector<int> large_pyramids{13, 15, 20};  ///< every step timed
+  int large_pyramid_steps = 20;
+  std::vector<int> scaling_levels{3, 5, 7, 10, 13, 15, 20};  ///< for the fitted exponent
+  int scaling_steps = 10;
+  int separate_pyramids = 8;  ///< of 10 levels each, side by side
+  int separate_steps = 40;
+  double stack_duration = 10.0;  ///< the 20-box stack, s simulated
+};
+
+void run_speed_benchmark(const SpeedBenchOptions& options, std::ostream& out);
+
+}  // namespace pivot::bench
