@@ -73,7 +73,12 @@ bool reduce_with_joints(Scratch& s, lcp::LcpProblem& reduced) {
   const Eigen::FullPivLU<Matrix> lu(s.C);
   if (!lu.isInvertible()) return false;
   s.lambda0 = -lu.solve(Vector(s.be + s.Je * s.y));
-  s.Lambda = -lu.solve(Matrix(s.Je * s.Y));
+  // an island of joints alone has no complementarity rows: Y has no columns, and Eigen's
+  // triangular solve must not see that empty block (its data pointer is null; UBSan)
+  if (s.Y.cols() > 0)
+    s.Lambda = -lu.solve(Matrix(s.Je * s.Y));
+  else
+    s.Lambda.resize(s.Je.rows(), 0);
   s.v0 = s.y;
   s.v0.noalias() += s.Z * s.lambda0;
   s.V = s.Y;
