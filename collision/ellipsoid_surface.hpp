@@ -6,7 +6,7 @@
 // A latitude-longitude chart has singular poles (p_u = 0 there; Kry & Pai 2002 §3.6), this
 // one is regular everywhere, and its patches join along the cube's edges with the same edge
 // parameter on both sides (linked, g(α) = 1 − α), so a contact moving over the sphere changes
-// chart through the patch traversal of Kry & Pai §3.5 (notes/kry.md §5.4).
+// chart through the patch traversal of Kry & Pai §3.5.
 // Patch f: 0 +x, 1 −x, 2 +y, 3 −y, 4 +z, 5 −z.
 
 #include <array>

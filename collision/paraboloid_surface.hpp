@@ -3,7 +3,7 @@
 // normal +z at the apex):
 //   p(u, v) = (u, v, −u²/(2 R_u) − v²/(2 R_v)),  |u| ≤ a, |v| ≤ b
 // R_u, R_v are the principal radii of curvature at the apex. The rattleback of Kry 2000 App. B
-// is exactly such a cap (notes/kry.md §6.4: radii 2.7 and 0.3). The domain's edges are open:
+// is exactly such a cap (Kry 2000 App. B: radii 2.7 and 0.3). The domain's edges are open:
 // a contact that reaches them leaves the surface.
 
 #include "pivot/collision/smooth_surface.hpp"

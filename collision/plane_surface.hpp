@@ -1,6 +1,6 @@
 #pragma once
 // The plane as a smooth surface: p(u, v) = o + u e_u + v e_v, one unbounded patch; every
-// second and third derivative is zero (notes/kry.md §5.4).
+// second and third derivative is zero.
 
 #include "pivot/collision/smooth_surface.hpp"
 

@@ -1,12 +1,12 @@
 #pragma once
 // Smooth parametric surfaces for the reduced contact mode (Kry & Pai 2002 §3, §3.5; Kry 2000
-// ch. 4-5; notes/kry.md §1.1, §4, §5.4).
+// ch. 4-5).
 //
 // A surface is a set of patches. Each patch maps its parameter domain (a convex polygon with
 // counter-clockwise vertices, or the whole plane, possibly periodic) to points in the surface's
 // own frame S. The surface must be regular (p_u × p_v ≠ 0) and oriented so that p_u × p_v points
 // OUT of the solid: the contact frames of both bodies then have outward normals, which is the
-// convention under which notes/kry.md fixes the signs of H and of the separation test.
+// convention under which docs/hybrid.md fixes the signs of H and of the separation test.
 // Neighbouring patches must join with a common tangent plane (G1) along shared edges, and
 // every patch must be evaluable a little outside its domain (integrator stages may look there).
 

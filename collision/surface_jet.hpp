@@ -3,12 +3,12 @@
 // truncated Taylor arithmetic that produces and consumes them.
 //
 // Kry & Pai's contact kinematics need, per surface, c and its ten partials c_u ... c_vvv
-// (Kry & Pai 2002 §3.7 and footnote 4; notes/kry.md §1.3 "Derivatives needed"). Every surface in
+// (Kry & Pai 2002 §3.7 and footnote 4). Every surface in
 // Pivot delivers them as a SurfaceJet. Where a closed form is long (normalized cube points,
 // the contact frame x = c_u/|c_u|, ...) the code computes with Taylor2: a polynomial in
 // (du, dv) of total degree ≤ 3 that is exact to that degree, i.e. forward-mode automatic
 // differentiation to third order (the thesis did the same by hand for S-patches, Kry 2000
-// §5.3, Fig. 5.11; notes/kry.md §5.4 "implementation tip").
+// §5.3, Fig. 5.11).
 
 #include <array>
 #include <cmath>

@@ -2,7 +2,7 @@
 // Torus about the surface frame's z axis, one doubly periodic patch:
 //   p(u, v) = ((R + r cos v) cos u, (R + r cos v) sin u, r sin v),  u, v ∈ [0, 2π)
 // Regular everywhere for R > r; p_u × p_v points outward. Periodic coordinates are wrapped, no
-// patch traversal is needed (notes/kry.md §5.4). Avoid resting it flat on a plane: that is a
+// patch traversal is needed. Avoid resting it flat on a plane: that is a
 // conforming circle contact, which the reduced mode cannot describe.
 
 #include "pivot/collision/smooth_surface.hpp"

@@ -4,7 +4,7 @@
 //
 //   g = p_A − p_B                      (Cline 2002 eq. 4.1)
 //   J_A = ([r_A], I),  J_B = (−[r_B], −I),  r_X = x_X − p_X   (eq. 4.5–4.6 with the B sign
-//   corrected, notes/cline.md §5.4)
+//   corrected)
 // p_X is the anchor point fixed in body X, in world coordinates. The Jacobian is exact.
 
 #include <string>

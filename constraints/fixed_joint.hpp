@@ -1,9 +1,9 @@
 #pragma once
 // Fixed (weld) joint: relative rotation and one common point locked; 6 rows, no freedom.
-// Cline 2002 has no weld (notes/cline.md §5.4); it combines the rotation rows of eq. 4.10
+// Cline 2002 has no weld; it combines the rotation rows of eq. 4.10
 // ("method 2") with the ball rows of eq. 4.1, 4.5–4.6.
 //
-// Rows 0–2, rotation lock (eq. 4.10 method 2 as a quaternion error; notes/cline.md §5.4):
+// Rows 0–2, rotation lock (eq. 4.10 method 2 as a quaternion error):
 //   q_err = q_A · q_rel0 · q_B⁻¹,  q_rel0 = q_A0⁻¹ q_B0,   g = φ = quat_log(q_err)
 //   J_A = (I, 0),  J_B = (−I, 0)   (exact at φ = 0; columns off by ≤ ≈|φ|/2 near it)
 // Rows 3–5, ball (eq. 4.1, 4.5–4.6 with the corrected B sign):

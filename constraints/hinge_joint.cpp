@@ -36,7 +36,7 @@ HingeJoint::HingeJoint(const HingeJointSettings& s, int body_a, int body_b, cons
 }
 
 // rows 0–2: ball (Cline eq. 4.1, 4.5–4.6); rows 3–4: g_i = a·b_i,
-// ġ_i = ω_A·(a × b_i) − ω_B·(a × b_i)  (exact form of Cline eq. 4.9; notes/cline.md §5.4)
+// ġ_i = ω_A·(a × b_i) − ω_B·(a × b_i)  (exact form of Cline eq. 4.9)
 void HingeJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
   out.resize(5);
   joint_detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);

@@ -2,7 +2,7 @@
 // Hinge (revolute) joint: a ball joint plus two rows keeping the hinge axis of A aligned with
 // the hinge axis of B; 5 rows, 1 rotational degree of freedom (the hinge angle θ).
 //
-// Rows 0–2, ball (Cline 2002 eq. 4.1, 4.5–4.6; notes/cline.md §5.4):
+// Rows 0–2, ball (Cline 2002 eq. 4.1, 4.5–4.6):
 //   g = p_A − p_B,  J_A = ([r_A], I),  J_B = (−[r_B], −I),  r_X = x_X − p_X
 // Rows 3–4, axis alignment (replaces Cline's forbidden-axis rows, eq. 4.9–4.10, by an exact
 // dot-product form): a = hinge axis fixed in A, b1, b2 unit vectors fixed in B, perpendicular to

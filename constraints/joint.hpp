@@ -8,7 +8,7 @@
 // Every Jacobian is a twist Jacobian (angular first, world-aligned at each body's centre of
 // mass, Cline 2002 §2.5.2), consistent in sign with its g:  d/dt g = J_A v_A + J_B v_B.
 // tests/constraints checks this by finite differences for every joint; the post-stabilization
-// step J dp = −g relies on it (notes/cline.md §5.4, "sign trap").
+// step J dp = −g relies on it (the printed sign of J_B in Cline eq. 4.6 is wrong; checked by finite differences in tests/constraints).
 
 #include <Eigen/Core>
 #include <optional>

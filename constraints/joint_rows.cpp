@@ -67,7 +67,7 @@ Vec3 any_perpendicular(const Vec3& u) {
   return u.cross(Vec3::Unit(i)).normalized();
 }
 
-// Cline 2002 eq. 4.1, 4.5–4.6 (notes/cline.md §5.4: J_B = (−[r_B], −I), not +[r_B]):
+// Cline 2002 eq. 4.1, 4.5–4.6 (J_B = (−[r_B], −I), not the printed +[r_B]; finite-difference test in tests/constraints):
 //   g = p_A − p_B;  ṗ_X = v_X + ω_X × (p_X − x_X) = v_X + [r_X] ω_X,  r_X = x_X − p_X
 void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const Vec3& anchor_B,
                      int row, ConstraintRows& out) {
@@ -80,7 +80,7 @@ void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const V
   out.J_B.block<3, 3>(row, 3) = -Mat3::Identity();
 }
 
-// Cline 2002 eq. 4.10, method 2 (notes/cline.md §5.4), as a quaternion error in world axes:
+// Cline 2002 eq. 4.10, method 2, as a quaternion error in world axes:
 //   q_err = q_A q_rel0 q_B⁻¹,  q̇_X = ½ ω_X q_X  ⇒  q̇_err = ½ (ω_A − R_err ω_B) q_err
 //   g = log(q_err) ⇒ ġ = ω_A − ω_B at g = 0 (the sign trap: A positive, B negative)
 void write_rotation_lock_rows(const Pose& A, const Pose& B, const Quat& q_rel0, int row,

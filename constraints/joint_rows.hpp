@@ -43,7 +43,7 @@ void check_motor(const char* kind, const std::string& name, const std::optional<
 /// a unit vector perpendicular to the unit vector `u` (deterministic)
 [[nodiscard]] Vec3 any_perpendicular(const Vec3& u);
 
-/// Ball rows (Cline 2002 eq. 4.1, 4.5–4.6; notes/cline.md §5.4, corrected sign of J_B):
+/// Ball rows (Cline 2002 eq. 4.1, 4.5–4.6; printed sign of J_B corrected):
 ///   g = p_A − p_B,  p_X = X.to_world(anchor_X) (anchors in each body's frame)
 ///   J_A = ([r_A], I),  J_B = (−[r_B], −I),  r_X = x_X − p_X (centre of mass − anchor)
 /// written to rows [row, row+3) of out (exact everywhere).
@@ -51,7 +51,7 @@ void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const V
                      int row, ConstraintRows& out);
 
 /// Rotation-locking rows (Cline 2002 eq. 4.10 "method 2": error relative to the initial
-/// relative rotation; notes/cline.md §5.4 "sign trap"):
+/// relative rotation):
 ///   q_err = q_A · q_rel0 · q_B⁻¹,  q_rel0 = q_A0⁻¹ q_B0,   g = φ = quat_log(q_err)
 ///   J_A = (I, 0),  J_B = (−I, 0)
 /// quat_log takes the positive hemisphere, so q and −q give the same g. The exact rate is

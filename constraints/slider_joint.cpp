@@ -46,7 +46,7 @@ double SliderJoint::along(const Pose& A, const Pose& B, const Vec3& t_A,
   return t.dot(p_B - p_A);
 }
 
-// rows 0–2: rotation lock (Cline eq. 4.10 method 2, notes/cline.md §5.4 sign trap);
+// rows 0–2: rotation lock (Cline eq. 4.10 method 2);
 // rows 3–4: g_i = t_i·(p_B − p_A) with the exact rate above
 void SliderJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
   out.resize(5);

@@ -1,10 +1,10 @@
 #pragma once
 // Slider (prismatic) joint: relative rotation locked and the B anchor kept on the line through
 // the A anchor along the axis; 5 rows, 1 translational degree of freedom (the displacement s).
-// Cline 2002 has no slider (notes/cline.md §5.4); it is built from the rotation rows of eq. 4.10
+// Cline 2002 has no slider; it is built from the rotation rows of eq. 4.10
 // ("method 2") and point-on-line rows in the style of eq. 4.1.
 //
-// Rows 0–2, rotation lock (eq. 4.10 method 2 as a quaternion error; notes/cline.md §5.4):
+// Rows 0–2, rotation lock (eq. 4.10 method 2 as a quaternion error):
 //   q_err = q_A · q_rel0 · q_B⁻¹,  q_rel0 = q_A0⁻¹ q_B0,   g = φ = quat_log(q_err)
 //   J_A = (I, 0),  J_B = (−I, 0)   (exact at φ = 0; columns off by ≤ ≈|φ|/2 near it)
 // Rows 3–4, point on line: t1, t2 unit, perpendicular to the axis, fixed in A;

@@ -3,7 +3,7 @@
 // (fixed in B) at their initial angle; 4 rows, 2 rotational degrees of freedom (about axis_a
 // and about axis_b).
 //
-// Rows 0–2, ball (Cline 2002 eq. 4.1, 4.5–4.6; notes/cline.md §5.4):
+// Rows 0–2, ball (Cline 2002 eq. 4.1, 4.5–4.6):
 //   g = p_A − p_B,  J_A = ([r_A], I),  J_B = (−[r_B], −I),  r_X = x_X − p_X
 // Row 3, axis angle (exact dot-product form of Cline's forbidden-axis row, §4.4.1):
 //   g = a·b − (a·b)₀,   ġ = ω_A·(a × b) − ω_B·(a × b)   (exact everywhere)

@@ -1,5 +1,5 @@
 #pragma once
-// Spatial algebra in Cline's conventions (Cline 2002, §2.1–2.4; notes/cline.md §1):
+// Spatial algebra in Cline's conventions (Cline 2002, §2.1–2.4):
 // twists are angular first, (ω; v), world-aligned at the body's centre of mass; wrenches are
 // (τ; f). Quaternions are Eigen's (stored x, y, z, w): never copy coefficient arrays to or from
 // files, which write [w, x, y, z].

@@ -1,7 +1,7 @@
 #pragma once
 // Lemke's complementary pivot algorithm with the lexico-minimum ratio test.
 //
-// Cline 2002 §2.7.1 and §4.8 (notes/cline.md §3). Augment w = M z + d z₀ + q with a covering
+// Cline 2002 §2.7.1 and §4.8. Augment w = M z + d z₀ + q with a covering
 // vector d > 0 (default all ones), start from the basis {w} with the most negative q_t/d_t row
 // replaced by z₀, and pivot complementary variables in until z₀ leaves the basis.
 // The ratio test is lexicographic (Murty 1988): among rows tied on y_r / D_r, the row whose

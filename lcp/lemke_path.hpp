@@ -12,7 +12,7 @@
 // So the basis matrix B of [I, −M̃] has the inverse
 //     row of z_Z(b):  −(A⁻¹)(b, ·) on the columns L, 0 elsewhere;
 //     row of w_r:     e_rᵀ − M̃(r, Z) A⁻¹ on the columns L,
-// which the lexicographic ratio test reads row by row (Murty 1988; notes/cline.md §3.4).
+// which the lexicographic ratio test reads row by row (Murty 1988).
 // Only A⁻¹ (k × k) is stored; each pivot changes A by one of four moves, each an O(k²) update:
 //   z_j in, w_r out: A grows by row r and column j     (bordering)
 //   z_j in, z_l out: column l of A becomes column j     (Sherman–Morrison, Cline eq. 4.21)

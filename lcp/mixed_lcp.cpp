@@ -1,4 +1,4 @@
-// Mixed LCP → pure LCP (Cline 2002 §2.7.2 and §4.8.2; notes/cline.md §2.4 and §3.6).
+// Mixed LCP → pure LCP (Cline 2002 §2.7.2 and §4.8.2).
 //
 //   0 = P x + Q z + u,   w = K x + S z + v
 //   x = −P⁻¹(u + Q z)                               (2.41; the thesis' "−P x_base = u" has a

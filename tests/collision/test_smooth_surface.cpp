@@ -21,7 +21,7 @@ namespace {
 
 constexpr double pi = std::numbers::pi;
 
-/// the App. B rattleback patch of Kry 2000 (notes/kry.md §9.1), unscaled
+/// the App. B rattleback patch of Kry 2000, unscaled
 BezierPatch rattleback_control_points() {
   BezierPatch P;
   const double xs[4] = {-1.5, -0.5, 0.5, 1.5};
@@ -244,7 +244,7 @@ TEST_CASE("paraboloid surface: derivatives and apex curvature", "[collision][smo
 TEST_CASE("bicubic Bezier patch: derivatives and the rattleback's closed form",
           "[collision][smooth_surface]") {
   check_all_patches(BezierSurface({bumpy_patch()}), 25, 61, 0.2);
-  // Kry 2000 App. B: z = −(E(s) + E(t)) with E(s) = 1 − 3s + 3s² (notes/kry.md §6.4),
+  // Kry 2000 App. B: z = −(E(s) + E(t)) with E(s) = 1 − 3s + 3s²,
   // x = 3s − 1.5, y = 3t − 1.5: an elliptic paraboloid
   const BezierSurface rb({rattleback_control_points()});
   for (const Vec2& st : random_points(rb.domain(0), 10, 62)) {

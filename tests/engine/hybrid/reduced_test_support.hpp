@@ -54,7 +54,7 @@ inline ReducedBody fixed_bezier(std::vector<BezierPatch> patches) {
   return b;
 }
 
-/// Kry 2000 App. B rattleback (notes/kry.md §6.4, §9.1): one bicubic patch, control points on
+/// Kry 2000 App. B rattleback: one bicubic patch, control points on
 /// the 4 × 4 grid x, y ∈ {−1.5, −0.5, 0.5, 1.5} with z = −2 at the corners, −1 on the edges, 0
 /// inside; then scale (0.6, 0.2, 0.2), rotate −0.174 rad about z, offset (0, 0, 0.2) (the order
 /// the notes argue for); mass 5, inertia diag(1, 10, 10) in the body (= world-at-rest) axes

@@ -1,6 +1,6 @@
 // engine/hybrid/contact_frame.hpp, engine/hybrid/contact_kinematics.hpp: H and Ḣ against finite
 // differences of the forward map ^2_1E(q) (P9), the sign-corrected H against the independent Python
-// check of notes/kry_check/check.py, the two-free-body Jacobian against finite differences of world
+// check of an independent Python check (outside this repository), the two-free-body Jacobian against finite differences of world
 // poses, and the twist ↔ q̇ maps against each other.
 #include <catch2/catch.hpp>
 
@@ -35,7 +35,7 @@ class FormulaSurface final : public SmoothSurface {
   PatchDomain domain_;
 };
 
-/// the two generic surfaces of notes/kry_check/check.py
+/// the two generic surfaces of an independent Python check (outside this repository)
 SmoothSurfacePtr check_py_c1() {
   return std::make_shared<FormulaSurface>([](const Taylor2& s, const Taylor2& t) {
     Taylor2Vec3 p;
@@ -198,7 +198,7 @@ TEST_CASE("H against finite differences of the forward map E(q)", "[engine][cont
       CHECK((fd - k.H_1 * qdot).norm() < 1e-8 * std::max(1.0, fd.norm()));
     }
     const ContactKinematics k = contact_kinematics(p.s1, p.s2, p.q, Vec5::Zero());
-    // in the contact frame: zero normal row, H(3,5) = +1 (P§3.4.3, notes/kry.md §1.3)
+    // in the contact frame: zero normal row, H(3,5) = +1 (P§3.4.3)
     CHECK(k.H_1c.row(5).norm() < 1e-14);
     CHECK(k.H_1c(2, 4) == 1.0);
     CHECK(k.H_1c.col(4).norm() == 1.0);
@@ -206,9 +206,9 @@ TEST_CASE("H against finite differences of the forward map E(q)", "[engine][cont
   }
 }
 
-TEST_CASE("H matches the independent check of notes/kry_check/check.py",
+TEST_CASE("H matches an independent Python check (outside this repository)",
           "[engine][contact_kinematics]") {
-  // expected: ^{1c}H by finite differences of ^2_1E(q) in notes/kry_check/check.py ("numeric in
+  // expected: ^{1c}H by finite differences of ^2_1E(q) in an independent Python check (outside this repository) ("numeric in
   // 1c coords"), printed to 9 digits by running its functions; its own error is ~2e-9
   Mat65 expected;
   expected << -0.105143327, 0.510487807, -0.129791434, -0.018570729, 0.0,  //

@@ -1,6 +1,6 @@
 // engine/hybrid/reduced_contact.hpp, engine/hybrid/contact_search.hpp: one evaluation of the
 // reduced equations of motion against closed forms (a sphere resting and sliding on a plane), the
-// independent Python re-implementation of notes/kry_check (rattleback start values), the friction
+// independent Python re-implementation of Kry 2000 (outside this repository) (rattleback start values), the friction
 // laws' wrench directions, finding contact coordinates from poses, and entering the reduced mode.
 #include <catch2/catch.hpp>
 
@@ -148,7 +148,7 @@ TEST_CASE("reduced dynamics: the contact wrench of each mode lies in its constra
 
 TEST_CASE("reduced dynamics: rattleback start matches the independent Python check",
           "[engine][reduced]") {
-  // expected values: notes/kry_check/frictionless.txt, first line (t = 0, spin start, App. B
+  // expected values: the independent check's frictionless run, first line (t = 0, spin start, App. B
   // rattleback, g = 9.81): energy 10.032915895187644 J, world ω_z 1.0, COM
   // (0.08671850309555791, −0.019911896907329564, 0.1024325025683625), f_n 48.83142814299213 N
   ReducedContactModel m;
@@ -163,7 +163,7 @@ TEST_CASE("reduced dynamics: rattleback start matches the independent Python che
       (d.X_W1.p_WB - Vec3(0.08671850309555791, -0.019911896907329564, 0.1024325025683625)).norm() <
       1e-12);
   CHECK(body1_world_twist(m, s)[2] == Approx(1.0).epsilon(1e-12));
-  // tap start (notes/kry_check/tap_03.txt, first line): E 8.28756 J, COM (0.6075, 0, 0.1690),
+  // tap start (the independent check's tap run, first line): E 8.28756 J, COM (0.6075, 0, 0.1690),
   // f_n 39.74 N
   ReducedContactState tap = rattleback_tap_start();
   const ReducedDynamics dt = reduced_dynamics(m, tap);

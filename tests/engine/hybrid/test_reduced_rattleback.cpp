@@ -1,8 +1,8 @@
-// The rattleback of Kry 2000 App. B (notes/kry.md §6.4, §9): one bicubic Bézier patch, mass 5,
+// The rattleback of Kry 2000 App. B: one bicubic Bézier patch, mass 5,
 // inertia diag(1, 10, 10), on the App. B floor, g = 9.81. Ground truth: the thesis's
 // observations (Kry 2000 §6.4: the spin start turns from counter-clockwise to clockwise, a tap
 // makes it spin clockwise, with all friction zero there is no reversal) and the independent
-// Python re-implementation of notes/kry_check (spin_03.txt, tap_03.txt, frictionless.txt),
+// Python re-implementation of Kry 2000 (outside this repository: its spin, tap and frictionless runs),
 // whose numbers are quoted where used.
 #include <catch2/catch.hpp>
 
@@ -70,14 +70,14 @@ TEST_CASE("slow: rattleback spin start with mu 0.3 reverses from counter-clockwi
       break;
     }
   // the thesis says "quickly", the paper "about eight seconds"; App. B with g = 9.81 reverses
-  // later in the independent check too (26-28 s, notes/kry.md §6.4 [CHECK])
+  // later in the independent check too (26-28 s)
   CHECK(t_reverse > 20.0);
   CHECK(t_reverse < 30.0);
   // no slip throughout after the first instant (slip starts at zero), energy conserved to
-  // 5 digits as in notes/kry_check/spin_03.txt
+  // 5 digits as in the independent check's spin run
   CHECK(tr.back().mode == FrictionMode::no_slip);
   for (const Sample& x : tr) CHECK(std::abs(x.energy - tr.front().energy) < 1e-6);
-  // notes/kry_check/spin_03.txt: "t= 29.50 noslip E=10.03291 wz=-0.2229
+  // the independent check's spin run: "t= 29.50 noslip E=10.03291 wz=-0.2229
   // com=(0.1220,-0.0052,0.1097) fn=62.44" (fixed 10 ms RK4 there, adaptive here)
   const Sample& s295 = at(tr, 29.5);
   CHECK(spin(s295) == Approx(-0.2229).margin(0.01));
@@ -109,7 +109,7 @@ TEST_CASE("slow: rattleback spin start without friction does not reverse",
     CHECK(std::abs(x.energy - tr.front().energy) < 1e-7 * tr.front().energy);
   }
   CHECK(min_spin > 0.8);
-  // notes/kry_check/frictionless.txt at t = 0.5: COM (0.09667, 0.02345, 0.10020), ω_z 0.99862
+  // the independent check's frictionless run at t = 0.5: COM (0.09667, 0.02345, 0.10020), ω_z 0.99862
   // (the floor's origin moved: compare relative to the start)
   const Sample& s05 = at(tr, 0.5);
   const Vec3 d05 = s05.X_W1.p_WB - tr.front().X_W1.p_WB;
@@ -122,7 +122,7 @@ TEST_CASE("slow: rattleback spin start without friction does not reverse",
 
 TEST_CASE("slow: rattleback tap start develops clockwise spin", "[engine][reduced][rattleback]") {
   // Kry 2000 §6.4, Fig. 6.6: released from rest tilted onto one end, it "quickly starts
-  // spinning in a clockwise direction"; notes/kry_check/tap_03.txt: ω_z between −0.1 and −0.4
+  // spinning in a clockwise direction"; the independent check's tap run: ω_z between −0.1 and −0.4
   // within seconds
   const ReducedContactModel m = rattleback_model(0.3);
   ReducedContactState s = rattleback_tap_start();

@@ -1,4 +1,4 @@
-// engine/hybrid/reduced_contact.hpp with body 2 free (the 11-DOF form of notes/kry.md §2
+// engine/hybrid/reduced_contact.hpp with body 2 free (the 11-DOF two-free-body form of Kry 2000 §4.3
 // [DERIVED]): a very heavy floating slab against the fixed ground, and two free ellipsoids pressed
 // together by equal and opposite forces without gravity against the conservation of momentum and
 // energy.
