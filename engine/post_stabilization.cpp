@@ -64,6 +64,8 @@ void World::post_stabilize(std::vector<Contact> contacts) {
         const IslandOutput& out = outputs[k];
         report_.pivots += out.pivots;
         ++totals_.lcp_solves;
+        if (out.failed_status == lcp::LcpStatus::ray_termination)
+          note_ray(island.bodies, "post-stabilization ");
         if (out.velocity.size() == 0) {
           ++report_.failures;
           report_.warn(StepWarning::post_lcp_failed, island.bodies.front(),

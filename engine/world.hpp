@@ -185,6 +185,9 @@ class World {
   [[nodiscard]] double max_joint_error() const;
   /// the largest penetration depth (−gap) over all contacts at the current state, ≥ 0, m
   [[nodiscard]] double max_penetration();
+  /// collision detection at the current state: the contacts with gap ≤ the contact margin
+  /// (what the step's stages detect; e.g. for the animator mode, engine/animator.hpp)
+  [[nodiscard]] std::vector<Contact> current_contacts();
 
   /// kinetic energy Σ ½ vᵀ M v, J
   [[nodiscard]] double kinetic_energy() const;
@@ -240,6 +243,17 @@ class World {
   void detect_contacts(std::vector<Contact>& out);
   void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
   void check_body(int body, const char* what) const;
+  // kinematic bodies (kinematic_bodies.cpp, docs/step.md "Kinematic bodies")
+  /// the body's centre-of-mass pose on its track at time t
+  static Pose kinematic_pose(const RigidBody& body, double t);
+  /// each kinematic body's twist := its track's average over the step [t, t+h]
+  void prescribe_kinematic_twists();
+  /// the kinematic bodies' twists into the dynamics rows' right-hand sides
+  void add_kinematic_bias();
+  /// each kinematic body's pose := its track's at the end of the step
+  void place_kinematic_bodies();
+  /// an island LCP that ended on a ray (before the fallback): counted and warned
+  void note_ray(const std::vector<int>& island_bodies, const char* which);
   [[nodiscard]] bool is_reduced(int body) const;
   friend class detail::HybridSwitch;  // reads and moves bodies of the pairs it owns
   /// checks the bodies and builds the joint at the current poses (the joint checks its

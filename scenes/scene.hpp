@@ -31,6 +31,7 @@
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/forces.hpp"
+#include "pivot/engine/animator.hpp"
 #include "pivot/engine/rigid_body.hpp"
 #include "pivot/engine/world.hpp"
 
@@ -111,6 +112,10 @@ struct SceneBody {
   bool has_density = false;         ///< mass properties from "density" (else from "mass")
   /// settings.smooth_surface is smooth_surface->built; none: the shape's automatic surface
   std::optional<SceneSmoothSurface> smooth_surface;
+  /// the key frames of a kinematic body (settings.kinematic points to the same track)
+  std::optional<KinematicTrack> kinematic;
+  /// the animator controls (`pivot animate`, docs/animator.md); none: the defaults
+  std::optional<AnimatorBodySettings> animator;
 };
 
 /// the settings of any joint type
