@@ -15,6 +15,8 @@
 #include <cmath>
 
 #include "pivot/engine/constraint_set.hpp"
+#include "pivot/engine/island_batch.hpp"
+#include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/world.hpp"
 
 namespace pivot {
@@ -38,14 +40,18 @@ void World::prescribe_kinematic_twists() {
   }
 }
 
+namespace {
+// J_K V̄_K of a row's kinematic sides
+double known_velocity(const RigidBodySet& set, const RowRef& r) {
+  double sum = 0.0;
+  if (r.body_a >= 0 && set.body(r.body_a).kinematic) sum += r.J_A.dot(set.twist(r.body_a));
+  if (r.body_b >= 0 && set.body(r.body_b).kinematic) sum += r.J_B.dot(set.twist(r.body_b));
+  return sum;
+}
+}  // namespace
+
 void World::add_kinematic_bias() {
-  // J_K V̄_K of a row's kinematic sides
-  auto known = [this](const RowRef& r) {
-    double sum = 0.0;
-    if (r.body_a >= 0 && set_.body(r.body_a).kinematic) sum += r.J_A.dot(set_.twist(r.body_a));
-    if (r.body_b >= 0 && set_.body(r.body_b).kinematic) sum += r.J_B.dot(set_.twist(r.body_b));
-    return sum;
-  };
+  auto known = [this](const RowRef& r) { return known_velocity(set_, r); };
   bool any = false;
   for (int i = 0; i < set_.size() && !any; ++i) any = set_.body(i).kinematic != nullptr;
   if (!any) return;
@@ -67,6 +73,35 @@ void World::place_kinematic_bodies() {
   }
 }
 
+void World::resolve_squeezed_islands(const std::vector<detail::IslandJob>& jobs,
+                                     std::vector<IslandOutput>& outputs) {
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    if (outputs[k].failed_status != lcp::LcpStatus::ray_termination) continue;
+    const IslandInput& in = *jobs[k].island;
+    bool touched = false;
+    for (int e : in.equalities) {
+      const double d = known_velocity(set_, rows_->equalities[e]);
+      touched = touched || d != 0.0;
+      rows_->equalities[e].bias -= d;
+    }
+    for (int u : in.unilaterals) {
+      const double d = known_velocity(set_, rows_->unilaterals[u]);
+      touched = touched || d != 0.0;
+      rows_->unilaterals[u].bias -= d;
+    }
+    for (int m : in.motors) rows_->motors[m].target += known_velocity(set_, rows_->motors[m]);
+    for (int c : in.cones) rows_->cones[c].direction_bias.clear();
+    if (!touched) continue;  // not a kinematic squeeze: the compliant answer stands
+    IslandOutput again = solve_island(*rows_, in, jobs[k].lemke);
+    if (again.status != lcp::LcpStatus::solved || again.velocity.size() == 0) continue;
+    again.fallback = true;
+    again.failed_status = lcp::LcpStatus::ray_termination;
+    again.pivots += outputs[k].pivots;
+    again.message = outputs[k].message;
+    outputs[k] = std::move(again);
+  }
+}
+
 // The squeeze (docs/step.md): a body pressed by kinematic or fixed bodies past contact has no
 // feasible LCP; Lemke ends on a secondary ray, the island's fallback answers it (a slightly
 // compliant, finite answer) and the step says so here.
@@ -76,7 +111,7 @@ void World::note_ray(const std::vector<int>& island_bodies, const char* which) {
   report_.warn(StepWarning::lcp_ray, first,
                fmt::format("the {}LCP of the island of body \"{}\" has no feasible answer (Lemke "
                            "ended on a ray; e.g. squeezed between kinematic or fixed bodies): "
-                           "the compliant fallback answered it",
+                           "docs/step.md \"The squeeze\" has the fallback",
                            which, first >= 0 ? set_.body(first).name : std::string("?")));
 }
 

@@ -42,6 +42,7 @@ namespace pivot {
 
 namespace detail {
 struct StepContext;
+struct IslandJob;
 class HybridSwitch;
 class ThreadPool;
 }  // namespace detail
@@ -252,6 +253,11 @@ class World {
   void add_kinematic_bias();
   /// each kinematic body's pose := its track's at the end of the step
   void place_kinematic_bodies();
+  /// the squeeze's dynamics fallback: an island whose LCP ended on a ray and touches kinematic
+  /// bodies is solved again with their twists taken out of its rows (as if they stood still
+  /// this step) instead of the compliant answer, which is of the order violation / ε
+  void resolve_squeezed_islands(const std::vector<detail::IslandJob>& jobs,
+                                std::vector<IslandOutput>& outputs);
   /// an island LCP that ended on a ray (before the fallback): counted and warned
   void note_ray(const std::vector<int>& island_bodies, const char* which);
   [[nodiscard]] bool is_reduced(int body) const;

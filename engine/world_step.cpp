@@ -270,8 +270,9 @@ void World::solve_islands(StepContext& ctx) {
   }
   time_stage(StepStage::assembly, clock.lap());
   const auto t0 = Clock::now();
-  const std::vector<IslandOutput> outputs =
+  std::vector<IslandOutput> outputs =
       solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool());
+  resolve_squeezed_islands(jobs, outputs);
   report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
   clock.lap();
   for (std::size_t k = 0; k < islands.size(); ++k) {

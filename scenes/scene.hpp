@@ -48,6 +48,9 @@ struct SceneSettings {
   /// time_step (dt), gravity, stabilization, the hybrid mode ("hybrid" is world.hybrid), ...
   /// (WorldSettings's defaults are the file's)
   WorldSettings world{};
+  /// "mode": "animator": the scene is a key-framed animation; `pivot run` runs it as
+  /// `pivot animate` does (docs/animator.md). "dynamics" (the default): false
+  bool animator = false;
 };
 
 /// the kinds of smooth surface a scene can give a body ("smooth_surface"/"type")

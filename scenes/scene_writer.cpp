@@ -272,6 +272,7 @@ std::string resolved_scene_json(const Scene& scene) {
   j["name"] = scene.name;
   j["description"] = scene.description;
   j["settings"] = settings_json(scene.settings);
+  if (scene.settings.animator) j["settings"]["mode"] = "animator";
   j["bodies"] = ojson::array();
   for (const SceneBody& b : scene.bodies) j["bodies"].push_back(body_json(b));
   j["joints"] = ojson::array();
