@@ -240,6 +240,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
               {"pivots", t.pivots},
               {"failures", t.failures},
               {"fallbacks", t.fallbacks},
+              {"rays", t.rays},
               {"failed_steps", stats.failed_steps},
               {"solve_time_s", t.solve_seconds}};
   j["hybrid"] = {{"entries", t.reduced_entries},
@@ -413,7 +414,11 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     }
     fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
                e.kinetic, e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
-               r.joint_error_after, r.penetration_after, r.reduced_pairs, lcp::to_string(r.status));
+               r.joint_error_after, r.penetration_after, r.reduced_pairs,
+               // an island answered by a fallback after a ray (the squeeze) shows the ray
+               lcp::to_string(r.status == lcp::LcpStatus::solved && r.rays > 0
+                                  ? lcp::LcpStatus::ray_termination
+                                  : r.status));
     ++stats.steps;
     stats.contacts += r.contacts;
     if (r.failures > 0) {
