@@ -160,3 +160,27 @@ TEST_CASE("animator: an overlap only forbidden motions could remove is reported,
   CHECK_THROWS_WITH(Animator(w, {std::nullopt, std::nullopt}, {rigid(0.5), rigid(1)}),
                     Catch::Contains("body \"a\"") && Catch::Contains("rigidity"));
 }
+
+TEST_CASE("animator: per-frame overrides change the controls in their window") {
+  World w({.time_step = 0.04});
+  sphere(w, "a", Vec3(0, 0, 0));
+  AnimatorBodySettings s = rigid(4);
+  s.overrides = {{.from = 0.1, .to = 0.2, .translate = 0.0},
+                 {.from = 0.15, .to = 0.3, .rigidity = 2.0, .rotate = 0.5}};
+  // outside every window: the body's own; inside: each matching window in order, the last wins
+  CHECK(controls_at(s, 0.05).translate == 1.0);
+  CHECK(controls_at(s, 0.1).translate == 0.0);
+  CHECK(controls_at(s, 0.15).translate == 0.0);
+  CHECK(controls_at(s, 0.15).rigidity == 2.0);
+  CHECK(controls_at(s, 0.2).translate == 1.0);  // [from, to): 0.2 is outside the first
+  Animator anim(w, {std::nullopt}, {s});
+  const Quat q = Quat::Identity();
+  // W = (1/R) diag(r m I⁻¹, t I): a sphere of radius 0.5 and mass 1 has m I⁻¹ = 1/(0.4·0.25) = 10
+  const Mat6 W0 = anim.metric(0, q, 0.0), W1 = anim.metric(0, q, 0.12), W2 = anim.metric(0, q, 0.25);
+  CHECK(W0(3, 3) == Approx(0.25).margin(1e-15));
+  CHECK(W0(0, 0) == Approx(10.0 / 4).margin(1e-12));
+  CHECK(W1.bottomRightCorner<3, 3>().isZero(0.0));
+  CHECK(W1(0, 0) == Approx(10.0 / 4).margin(1e-12));
+  CHECK(W2(3, 3) == Approx(0.5).margin(1e-15));
+  CHECK(W2(0, 0) == Approx(0.5 * 10.0 / 2).margin(1e-12));
+}
