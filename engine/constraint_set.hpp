@@ -37,6 +37,9 @@ struct FrictionCone {
   int normal_row = -1;             ///< index into ConstraintSet::unilaterals
   double mu = 0.0;                 ///< Coulomb coefficient of the pair
   std::vector<RowRef> directions;  ///< k tangent directions, each with its negative
+  /// per direction, the right-hand side D v⁺ + b + E γ ≥ 0: the sliding velocity a kinematic
+  /// body prescribes (World::add_kinematic_bias); empty means all zero
+  std::vector<double> direction_bias;
 };
 
 struct MotorConstraint : RowRef {

@@ -89,8 +89,10 @@ void IslandLcp::emit(Sink& sink) const {
     const FrictionCone& cone = rows_.cones[in_.cones[c]];
     const int gamma = L_.gc0 + c;
     sink.S(gamma, local_uni_.at(cone.normal_row), cone.mu);  // ζ = μ λ_n − Eᵀλ_f
-    for (const RowRef& d : cone.directions) {
+    for (std::size_t j = 0; j < cone.directions.size(); ++j) {
+      const RowRef& d = cone.directions[j];
       g_row(f, d, 1.0);
+      if (!cone.direction_bias.empty()) sink.v(f, cone.direction_bias[j]);
       sink.S(f, gamma, 1.0);  // σ = D v + E γ
       sink.S(gamma, f, -1.0);
       ++f;

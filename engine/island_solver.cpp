@@ -100,6 +100,7 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   }
   int pivots = result.lcp.pivots;
   bool fallback = false;
+  lcp::LcpStatus failed_status = lcp::LcpStatus::solved;
   std::string message;
   if (!result.ok() || !result.x.allFinite()) {
     if (on_failed) on_failed(FailedLcp{problem, options, result});
@@ -107,6 +108,7 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
     // copositive, S + εI with ε = 1e-8 of its scale, which Lemke always solves; if even that fails
     // the caller keeps the old velocities
     message = result.lcp.message;
+    failed_status = result.lcp.status;
     const double scale = std::max(1.0, problem.S.cwiseAbs().sum() / std::max(1, m));
     for (int i = 0; i < m; ++i) problem.S.coeffRef(i, i) += 1e-8 * scale;
     const lcp::MixedLcpResult retry = lcp::solve_mixed_lcp(problem, options);
@@ -126,6 +128,7 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   out.singular_equalities = std::move(singular_equalities);
   out.regularized = regularized;
   out.fallback = fallback;
+  out.failed_status = failed_status;
   out.layer = layer;
   out.pivots = pivots;
   out.message = std::move(message);

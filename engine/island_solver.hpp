@@ -72,6 +72,9 @@ struct IslandOutput {
   std::vector<int> singular_equalities;     ///< island-local equality rows found dependent
   bool regularized = false;                 ///< the joint block needed regularization
   bool fallback = false;                    ///< the LCP failed and the documented fallback was used
+  /// with `fallback`: how the LCP failed before it (ray_termination: no feasible answer, e.g. a
+  /// body squeezed by kinematic or fixed bodies past contact)
+  lcp::LcpStatus failed_status = lcp::LcpStatus::solved;
   IslandLayer layer = IslandLayer::direct;  ///< the last layer of the island policy that ran
   bool warm_started = false;    ///< the warm start (the previous active set) was accepted
   std::vector<int> active_set;  ///< of the reduced LCP, for the next step's warm start

@@ -64,6 +64,12 @@ void World::post_stabilize(std::vector<Contact> contacts) {
         const IslandOutput& out = outputs[k];
         report_.pivots += out.pivots;
         ++totals_.lcp_solves;
+        if (out.failed_status == lcp::LcpStatus::ray_termination) {
+          // no feasible correction (a squeeze): the compliant fallback's answer is of the order
+          // overlap / ε, so this island is left uncorrected instead (docs/step.md "The squeeze")
+          note_ray(island.bodies, "post-stabilization ");
+          continue;
+        }
         if (out.velocity.size() == 0) {
           ++report_.failures;
           report_.warn(StepWarning::post_lcp_failed, island.bodies.front(),

@@ -47,6 +47,7 @@ RigidBody make_rigid_body(const BodySettings& s) {
     else if (s.shape->type == ShapeType::plane)
       b.smooth_surface = make_plane_surface(s.shape->normal, s.shape->offset);
   }
+  if (s.fixed && s.kinematic) fail("a kinematic body cannot also be fixed");
   if (s.fixed) return b;
   if (s.shape && (s.shape->type == ShapeType::plane || s.shape->type == ShapeType::mesh))
     fail(fmt::format("a {} shape needs a fixed body", to_string(s.shape->type)));
@@ -98,6 +99,19 @@ RigidBody make_rigid_body(const BodySettings& s) {
   b.inverse_mass = 1.0 / mass;
   b.inertia_B = 0.5 * (inertia + inertia.transpose());
   b.inverse_inertia_B = b.inertia_B.inverse();
+  if (s.kinematic) {
+    // infinite mass in both LCPs: the inverses are zero, as a fixed body's
+    auto track = std::make_shared<KinematicTrack>(*s.kinematic);
+    try {
+      check_track(*track);
+    } catch (const Error& e) {
+      fail(std::string("kinematic: ") + e.what());
+    }
+    b.kinematic = std::move(track);
+    b.fixed = true;
+    b.inverse_mass = 0.0;
+    b.inverse_inertia_B = Mat3::Zero();
+  }
   return b;
 }
 

@@ -3,12 +3,14 @@
 // state (pose and twist, stored in the RigidBodySet) — the model/state split of MuJoCo.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "pivot/collision/shape.hpp"
 #include "pivot/collision/smooth_surface.hpp"
 #include "pivot/core/spatial.hpp"
+#include "pivot/engine/kinematic_track.hpp"
 
 namespace pivot {
 
@@ -43,6 +45,12 @@ struct BodySettings {
   /// (collision/ellipsoid_surface.hpp, plane_surface.hpp); other shapes get none and never
   /// enter reduced mode.
   SmoothSurfacePtr smooth_surface{};
+  /// a key-frame track (kinematic_track.hpp): the body follows it instead of its dynamics. It
+  /// has infinite mass in both LCPs (like a fixed body) and its mass properties are still
+  /// computed (the animator's metric uses them); p_WS, q_WB, v_WB and w_WB are ignored: the pose
+  /// is the track's, the twist the track's step average (docs/step.md "Kinematic bodies").
+  /// Needs fixed = false. check_track is applied to a copy.
+  std::shared_ptr<const KinematicTrack> kinematic{};
 };
 
 /// the model part of a body, fixed after creation
@@ -61,6 +69,9 @@ struct RigidBody {
   std::uint32_t collision_mask = 0xffffffffu;
   /// smooth surface for the hybrid mode in the shape frame (may be null; see BodySettings)
   SmoothSurfacePtr smooth_surface;
+  /// the key-frame track of a kinematic body (then `fixed` is true as well: infinite mass, with
+  /// `mass` and `inertia_B` still the shape's); null for dynamic and fixed bodies
+  std::shared_ptr<const KinematicTrack> kinematic;
 
   /// world inertia R I_B Rᵀ at orientation q_WB (Cline eq. 2.15)
   [[nodiscard]] Mat3 inertia_W(const Quat& q_WB) const;

@@ -33,8 +33,11 @@ enum class StepWarning {
   island_lcp_failed,    ///< an island's LCP failed even with the fallback: it kept its velocities
   post_lcp_failed,      ///< a post-stabilization LCP failed: that island was not corrected
   hybrid_entry_failed,  ///< a body could not enter the hybrid reduced mode (its geometry threw)
+  /// an island's LCP (dynamics or post-step) ended on a secondary ray: it has no feasible answer
+  /// (e.g. a kinematic plate squeezing a box into the ground); the fallback answered it
+  lcp_ray,
 };
-inline constexpr std::size_t kStepWarningKinds = 5;
+inline constexpr std::size_t kStepWarningKinds = 6;
 
 /// "nonfinite_forces", "redundant_joint", ... (as in metrics and summaries)
 [[nodiscard]] const char* to_string(StepWarning kind);
@@ -60,6 +63,9 @@ struct StepReport {
   lcp::LcpStatus status = lcp::LcpStatus::solved;
   int failures = 0;                   ///< islands whose LCP failed this step
   int fallbacks = 0;                  ///< islands solved by the fallback (see docs/step.md)
+  /// island LCPs (dynamics and post-steps) that ended on a secondary ray, i.e. had no feasible
+  /// answer, before the fallback (StepWarning::lcp_ray; docs/step.md "The squeeze")
+  int rays = 0;
   int contacts = 0;                   ///< contacts in the LCP
   int post_steps = 0;                 ///< post-stabilization LCPs solved
   double joint_error_before = 0.0;    ///< max |g| of joint rows after integration, before post
@@ -93,6 +99,7 @@ struct RunTotals {
   long pivots = 0;
   long failures = 0;
   long fallbacks = 0;
+  long rays = 0;  ///< StepReport::rays summed
   double solve_seconds = 0.0;
   long reduced_entries = 0;                        ///< hybrid: pairs that entered reduced mode
   long reduced_exits = 0;                          ///< hybrid: pairs that left it

@@ -82,8 +82,15 @@ int World::add_body(const BodySettings& settings) {
   Vec6 twist;
   twist << settings.w_WB, settings.v_WB;
   // the state holds the centre of mass: the shape frame's origin minus the shape offset
-  const Quat q = settings.q_WB.normalized();
-  const Vec3 com = settings.p_WS - q * model.shape_offset;
+  Quat q = settings.q_WB.normalized();
+  Vec3 com = settings.p_WS - q * model.shape_offset;
+  if (model.kinematic) {
+    // a kinematic body starts where its track is at the world's time (docs/step.md)
+    const Pose pose = kinematic_pose(model, time_);
+    q = pose.q_WB;
+    com = pose.p_WB;
+    twist.setZero();
+  }
   CollisionObjectSettings object;
   if (model.shape) {
     object.shape = model.shape;
@@ -173,6 +180,9 @@ void World::add_force_callback(ForceCallback callback) {
 void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   check_body(body, "set_state");
   if (body < 0) throw Error("set_state: the world has no state");
+  if (set_.body(body).kinematic)
+    throw Error(fmt::format("body \"{}\": set_state: a kinematic body follows its key frames",
+                            set_.body(body).name));
   if (!pose.p_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
       pose.q_WB.norm() < 1e-6)
     throw Error(
@@ -225,6 +235,12 @@ double World::max_penetration() {
   std::vector<Contact> contacts;
   detect_contacts(contacts);
   return deepest_penetration(contacts);
+}
+
+std::vector<Contact> World::current_contacts() {
+  std::vector<Contact> contacts;
+  detect_contacts(contacts);
+  return contacts;
 }
 
 double World::deepest_penetration(const std::vector<Contact>& contacts) {

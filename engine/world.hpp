@@ -42,6 +42,7 @@ namespace pivot {
 
 namespace detail {
 struct StepContext;
+struct IslandJob;
 class HybridSwitch;
 class ThreadPool;
 }  // namespace detail
@@ -185,6 +186,9 @@ class World {
   [[nodiscard]] double max_joint_error() const;
   /// the largest penetration depth (−gap) over all contacts at the current state, ≥ 0, m
   [[nodiscard]] double max_penetration();
+  /// collision detection at the current state: the contacts with gap ≤ the contact margin
+  /// (what the step's stages detect; e.g. for the animator mode, engine/animator.hpp)
+  [[nodiscard]] std::vector<Contact> current_contacts();
 
   /// kinetic energy Σ ½ vᵀ M v, J
   [[nodiscard]] double kinetic_energy() const;
@@ -240,6 +244,22 @@ class World {
   void detect_contacts(std::vector<Contact>& out);
   void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
   void check_body(int body, const char* what) const;
+  // kinematic bodies (kinematic_bodies.cpp, docs/step.md "Kinematic bodies")
+  /// the body's centre-of-mass pose on its track at time t
+  static Pose kinematic_pose(const RigidBody& body, double t);
+  /// each kinematic body's twist := its track's average over the step [t, t+h]
+  void prescribe_kinematic_twists();
+  /// the kinematic bodies' twists into the dynamics rows' right-hand sides
+  void add_kinematic_bias();
+  /// each kinematic body's pose := its track's at the end of the step
+  void place_kinematic_bodies();
+  /// the squeeze's dynamics fallback: an island whose LCP ended on a ray and touches kinematic
+  /// bodies is solved again with their twists taken out of its rows (as if they stood still
+  /// this step) instead of the compliant answer, which is of the order violation / ε
+  void resolve_squeezed_islands(const std::vector<detail::IslandJob>& jobs,
+                                std::vector<IslandOutput>& outputs);
+  /// an island LCP that ended on a ray (before the fallback): counted and warned
+  void note_ray(const std::vector<int>& island_bodies, const char* which);
   [[nodiscard]] bool is_reduced(int body) const;
   friend class detail::HybridSwitch;  // reads and moves bodies of the pairs it owns
   /// checks the bodies and builds the joint at the current poses (the joint checks its

@@ -128,6 +128,7 @@ const StepReport& World::step() {
   recorded_lcps_.clear();
   Stopwatch whole(settings_.profile), clock(settings_.profile);
 
+  prescribe_kinematic_twists();
   compute_forces(ctx);
   time_stage(StepStage::forces, clock.lap());
   rows_->clear();
@@ -140,6 +141,7 @@ const StepReport& World::step() {
                   .motors = true});
   time_stage(StepStage::assembly, clock.lap());
   add_step_contacts(ctx);
+  add_kinematic_bias();
   solve_islands(ctx);
   clock.lap();
   integrate_positions(ctx);
@@ -268,8 +270,9 @@ void World::solve_islands(StepContext& ctx) {
   }
   time_stage(StepStage::assembly, clock.lap());
   const auto t0 = Clock::now();
-  const std::vector<IslandOutput> outputs =
+  std::vector<IslandOutput> outputs =
       solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool());
+  resolve_squeezed_islands(jobs, outputs);
   report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
   clock.lap();
   for (std::size_t k = 0; k < islands.size(); ++k) {
@@ -291,6 +294,7 @@ void World::solve_islands(StepContext& ctx) {
                                joints_[joint]->name()));
     }
     if (out.fallback) ++report_.fallbacks;
+    if (out.failed_status == lcp::LcpStatus::ray_termination) note_ray(island.bodies, "");
     if (out.velocity.size() == 0) {
       // even the fallback failed: this island keeps its velocities (documented in docs/step.md)
       ++report_.failures;
@@ -374,6 +378,7 @@ void World::integrate_positions(StepContext& ctx) {
     set_.twist(i) = ctx.v_new.segment<6>(6 * i);
     set_.set_pose(i, integrate(set_.pose(i), ctx.h * ctx.v_new.segment<6>(6 * i)));
   }
+  place_kinematic_bodies();
   for (const ReducedPair& pair : hybrid_->pairs()) {
     set_.set_pose(pair.body, pair.next_pose);
     set_.twist(pair.body) = pair.next_twist;
@@ -419,6 +424,7 @@ void World::finish_step() {
   totals_.pivots += report_.pivots;
   totals_.failures += report_.failures;
   totals_.fallbacks += report_.fallbacks;
+  totals_.rays += report_.rays;
   totals_.solve_seconds += report_.solve_seconds;
   for (std::size_t k = 0; k < kStepWarningKinds; ++k)
     totals_.warnings[k] += report_.warning_counts[k];

@@ -20,7 +20,9 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
                                    "angular_velocity",
                                    "angular_velocity_deg",
                                    "friction",
-                                   "restitution"};
+                                   "restitution",
+                                   "kinematic",
+                                   "animator"};
   keys.insert(keys.end(), kOrientationKeys.begin(), kOrientationKeys.end());
   const Object o(ctx, j, ptr, keys);
   SceneBody b;
@@ -80,6 +82,22 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
       s.w_WB = o.required_vec3("angular_velocity_deg", Range::any) * (kDegree);
     else
       s.w_WB = o.vec3("angular_velocity", Vec3::Zero(), Range::any);
+  }
+  if (o.has("kinematic")) {
+    if (s.fixed)
+      ctx.fail(o.pointer("kinematic"), "a fixed body has no key frames: remove \"fixed\"");
+    for (const char* key : {"velocity", "angular_velocity", "angular_velocity_deg", "position",
+                            "quat_wxyz", "axis_angle_deg", "euler_deg"})
+      if (o.has(key))
+        ctx.fail(o.pointer(key), "a kinematic body's pose and velocity come from its key frames: "
+                                 "remove this key");
+    b.kinematic = read_kinematic(ctx, o.required("kinematic"), o.pointer("kinematic"));
+    s.kinematic = std::make_shared<const KinematicTrack>(*b.kinematic);
+  }
+  if (o.has("animator")) {
+    if (s.fixed)
+      ctx.fail(o.pointer("animator"), "a fixed body never moves: it has no animator controls");
+    b.animator = read_animator(ctx, o.required("animator"), o.pointer("animator"));
   }
   s.p_WS = o.vec3("position", Vec3::Zero(), Range::any);
   s.q_WB = o.orientation();

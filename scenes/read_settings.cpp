@@ -65,7 +65,8 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
                   "hybrid_spin_threshold",
                   "hybrid_min_slide_time",
                   "hybrid_rolling",
-                  "hybrid_slip_regularization"});
+                  "hybrid_slip_regularization",
+                  "mode"});
   WorldSettings& w = s.world;
   w.time_step = o.number("dt", w.time_step, Range::positive);
   s.duration = o.number("duration", s.duration, Range::positive);
@@ -99,6 +100,12 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
              fmt::format("expected an integer >= 1 (got {})", w.max_post_steps));
   w.limit_margin = o.number("limit_margin", w.limit_margin, Range::non_negative);
   read_hybrid_settings(ctx, o, w);
+  const std::string mode = o.string("mode", "dynamics");
+  if (mode == "animator")
+    s.animator = true;
+  else if (mode != "dynamics")
+    ctx.fail(o.pointer("mode"),
+             fmt::format("expected \"dynamics\" or \"animator\" (got \"{}\")", mode));
   return s;
 }
 

@@ -31,6 +31,7 @@
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/forces.hpp"
+#include "pivot/engine/animator.hpp"
 #include "pivot/engine/rigid_body.hpp"
 #include "pivot/engine/world.hpp"
 
@@ -47,6 +48,9 @@ struct SceneSettings {
   /// time_step (dt), gravity, stabilization, the hybrid mode ("hybrid" is world.hybrid), ...
   /// (WorldSettings's defaults are the file's)
   WorldSettings world{};
+  /// "mode": "animator": the scene is a key-framed animation; `pivot run` runs it as
+  /// `pivot animate` does (docs/animator.md). "dynamics" (the default): false
+  bool animator = false;
 };
 
 /// the kinds of smooth surface a scene can give a body ("smooth_surface"/"type")
@@ -111,6 +115,10 @@ struct SceneBody {
   bool has_density = false;         ///< mass properties from "density" (else from "mass")
   /// settings.smooth_surface is smooth_surface->built; none: the shape's automatic surface
   std::optional<SceneSmoothSurface> smooth_surface;
+  /// the key frames of a kinematic body (settings.kinematic points to the same track)
+  std::optional<KinematicTrack> kinematic;
+  /// the animator controls (`pivot animate`, docs/animator.md); none: the defaults
+  std::optional<AnimatorBodySettings> animator;
 };
 
 /// the settings of any joint type

@@ -153,14 +153,39 @@ ojson body_json(const SceneBody& b) {
     if (s.inertia_diag) j["inertia_diag"] = vec(*s.inertia_diag);
     if (s.centre_of_mass) j["centre_of_mass"] = vec(*s.centre_of_mass);
   }
-  j["position"] = vec(s.p_WS);
-  j["quat_wxyz"] = wxyz(s.q_WB);
-  if (!s.fixed) {
-    j["velocity"] = vec(s.v_WB);
-    j["angular_velocity"] = vec(s.w_WB);
+  if (b.kinematic) {
+    // the pose and velocity are the key frames'
+    ojson frames = ojson::array();
+    for (const KeyFrame& k : b.kinematic->keyframes)
+      frames.push_back({{"t", k.t}, {"position", vec(k.p_WS)}, {"quat_wxyz", wxyz(k.q_WB)}});
+    j["kinematic"] = {
+        {"keyframes", frames},
+        {"interpolation",
+         b.kinematic->interpolation == TrackInterpolation::cubic ? "cubic" : "linear"}};
+  } else {
+    j["position"] = vec(s.p_WS);
+    j["quat_wxyz"] = wxyz(s.q_WB);
+    if (!s.fixed) {
+      j["velocity"] = vec(s.v_WB);
+      j["angular_velocity"] = vec(s.w_WB);
+    }
   }
   j["friction"] = s.friction;
   j["restitution"] = s.restitution;
+  if (b.animator) {
+    const AnimatorBodySettings& a = *b.animator;
+    ojson overrides = ojson::array();
+    for (const AnimatorOverride& o : a.overrides) {
+      ojson w = {{"from", o.from}, {"to", o.to}};
+      if (o.rigidity) w["rigidity"] = *o.rigidity;
+      if (o.translate) w["translate"] = *o.translate;
+      if (o.rotate) w["rotate"] = *o.rotate;
+      overrides.push_back(w);
+    }
+    j["animator"] = {{"rigidity", a.rigidity},     {"translate", a.translate},
+                     {"rotate", a.rotate},         {"persist", a.persist},
+                     {"relax_rate", a.relax_rate}, {"overrides", overrides}};
+  }
   return j;
 }
 
@@ -247,6 +272,7 @@ std::string resolved_scene_json(const Scene& scene) {
   j["name"] = scene.name;
   j["description"] = scene.description;
   j["settings"] = settings_json(scene.settings);
+  if (scene.settings.animator) j["settings"]["mode"] = "animator";
   j["bodies"] = ojson::array();
   for (const SceneBody& b : scene.bodies) j["bodies"].push_back(body_json(b));
   j["joints"] = ojson::array();

@@ -28,6 +28,10 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
 /// one entry of "springs"; bodies are resolved by name in `scene`
 SceneSpring read_spring(const Context& ctx, const json& j, const std::string& ptr,
                         const Scene& scene);
+/// a body's "kinematic" key-frame track (read_kinematic.cpp)
+KinematicTrack read_kinematic(const Context& ctx, const json& j, const std::string& ptr);
+/// a body's "animator" controls (read_kinematic.cpp)
+AnimatorBodySettings read_animator(const Context& ctx, const json& j, const std::string& ptr);
 /// "settings" (null: every default)
 SceneSettings read_settings(const Context& ctx, const json* j);
 

@@ -210,6 +210,7 @@ template <class C>
 bool HybridSwitch::partner(const World& w, int body, int partner,
                            const std::vector<C>& contacts) const {
   if (partner < 0 || !w.set_.body(partner).smooth_surface) return false;
+  if (w.set_.body(partner).kinematic) return false;  // a moving partner: the LCP's (docs/step.md)
   if (w.set_.body(partner).fixed) return true;
   return partner > body && !is_reduced(partner) && !has_joint(w.joints_, partner) &&
          other_contact(contacts, partner, body) == -2;

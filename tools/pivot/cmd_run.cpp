@@ -47,10 +47,6 @@ namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kTrajectoryHeader = "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
-constexpr const char* kMetricsHeader =
-    "t,kinetic_energy,potential_energy,total_energy,contacts,lcp_size,pivots,solve_time_s,"
-    "max_joint_error,max_penetration,reduced_pairs,status";
 constexpr int kMaxWarnings = 20;  // distinct step warnings shown before the rest are only counted
 constexpr std::size_t kMaxTrackedWarnings = 1000;  // distinct warnings remembered
 
@@ -163,13 +159,6 @@ ojson energy_json(const Energy& e) {
   return {{"kinetic", e.kinetic}, {"potential", e.potential}, {"total", e.total()}};
 }
 
-/// the 13 numbers of a body's state in the column order of trajectory.csv after "body"
-std::array<double, 13> body_state(const World& world, int i) {
-  const Pose p = world.pose(i);
-  const Twist V = world.twist(i);
-  return {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(), p.q_WB.y(), p.q_WB.z(),
-          V.v().x(),  V.v().y(),  V.v().z(),  V.w().x(),  V.w().y(),  V.w().z()};
-}
 
 /// every file a run may write; the ones a run does not write are removed from its folder, so
 /// the folder never mixes two runs
@@ -178,13 +167,7 @@ const std::vector<std::string> kRunFiles = {"trajectory.csv", "metrics.csv",  "s
                                             "replay.html"};
 
 void write_frame(std::FILE* out, const World& world) {
-  const double t = output_time(world);
-  for (int i = 0; i < world.body_count(); ++i) {
-    const RigidBody& body = world.bodies().body(i);
-    if (body.fixed) continue;
-    const auto s = body_state(world, i);
-    fmt::print(out, "{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
-  }
+  write_trajectory_rows(out, world, output_time(world));
 }
 
 bool state_is_finite(const World& world) {
@@ -257,6 +240,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
               {"pivots", t.pivots},
               {"failures", t.failures},
               {"fallbacks", t.fallbacks},
+              {"rays", t.rays},
               {"failed_steps", stats.failed_steps},
               {"solve_time_s", t.solve_seconds}};
   j["hybrid"] = {{"entries", t.reduced_entries},
@@ -365,6 +349,7 @@ void write_json(const fs::path& file, const ojson& j) {
 }
 
 int run_scene(const Scene& scene, const fs::path& target, const RunOptions& options) {
+  if (scene.settings.animator) return animate_scene(scene, target, options);  // cmd_animate.cpp
   const bool quiet = options.quiet;
   const fs::path& dump_failed_dir = options.dump_failed_dir;
   if (options.html) require_viewer();
@@ -429,7 +414,11 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     }
     fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
                e.kinetic, e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
-               r.joint_error_after, r.penetration_after, r.reduced_pairs, lcp::to_string(r.status));
+               r.joint_error_after, r.penetration_after, r.reduced_pairs,
+               // an island answered by a fallback after a ray (the squeeze) shows the ray
+               lcp::to_string(r.status == lcp::LcpStatus::solved && r.rays > 0
+                                  ? lcp::LcpStatus::ray_termination
+                                  : r.status));
     ++stats.steps;
     stats.contacts += r.contacts;
     if (r.failures > 0) {

@@ -33,6 +33,13 @@ struct RunOptions {
 int run_scene(const Scene& scene, const std::filesystem::path& target,
               const RunOptions& options = {});
 
+/// `pivot animate` on a loaded scene (cmd_animate.cpp, docs/animator.md): every body follows its
+/// key frames and each frame's overlaps are removed by the projection LCP; writes a run folder
+/// (trajectory.csv, metrics.csv, animator.csv, summary.json, shapes.json, replay.html with
+/// options.html) into `target`. Returns 0; throws on a failed run.
+int animate_scene(const Scene& scene, const std::filesystem::path& target,
+                  const RunOptions& options = {});
+
 struct ReplayWritten;
 /// the summary line of a written replay.html
 void print_replay_written(const ReplayWritten& written);
@@ -55,6 +62,8 @@ void register_regress(CLI::App& app, Registry& registry);
 void register_replay(CLI::App& app, Registry& registry);
 /// pivot lcp FILE [--json] [--z] [--mixed] [--max-pivots N]
 void register_lcp(CLI::App& app, Registry& registry);
+/// pivot animate SCENE [--out DIR] [--duration T] [--dt H] [--set P=V]... [--quiet] [--html]
+void register_animate(CLI::App& app, Registry& registry);
 /// pivot plot RUN_DIR [--metrics a,b] [--bodies a,b] [--fields x,y,z] [--out DIR]
 void register_plot(CLI::App& app, Registry& registry);
 

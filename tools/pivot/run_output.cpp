@@ -1,6 +1,7 @@
 #include "run_output.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,6 +9,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <system_error>
+
+#include "pivot/engine/world.hpp"
 
 namespace pivot::cli {
 
@@ -122,6 +125,22 @@ std::string slugify(std::string_view name) {
     }
   }
   return out.empty() ? "scene" : out;
+}
+
+std::array<double, 13> body_state(const World& world, int i) {
+  const Pose p = world.pose(i);
+  const Twist V = world.twist(i);
+  return {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(), p.q_WB.y(), p.q_WB.z(),
+          V.v().x(),  V.v().y(),  V.v().z(),  V.w().x(),  V.w().y(),  V.w().z()};
+}
+
+void write_trajectory_rows(std::FILE* out, const World& world, double t) {
+  for (int i = 0; i < world.body_count(); ++i) {
+    const RigidBody& body = world.bodies().body(i);
+    if (body.fixed && !body.kinematic) continue;
+    const auto s = body_state(world, i);
+    fmt::print(out, "{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
+  }
 }
 
 }  // namespace pivot::cli

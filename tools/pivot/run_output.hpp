@@ -3,13 +3,30 @@
 // target folder and moved into place only by commit(), so a failed or interrupted run never
 // leaves a folder that looks complete.
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
+namespace pivot {
+class World;
+}
+
 namespace pivot::cli {
+
+/// the fixed headers of a run folder's trajectory.csv and metrics.csv (docs/cli.md)
+inline constexpr const char* kTrajectoryHeader = "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+inline constexpr const char* kMetricsHeader =
+    "t,kinetic_energy,potential_energy,total_energy,contacts,lcp_size,pivots,solve_time_s,"
+    "max_joint_error,max_penetration,reduced_pairs,status";
+
+/// the 13 numbers of a body's state in the column order of trajectory.csv after "body"
+[[nodiscard]] std::array<double, 13> body_state(const World& world, int i);
+
+/// one frame of trajectory.csv at time t: a row per body that moves (dynamic or kinematic)
+void write_trajectory_rows(std::FILE* out, const World& world, double t);
 
 class OutputDir {
  public:
