@@ -18,7 +18,7 @@ using Triplets = std::vector<Eigen::Triplet<double>>;
 // the island's problem in sparse storage, the entries in the order the assembly has always
 // written them (P: M̃, then the joint rows)
 struct SparseSink {
-  int nv;
+  int nv = 0;
   Triplets P_entries, Q_entries, K_entries, S_entries;
   Eigen::VectorXd u_vector, v_vector;
   void J(int e, int col, double value) {
@@ -43,7 +43,8 @@ Eigen::SparseMatrix<double> sparse(int rows, int cols, const Triplets& t) {
 
 lcp::SparseMixedLcpProblem build_sparse(const IslandLcp& lcp, const IslandInput& in) {
   const int nv = lcp.nv(), n = nv + lcp.ne(), m = lcp.layout().m;
-  SparseSink sink{.nv = nv};
+  SparseSink sink;
+  sink.nv = nv;
   for (int k = 0; k < in.M_tilde.outerSize(); ++k)
     for (Eigen::SparseMatrix<double>::InnerIterator it(in.M_tilde, k); it; ++it)
       sink.P_entries.emplace_back(static_cast<int>(it.row()), static_cast<int>(it.col()),

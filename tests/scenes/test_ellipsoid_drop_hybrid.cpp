@@ -18,6 +18,7 @@
 
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/scene.hpp"
+#include "support/test_data.hpp"
 
 using namespace pivot;
 
@@ -42,8 +43,7 @@ Balance balance(const World& w, int body) {
 TEST_CASE(
     "ellipsoid_drop_hybrid: bounces then rolls reduced then meets the box with continuous switches",
     "[scene][hybrid]") {
-  const auto file = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() /
-                    "scenes" / "ellipsoid_drop_hybrid.json";
+  const auto file = pivot::test::source_scenes_dir() / "ellipsoid_drop_hybrid.json";
   const Scene scene = load_scene(file);
   World w = build_world(scene);
   const int e = w.find_body("ellipsoid"), box = w.find_body("box");

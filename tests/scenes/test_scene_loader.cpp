@@ -11,6 +11,7 @@
 #include <string>
 
 #include "pivot/scenes/scene.hpp"
+#include "support/test_data.hpp"
 
 using namespace pivot;
 namespace fs = std::filesystem;
@@ -51,7 +52,7 @@ struct TempDir {
 
 /// scenes/ of the source tree, found from this file's path
 fs::path scenes_dir() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "scenes";
+  return pivot::test::source_scenes_dir();
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "support/hybrid_entry.hpp"
+#include "support/test_data.hpp"
 
 using namespace pivot;
 namespace fs = std::filesystem;
@@ -46,7 +47,7 @@ const SmoothSurface& surface_of(const Scene& scene, int body = 0) {
 }
 
 fs::path scenes_dir() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "scenes";
+  return pivot::test::source_scenes_dir();
 }
 
 // the App. B rattleback patch (Kry 2000 App. B.1), P_ij at 4 i + j

@@ -12,4 +12,6 @@ std::optional<std::filesystem::path> shared_data_dir() {
   return std::filesystem::canonical(dir, ec);
 }
 
+std::filesystem::path source_scenes_dir() { return PIVOT_SOURCE_SCENES_DIR; }
+
 }  // namespace pivot::test

@@ -10,4 +10,8 @@ namespace pivot::test {
 /// The environment variable PIVOT_SHARED_DATA_DIR overrides the configured path.
 std::optional<std::filesystem::path> shared_data_dir();
 
+/// The source tree's scenes/ folder, as an absolute path fixed by the build (not derived from
+/// __FILE__, which compiler caches may make relative).
+std::filesystem::path source_scenes_dir();
+
 }  // namespace pivot::test

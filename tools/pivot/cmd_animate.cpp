@@ -214,7 +214,8 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
                detect.json()["mean_ms"].get<double>(), detect.frames,
                convert.json()["mean_ms"].get<double>(), convert.frames,
                response.json()["mean_ms"].get<double>(), response.frames);
-    for (const std::string& w : j["warnings"]) fmt::print(stderr, "pivot: warning: {}\n", w);
+    for (const auto& w : j["warnings"])
+      fmt::print(stderr, "pivot: warning: {}\n", w.get<std::string>());
     fmt::print("  output       {}\n", dir.target().string());
     if (replay) print_replay_written(*replay);
   }
