@@ -14,6 +14,8 @@ const char* to_string(StepWarning kind) {
       return "post_lcp_failed";
     case StepWarning::hybrid_entry_failed:
       return "hybrid_entry_failed";
+    case StepWarning::hybrid_exit_failed:
+      return "hybrid_exit_failed";
   }
   return "unknown";
 }

@@ -33,8 +33,13 @@ enum class StepWarning {
   island_lcp_failed,    ///< an island's LCP failed even with the fallback: it kept its velocities
   post_lcp_failed,      ///< a post-stabilization LCP failed: that island was not corrected
   hybrid_entry_failed,  ///< a body could not enter the hybrid reduced mode (its geometry threw)
+  /// a pair left the hybrid reduced mode because its integration failed (step_failed: more
+  /// than ReducedStepSettings::max_steps substeps, or interrupted; bad_geometry): the LCP took
+  /// the step. Ordinary exits (separation, a new contact) are not warnings; every exit's
+  /// reason is in StepReport::switches
+  hybrid_exit_failed,
 };
-inline constexpr std::size_t kStepWarningKinds = 5;
+inline constexpr std::size_t kStepWarningKinds = 6;
 
 /// "nonfinite_forces", "redundant_joint", ... (as in metrics and summaries)
 [[nodiscard]] const char* to_string(StepWarning kind);

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -53,6 +55,10 @@ constexpr const char* kMetricsHeader =
     "max_joint_error,max_penetration,reduced_pairs,status";
 constexpr int kMaxWarnings = 20;  // distinct step warnings shown before the rest are only counted
 constexpr std::size_t kMaxTrackedWarnings = 1000;  // distinct warnings remembered
+// --duration and --dt: below a nanosecond no step is meaningful (a subnormal 5e-324 used to be
+// reported as "not a positive number"); above 1e12 s the step count or k·h loses its digits
+constexpr double kMinSeconds = 1e-9;
+constexpr double kMaxSeconds = 1e12;
 
 struct RunArgs {
   std::string scene;
@@ -70,7 +76,8 @@ struct RunArgs {
   CLI::Option* dt_option = nullptr;
 };
 
-// SIGINT/SIGTERM stop the loop between steps; the partial output is then removed
+// SIGINT/SIGTERM end the run after the current step (the step's long loops poll it through
+// WorldSettings::interrupted); the outputs are written for the time simulated, exit code 130
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int signal) {
   g_stop_signal = signal;
@@ -177,13 +184,13 @@ const std::vector<std::string> kRunFiles = {"trajectory.csv", "metrics.csv",  "s
                                             "shapes.json",    "contacts.csv", "joints.csv",
                                             "replay.html"};
 
-void write_frame(std::FILE* out, const World& world) {
+void write_frame(OutputFile& out, const World& world) {
   const double t = output_time(world);
   for (int i = 0; i < world.body_count(); ++i) {
     const RigidBody& body = world.bodies().body(i);
     if (body.fixed) continue;
     const auto s = body_state(world, i);
-    fmt::print(out, "{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
+    out.print("{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
   }
 }
 
@@ -222,7 +229,7 @@ struct RunStats {
 
 ojson summary_json(const Scene& scene, const World& world, const RunStats& stats,
                    const Energy& initial, const Energy& final_energy, std::uint64_t hash,
-                   const std::vector<std::string>& outputs) {
+                   const std::vector<std::string>& outputs, bool interrupted) {
   ojson j;
   j["pivot_version"] = kVersion;
   j["scene"] = scene.name;
@@ -275,6 +282,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
     counts[to_string(static_cast<StepWarning>(k))] = world.totals().warnings[k];
   j["warning_counts"] = counts;
   j["outputs"] = outputs;
+  j["interrupted"] = interrupted;
   if (world.settings().profile) j["profile"] = profile_json(world);
   return j;
 }
@@ -312,19 +320,25 @@ void print_summary(const Scene& scene, const World& world, const RunStats& stats
   fmt::print("  output       {}\n", out.string());
 }
 
-/// a CLI11 check: a positive, finite number of seconds
+/// a CLI11 check: a finite number of seconds in [kMinSeconds, kMaxSeconds]; the message names
+/// what is wrong with the text (not a number, negative, too small, too large)
 CLI::Validator positive_seconds() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        double x = 0.0;
-        std::size_t used = 0;
-        try {
-          x = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != text.size() || !(x > 0.0) || !std::isfinite(x))
-          return fmt::format("expected a positive number of seconds (got {})", text);
+        errno = 0;
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || std::isnan(x))
+          return fmt::format("expected a number of seconds (got {})", text);
+        if (!(x > 0.0)) return fmt::format("expected a positive number of seconds (got {})", text);
+        if (x < kMinSeconds)
+          return fmt::format("{} s is below the smallest time pivot accepts, {:g} s "
+                             "(docs/limits.md)",
+                             text, kMinSeconds);
+        if (!(x <= kMaxSeconds))
+          return fmt::format("{} s is beyond the largest time pivot accepts, {:g} s "
+                             "(docs/limits.md)",
+                             text, kMaxSeconds);
         return {};
       },
       "SECONDS");
@@ -359,8 +373,7 @@ FailedLcpCallback failed_lcp_writer(const fs::path& dir) {
 
 void write_json(const fs::path& file, const ojson& j) {
   OutputFile out(file);
-  const std::string text = j.dump(2) + "\n";
-  std::fwrite(text.data(), 1, text.size(), out.get());
+  out.write(j.dump(2) + "\n");
   out.close();
 }
 
@@ -385,8 +398,8 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   OutputDir dir(target);
   OutputFile trajectory(dir.file("trajectory.csv"));
   OutputFile metrics(dir.file("metrics.csv"));
-  fmt::print(trajectory.get(), "{}\n", kTrajectoryHeader);
-  fmt::print(metrics.get(), "{}\n", kMetricsHeader);
+  trajectory.print("{}\n", kTrajectoryHeader);
+  metrics.print("{}\n", kMetricsHeader);
   std::vector<std::string> outputs = {"trajectory.csv", "metrics.csv", "summary.json",
                                       "shapes.json"};
   write_json(dir.file("shapes.json"), replay_shapes(scene, world));
@@ -398,7 +411,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   }
   if (options.html) outputs.push_back("replay.html");
   const auto frame = [&] {
-    write_frame(trajectory.get(), world);
+    write_frame(trajectory, world);
     if (forces) forces->write_frame(world);
   };
 
@@ -412,6 +425,8 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   std::set<std::pair<StepWarning, int>> seen_warnings;  // (kind, subject) already shown
   Progress progress(!quiet, total_steps);
   StopSignals signals;
+  world.set_interrupt_check([] { return g_stop_signal != 0; });
+  bool interrupted = false;
   const auto start = Clock::now();
   for (long k = 1; k <= total_steps; ++k) {
     const StepReport& r = world.step();
@@ -427,7 +442,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
           "written",
           k, output_time(world)));
     }
-    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
+    metrics.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
                e.kinetic, e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
                r.joint_error_after, r.penetration_after, r.reduced_pairs, lcp::to_string(r.status));
     ++stats.steps;
@@ -464,20 +479,25 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     }
     progress.update(k, output_time(world));
     if (g_stop_signal != 0) {
-      progress.done();
-      throw std::runtime_error(
-          fmt::format("interrupted at t = {:.6g} s; no output written", output_time(world)));
+      interrupted = true;
+      break;
     }
   }
   stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   progress.done();
   if (!last_written) frame();
+  world.set_interrupt_check({});
+  if (interrupted)
+    fmt::print(stderr,
+               "pivot: interrupted (signal {}) at t = {:.6g} s after {} of {} steps; writing the "
+               "outputs of the time simulated\n",
+               static_cast<int>(g_stop_signal), output_time(world), stats.steps, total_steps);
   if (stats.more_warnings > 0)
     fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);
 
   const std::uint64_t hash = state_hash(world);
   write_json(dir.file("summary.json"),
-             summary_json(scene, world, stats, initial, energy(world), hash, outputs));
+             summary_json(scene, world, stats, initial, energy(world), hash, outputs, interrupted));
   trajectory.close();
   metrics.close();
   if (forces) forces->close();
@@ -495,7 +515,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     if (replay) print_replay_written(*replay);
     if (world.settings().profile) print_profile(stdout, world);
   }
-  return 0;
+  return interrupted ? kInterruptedExitCode : 0;
 }
 
 namespace {
