@@ -129,6 +129,38 @@ def test_interrupt_int():
     interrupt_run(signal.SIGINT)
 
 
+def test_interrupt_long_step():
+    """a signal during one long step (the rattleback's reduced integrator taking 10⁵ substeps in
+    a step of 1000 s) stops it within a second, not after the step: the integrator polls it"""
+    folder = fresh("interrupt_long_step")
+    out = os.path.join(folder, "run")
+    proc = subprocess.Popen([PIVOT, "run", "rattleback_spin", "--dt", "1000", "--duration", "2000",
+                             "--threads", "1", "--out", out, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    if proc.poll() is not None:
+        raise Skipped("the first long step ended within a second on this machine")
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise Failed("the run did not stop within 30 s of the signal")
+    waited = time.monotonic() - sent
+    check(proc.returncode == 130, f"exit code {proc.returncode}, expected 130; stderr: {err}")
+    check(waited < 1.0, f"the run took {waited:.2f} s to stop: the long step was not interrupted")
+    check("interrupted after" in err and "hybrid_exit_failed" not in err,
+          f"stderr does not say the reduced integration was interrupted: {err}")
+    with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+        summary = json.load(f)
+    check(summary["interrupted"] is True and summary["steps"] == 1,
+          f"interrupted {summary['interrupted']}, steps {summary['steps']}")
+    check(summary["warning_counts"]["hybrid_exit_failed"] == 1,
+          f"warning_counts {summary['warning_counts']}")
+    print(f"stopped {waited:.3f} s after the signal")
+
+
 def test_stale_partials():
     """partial folders of killed runs are removed by the next run into the same target, those of
     live processes are not"""
@@ -251,6 +283,19 @@ def test_tiny_duration():
 
 
 # ---- 4. resource blow-ups ----
+
+def test_bezier_far_away():
+    """the rattleback's Bézier surface moved to x = 1e5 m with its 32² samples a patch: the
+    convex hull grew past 7.5 GB before bad_alloc; now its work is bounded and the error says
+    what was too large, at the shape's pointer"""
+    start = time.monotonic()
+    _, err = pivot("check", "rattleback_spin", "--set", "/bodies/1/smooth_surface/position=[1e5, 0, 0]",
+                   code=2, timeout=60)
+    line = one_error_line(err)
+    check("/bodies/1/shape: " in line and "convex hull" in line and
+          "distance from the origin" in line, f"the message: {line}")
+    print(f"refused in {time.monotonic() - start:.2f} s: {line}")
+
 
 def test_hybrid_tolerance_floor():
     _, err = pivot("check", "rattleback_spin", "--set", "/settings/hybrid_tolerance=1e-300",
