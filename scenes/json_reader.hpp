@@ -59,7 +59,9 @@ struct Context {
       const std::size_t end = std::min(pointer.find('/', start), pointer.size());
       const std::string token = pivot::quoted(std::string_view(pointer).substr(start, end - start));
       const std::size_t close = token.rfind('"');
-      out += "/" + token.substr(1, close - 1) + token.substr(close + 1);
+      out += '/';
+      out.append(token, 1, close - 1);  // without the quotes
+      out.append(token, close + 1);      // "... (N bytes)" when cut
       start = end + 1;
     }
     return out;
