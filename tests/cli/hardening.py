@@ -158,6 +158,8 @@ def test_interrupt_long_step():
           f"interrupted {summary['interrupted']}, steps {summary['steps']}")
     check(summary["warning_counts"]["hybrid_exit_failed"] == 1,
           f"warning_counts {summary['warning_counts']}")
+    check(summary["hybrid"]["exit_reasons"] == {"step_failed": 1} and
+          summary["hybrid"]["exits"] == 1, f"hybrid: {summary['hybrid']}")
     print(f"stopped {waited:.3f} s after the signal")
 
 

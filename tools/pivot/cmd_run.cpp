@@ -216,8 +216,25 @@ struct RunStats {
   double entry_position_change = 0.0, entry_rotation_change = 0.0, entry_twist_change = 0.0,
          entry_energy_change = 0.0;
 
+  // hybrid exits by the kind of their reason, in order of first occurrence: the reason up to
+  // its first ':' ("separated", "step_failed", "bad_geometry", ...), "new contact" for the
+  // contacts with another body
+  std::vector<std::pair<std::string, long>> exit_reasons;
+
+  void add_exit(const std::string& reason) {
+    std::string kind = reason.substr(0, reason.find(':'));
+    if (kind.starts_with("new contact")) kind = "new contact";
+    for (auto& [k, n] : exit_reasons)
+      if (k == kind) {
+        ++n;
+        return;
+      }
+    exit_reasons.emplace_back(kind, 1);
+  }
+
   void add_switches(const std::vector<SwitchEvent>& switches) {
     for (const SwitchEvent& e : switches) {
+      if (!e.entered) add_exit(e.reason);
       if (!e.entered) continue;
       entry_position_change = std::max(entry_position_change, e.position_change);
       entry_rotation_change = std::max(entry_rotation_change, e.rotation_change);
@@ -275,6 +292,9 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
                  {"entry_max_rotation_change", stats.entry_rotation_change},
                  {"entry_max_twist_change", stats.entry_twist_change},
                  {"entry_max_energy_change", stats.entry_energy_change}};
+  ojson reasons = ojson::object();
+  for (const auto& [kind, count] : stats.exit_reasons) reasons[kind] = count;
+  j["hybrid"]["exit_reasons"] = reasons;
   j["warnings"] = stats.warnings;
   j["more_warnings"] = stats.more_warnings;
   nlohmann::ordered_json counts = nlohmann::ordered_json::object();
