@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -41,6 +39,7 @@
 #include "run_output.hpp"
 #include "run_profile.hpp"
 #include "scene_source.hpp"
+#include "seconds_option.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -55,10 +54,6 @@ constexpr const char* kMetricsHeader =
     "max_joint_error,max_penetration,reduced_pairs,status";
 constexpr int kMaxWarnings = 20;  // distinct step warnings shown before the rest are only counted
 constexpr std::size_t kMaxTrackedWarnings = 1000;  // distinct warnings remembered
-// --duration and --dt: below a nanosecond no step is meaningful (a subnormal 5e-324 used to be
-// reported as "not a positive number"); above 1e12 s the step count or k·h loses its digits
-constexpr double kMinSeconds = 1e-9;
-constexpr double kMaxSeconds = 1e12;
 
 struct RunArgs {
   std::string scene;
@@ -338,30 +333,6 @@ void print_summary(const Scene& scene, const World& world, const RunStats& stats
     fmt::print("  joint error  max {:.3g} (m or rad)\n", stats.max_joint_error);
   fmt::print("  final hash   {}\n", hash_to_hex(hash));
   fmt::print("  output       {}\n", out.string());
-}
-
-/// a CLI11 check: a finite number of seconds in [kMinSeconds, kMaxSeconds]; the message names
-/// what is wrong with the text (not a number, negative, too small, too large)
-CLI::Validator positive_seconds() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        errno = 0;
-        char* end = nullptr;
-        const double x = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || std::isnan(x))
-          return fmt::format("expected a number of seconds (got {})", text);
-        if (!(x > 0.0)) return fmt::format("expected a positive number of seconds (got {})", text);
-        if (x < kMinSeconds)
-          return fmt::format("{} s is below the smallest time pivot accepts, {:g} s "
-                             "(docs/limits.md)",
-                             text, kMinSeconds);
-        if (!(x <= kMaxSeconds))
-          return fmt::format("{} s is beyond the largest time pivot accepts, {:g} s "
-                             "(docs/limits.md)",
-                             text, kMaxSeconds);
-        return {};
-      },
-      "SECONDS");
 }
 
 /// WorldSettings::on_failed_lcp that writes each failed island LCP into `dir` as
