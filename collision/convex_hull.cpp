@@ -38,21 +38,44 @@ Face make_face(const std::vector<Vec3>& p, int a, int b, int c) {
 // faces are removed and the horizon (edges between a visible and a hidden face) is joined
 // to the new point. An interior reference point (the first tetrahedron's centroid) stays
 // strictly inside, so the orientation of every new face is fixed by it.
+//
+// Bounds (docs/limits.md): coordinates within ±kMaxHullCoordinate; at most kMaxHullPoints
+// points; and, since a triangulated convex polyhedron of V ≤ n vertices has 2V − 4 faces
+// (Euler), more live faces than 2n − 4, or more faces created than kHullFacesPerPoint·n, means
+// the visibility tests have become inconsistent (rounding): the hull stops with an Error that
+// says so instead of growing without bound (a Bézier surface's 9000 samples at x = 1e5 grew it
+// past 7.5 GB, issue #24). Points whose bounding box lies far from the origin (its centre more
+// than 100 diagonals away) are first shifted by that centre, so the planes n·x = d keep the
+// digits the tolerance eps needs; nearer boxes are used as given (their hulls are unchanged).
 ConvexHull convex_hull(const std::vector<Vec3>& points) {
   const int n = static_cast<int>(points.size());
   if (n < 4) throw Error(fmt::format("convex hull: needs at least 4 points (got {})", n));
-  for (int i = 0; i < n; ++i)
-    if (!points[static_cast<std::size_t>(i)].allFinite())
-      throw Error(fmt::format("convex hull: point {} is not finite", i));
-  const auto& p = points;
-  auto P = [&](int i) -> const Vec3& { return p[static_cast<std::size_t>(i)]; };
-
-  Vec3 lo = P(0), hi = P(0);
-  for (const Vec3& x : p) {
+  if (points.size() > kMaxHullPoints)
+    throw Error(fmt::format("convex hull: {} points, more than the limit of {}", points.size(),
+                            kMaxHullPoints));
+  for (int i = 0; i < n; ++i) {
+    const Vec3& x = points[static_cast<std::size_t>(i)];
+    if (!x.allFinite()) throw Error(fmt::format("convex hull: point {} is not finite", i));
+    if (x.cwiseAbs().maxCoeff() > kMaxHullCoordinate)
+      throw Error(fmt::format(
+          "convex hull: point {} has a coordinate of magnitude {:g}, beyond the limit of {:g}",
+          i, x.cwiseAbs().maxCoeff(), kMaxHullCoordinate));
+  }
+  Vec3 lo = points[0], hi = points[0];
+  for (const Vec3& x : points) {
     lo = lo.cwiseMin(x);
     hi = hi.cwiseMax(x);
   }
   const double scale = (hi - lo).norm();
+  const Vec3 centre = 0.5 * (lo + hi);
+  std::vector<Vec3> shifted;
+  if (centre.norm() > 100.0 * scale) {
+    shifted.reserve(points.size());
+    for (const Vec3& x : points) shifted.push_back(x - centre);
+  }
+  const auto& p = shifted.empty() ? points : shifted;
+  auto P = [&](int i) -> const Vec3& { return p[static_cast<std::size_t>(i)]; };
+
   const double eps = 1e-10 * std::max(scale, 1e-300);
   const double degenerate = 1e-9 * std::max(scale, 1e-300);
 
@@ -112,6 +135,9 @@ ConvexHull convex_hull(const std::vector<Vec3>& points) {
 
   std::map<std::pair<int, int>, int> edge_face;  // directed edge → live face holding it
   std::vector<int> visible;
+  long live = 4;  // live faces
+  const long max_live = std::max(4L, 2L * n - 4L);
+  const long max_created = kHullFacesPerPoint * static_cast<long>(n);
   for (const int ip : order) {
     visible.clear();
     for (int f = 0; f < static_cast<int>(faces.size()); ++f) {
@@ -133,6 +159,13 @@ ConvexHull convex_hull(const std::vector<Vec3>& points) {
         if (!edge_face.count({b, a})) horizon.emplace_back(a, b);
       }
     }
+    live += static_cast<long>(horizon.size()) - static_cast<long>(visible.size());
+    if (live > max_live || static_cast<long>(faces.size() + horizon.size()) > max_created)
+      throw Error(fmt::format(
+          "convex hull: {} points give inconsistent faces ({} live, {} made; a hull of n points "
+          "has at most 2n - 4): the points are too close together for double precision at "
+          "their distance from the origin (spread {:g}, centre at {:g})",
+          n, live, faces.size() + horizon.size(), scale, centre.norm()));
     for (const int f : visible) faces[static_cast<std::size_t>(f)].alive = false;
     for (const auto& [a, b] : horizon) {
       Face face = make_face(p, a, b, ip);  // keeps the edge's direction: outward
@@ -150,7 +183,7 @@ ConvexHull convex_hull(const std::vector<Vec3>& points) {
       int& r = remap[static_cast<std::size_t>(f.v[k])];
       if (r < 0) {
         r = static_cast<int>(hull.vertices.size());
-        hull.vertices.push_back(P(f.v[k]));
+        hull.vertices.push_back(points[static_cast<std::size_t>(f.v[k])]);
       }
       t[k] = r;
     }

@@ -4,6 +4,7 @@
 // collision bridge; independent of Bullet.
 
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include "pivot/core/spatial.hpp"
@@ -16,9 +17,19 @@ struct ConvexHull {
                                               ///< seen from outside (outward normals)
 };
 
+/// the most points a hull is built from (a convex shape's points, a smooth surface's samples)
+inline constexpr std::size_t kMaxHullPoints = 100000;
+/// the largest coordinate magnitude of a hull's point, m
+inline constexpr double kMaxHullCoordinate = 1e9;
+/// faces made per point at most (each insertion makes its horizon's; rounding beyond this is
+/// reported, not followed)
+inline constexpr long kHullFacesPerPoint = 64;
+
 /// the convex hull of `points`. Points within a relative tolerance (1e-10 of the bounding box
 /// diagonal) of a face count as on it and are dropped. Throws pivot::Error when there are fewer
-/// than 4 points, a point is not finite, or all points are (nearly) coplanar.
+/// than 4 points, a point is not finite or beyond kMaxHullCoordinate, more than kMaxHullPoints
+/// points, all points are (nearly) coplanar, or rounding makes the faces inconsistent (more
+/// live faces than a convex hull can have; the message says what was too large).
 [[nodiscard]] ConvexHull convex_hull(const std::vector<Vec3>& points);
 
 }  // namespace pivot

@@ -20,7 +20,8 @@ std::vector<ContactPoint> plane_manifold(const PartGeometry& A, const PartGeomet
     case ShapeType::capsule: {
       const Vec3 axis = A.R.col(2);
       candidates.push_back(A.p + s.half_length * axis - s.radius * n);
-      candidates.push_back(A.p - s.half_length * axis - s.radius * n);
+      // half length 0: one end, a sphere (the second would be the same contact twice)
+      if (s.half_length > 0.0) candidates.push_back(A.p - s.half_length * axis - s.radius * n);
       break;
     }
     case ShapeType::cylinder: {

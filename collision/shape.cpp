@@ -57,7 +57,9 @@ ShapePtr make_box(const Vec3& half_extents) {
 
 ShapePtr make_capsule(double radius, double half_length) {
   check_size("capsule", "radius", radius);
-  check_size("capsule", "half length", half_length);
+  // half length 0 is a sphere-shaped capsule (docs/scene-format.md): legitimate
+  if (!(half_length >= 0.0) || !std::isfinite(half_length))
+    throw Error(fmt::format("capsule: half length must be finite and >= 0 (got {})", half_length));
   auto s = std::make_shared<Shape>();
   s->type = ShapeType::capsule;
   s->radius = radius;

@@ -69,6 +69,8 @@ struct Shape {
 // and throw pivot::Error naming the problem.
 [[nodiscard]] ShapePtr make_sphere(double radius);
 [[nodiscard]] ShapePtr make_box(const Vec3& half_extents);
+/// a capsule along the body z axis: a cylinder of `half_length` (≥ 0; 0 is a sphere) capped by
+/// two hemispheres of `radius` (> 0)
 [[nodiscard]] ShapePtr make_capsule(double radius, double half_length);
 [[nodiscard]] ShapePtr make_cylinder(double radius, double half_length);
 [[nodiscard]] ShapePtr make_ellipsoid(const Vec3& radii);

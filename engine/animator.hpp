@@ -32,7 +32,7 @@ namespace pivot {
 struct AnimatorOverride {
   double from = 0.0;  ///< s
   double to = 0.0;    ///< s, > from
-  std::optional<double> rigidity, translate, rotate;
+  std::optional<double> rigidity{}, translate{}, rotate{};
 };
 
 /// one body's animator controls (scene key "animator")

@@ -2,6 +2,7 @@
 #include "pivot/engine/island_assembly.hpp"
 
 #include <Eigen/LU>
+#include <algorithm>
 
 #include "pivot/engine/islands.hpp"
 
@@ -53,14 +54,15 @@ std::vector<IslandInput> split_islands(const RigidBodySet& set, const Constraint
   return islands;
 }
 
-// M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island
+// M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island.
+// The cost is linear in what the island holds: only the island's own columns of the gradient
+// are visited (it is column-major), and a row's body is found in the island's sorted body list
+// by binary search, so N single-body islands cost O(N) a step, not O(N²).
 Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
                                         const Eigen::SparseMatrix<double>* gradient) {
   const auto nb = static_cast<int>(bodies.size());
   std::vector<Eigen::Triplet<double>> t;
   t.reserve(36 * nb);
-  std::vector<int> local(set.size(), -1);
-  for (int i = 0; i < nb; ++i) local[bodies[i]] = i;
   for (int i = 0; i < nb; ++i) {
     const Mat6 M = set.mass_matrix(bodies[i]);
     for (int r = 0; r < 6; ++r)
@@ -68,11 +70,20 @@ Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vect
         if (M(r, c) != 0.0) t.emplace_back(6 * i + r, 6 * i + c, M(r, c));
   }
   if (gradient) {
-    for (int k = 0; k < gradient->outerSize(); ++k)
-      for (Eigen::SparseMatrix<double>::InnerIterator it(*gradient, k); it; ++it) {
-        const int bi = local[it.row() / 6], bj = local[it.col() / 6];
-        if (bi < 0 || bj < 0) continue;
-        t.emplace_back(6 * bi + it.row() % 6, 6 * bj + it.col() % 6, it.value());
+    // the island's bodies are in ascending order (split_islands): −1 for a body not in it
+    auto local = [&bodies](int body) {
+      const auto it = std::lower_bound(bodies.begin(), bodies.end(), body);
+      return it != bodies.end() && *it == body ? static_cast<int>(it - bodies.begin()) : -1;
+    };
+    for (int bj = 0; bj < nb; ++bj)
+      for (int c = 0; c < 6; ++c) {
+        const int col = 6 * bodies[bj] + c;
+        if (col >= gradient->outerSize()) continue;
+        for (Eigen::SparseMatrix<double>::InnerIterator it(*gradient, col); it; ++it) {
+          const int bi = local(static_cast<int>(it.row() / 6));
+          if (bi < 0) continue;
+          t.emplace_back(6 * bi + it.row() % 6, 6 * bj + c, it.value());
+        }
       }
   }
   Eigen::SparseMatrix<double> M(6 * nb, 6 * nb);

@@ -39,7 +39,7 @@ void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bia
     const std::vector<std::pair<int, int>>& couplings);
 
 /// M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island
-/// (`gradient` null: M)
+/// (`gradient` null: M); its cost is linear in the island's bodies and their gradient entries
 [[nodiscard]] Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set,
                                                       const std::vector<int>& bodies,
                                                       const Eigen::SparseMatrix<double>* gradient);

@@ -36,6 +36,7 @@ bool nothing_to_correct(const ConstraintSet& rows) {
 void World::post_stabilize(std::vector<Contact> contacts) {
   const int n = set_.size();
   for (int pass = 0; pass < settings_.max_post_steps; ++pass) {
+    if (pass > 0 && settings_.interrupted && settings_.interrupted()) return;
     rows_->clear();
     // J_e dp + g_e = 0, J_u dp + g_u ≥ 0: limits only where violated, no motors
     add_joint_rows({.equality_bias = 1.0, .limit_margin = 0.0, .limit_bias = 1.0, .motors = false});

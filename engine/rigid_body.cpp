@@ -20,7 +20,7 @@ Mat3 RigidBody::inverse_inertia_W(const Quat& q_WB) const {
 }
 
 RigidBody make_rigid_body(const BodySettings& s) {
-  const std::string who = fmt::format("body \"{}\"", s.name);
+  const std::string who = fmt::format("body {}", pivot::quoted(s.name));
   auto fail = [&](const std::string& what) { throw Error(who + ": " + what); };
   if (!s.p_WS.allFinite() || !s.v_WB.allFinite() || !s.w_WB.allFinite() ||
       !s.q_WB.coeffs().allFinite())
@@ -93,8 +93,19 @@ RigidBody make_rigid_body(const BodySettings& s) {
                        I.z()));
     inertia = I.asDiagonal();
   }
-  if (!inertia.allFinite() || inertia.determinant() <= 0.0)
-    fail("inertia is not positive definite");
+  // the cause named: an overflow (a huge mass, density or size) is not an indefinite inertia
+  if (!std::isfinite(mass))
+    fail(fmt::format("the mass {:g} kg is not finite (density × volume overflowed)", mass));
+  if (!inertia.allFinite())
+    fail(fmt::format("the inertia overflowed (mass {:g} kg times the shape's size squared is "
+                     "beyond the range of a double)",
+                     mass));
+  const double det = inertia.determinant();
+  if (!std::isfinite(det))
+    fail(fmt::format("the inertia's determinant overflowed (moments up to {:g} kg m²: the mass "
+                     "{:g} kg or the size is too large for double precision)",
+                     inertia.cwiseAbs().maxCoeff(), mass));
+  if (det <= 0.0) fail("inertia is not positive definite");
   b.mass = mass;
   b.inverse_mass = 1.0 / mass;
   b.inertia_B = 0.5 * (inertia + inertia.transpose());

@@ -15,6 +15,7 @@ int RigidBodySet::check(int i) const {
 int RigidBodySet::add(RigidBody model, const Pose& pose, const Vec6& twist) {
   const int i = size();
   const bool fixed = model.fixed;
+  by_name_.try_emplace(model.name, i);
   bodies_.push_back(std::move(model));
   p_.conservativeResize(7 * (i + 1));
   v_.conservativeResize(6 * (i + 1));
@@ -24,9 +25,8 @@ int RigidBodySet::add(RigidBody model, const Pose& pose, const Vec6& twist) {
 }
 
 int RigidBodySet::find(const std::string& name) const {
-  for (int i = 0; i < size(); ++i)
-    if (bodies_[i].name == name) return i;
-  return -1;
+  const auto it = by_name_.find(name);
+  return it == by_name_.end() ? -1 : it->second;
 }
 
 Pose RigidBodySet::pose(int i) const {

@@ -9,6 +9,7 @@
 // vectors; nothing is copied per step. Fixed bodies keep zero velocity.
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pivot/engine/rigid_body.hpp"
@@ -23,7 +24,8 @@ class RigidBodySet {
 
   [[nodiscard]] int size() const { return static_cast<int>(bodies_.size()); }
   [[nodiscard]] const RigidBody& body(int i) const { return bodies_[check(i)]; }
-  /// index of the body with this name, or −1
+  /// index of the (first) body with this name, or −1; a hash lookup, so adding N uniquely
+  /// named bodies costs O(N), not O(N²)
   [[nodiscard]] int find(const std::string& name) const;
 
   // views of the stacked state
@@ -59,6 +61,7 @@ class RigidBodySet {
  private:
   [[nodiscard]] int check(int i) const;
   std::vector<RigidBody> bodies_;
+  std::unordered_map<std::string, int> by_name_;  // each name's first body
   Eigen::VectorXd p_;
   Eigen::VectorXd v_;
 };

@@ -16,6 +16,8 @@ const char* to_string(StepWarning kind) {
       return "hybrid_entry_failed";
     case StepWarning::lcp_ray:
       return "lcp_ray";
+    case StepWarning::hybrid_exit_failed:
+      return "hybrid_exit_failed";
   }
   return "unknown";
 }

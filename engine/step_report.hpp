@@ -36,8 +36,13 @@ enum class StepWarning {
   /// an island's LCP (dynamics or post-step) ended on a secondary ray: it has no feasible answer
   /// (e.g. a kinematic plate squeezing a box into the ground); the fallback answered it
   lcp_ray,
+  /// a pair left the hybrid reduced mode because its integration failed (step_failed: more
+  /// than ReducedStepSettings::max_steps substeps, or interrupted; bad_geometry): the LCP took
+  /// the step. Ordinary exits (separation, a new contact) are not warnings; every exit's
+  /// reason is in StepReport::switches
+  hybrid_exit_failed,
 };
-inline constexpr std::size_t kStepWarningKinds = 6;
+inline constexpr std::size_t kStepWarningKinds = 7;
 
 /// "nonfinite_forces", "redundant_joint", ... (as in metrics and summaries)
 [[nodiscard]] const char* to_string(StepWarning kind);

@@ -54,9 +54,14 @@ World::World(WorldSettings settings)
   if (!s.gravity.allFinite()) throw Error("gravity must be finite");
   if (!(s.baumgarte_alpha >= 0.0) || !std::isfinite(s.baumgarte_alpha))
     throw Error("baumgarte_alpha must be finite and >= 0");
-  if (!(s.post_step_cap >= 0.0) || s.max_post_steps < 1)
-    throw Error("post_step_cap must be >= 0 and max_post_steps >= 1");
+  if (!(s.post_step_cap >= 0.0) || s.max_post_steps < 1 || s.max_post_steps > kMaxPostSteps)
+    throw Error(fmt::format("post_step_cap must be >= 0 and max_post_steps in [1, {}]",
+                            kMaxPostSteps));
   if (!(s.limit_margin >= 0.0)) throw Error("limit_margin must be >= 0");
+  if (!(s.hybrid_integrator.tolerance >= kMinReducedTolerance))
+    throw Error(fmt::format("hybrid_integrator.tolerance must be at least {:g} (got {:g}): "
+                            "smaller ones cannot be met in double precision",
+                            kMinReducedTolerance, s.hybrid_integrator.tolerance));
   if (s.threads < 0 || s.threads > 1024)
     throw Error(fmt::format("threads must be in [0, 1024] (got {})", s.threads));
   if (s.hybrid_entry_steps < 0)
@@ -77,7 +82,7 @@ World::World(WorldSettings settings)
 
 int World::add_body(const BodySettings& settings) {
   if (!settings.name.empty() && set_.find(settings.name) >= 0)
-    throw Error(fmt::format("body \"{}\": the name is already taken", settings.name));
+    throw Error(fmt::format("body {}: the name is already taken", pivot::quoted(settings.name)));
   RigidBody model = make_rigid_body(settings);
   Vec6 twist;
   twist << settings.w_WB, settings.v_WB;
@@ -117,12 +122,12 @@ void World::check_body(int body, const char* what) const {
 int World::add_joint_impl(std::unique_ptr<Joint> joint) {
   for (const auto& j : joints_)
     if (!joint->name().empty() && j->name() == joint->name())
-      throw Error(fmt::format("joint \"{}\": the name is already taken", joint->name()));
+      throw Error(fmt::format("joint {}: the name is already taken", pivot::quoted(joint->name())));
   const int a = joint->body_a(), b = joint->body_b();
   const bool a_fixed = a < 0 || set_.body(a).fixed;
   const bool b_fixed = b < 0 || set_.body(b).fixed;
   if (a_fixed && b_fixed)
-    throw Error(fmt::format("joint \"{}\": both bodies are fixed", joint->name()));
+    throw Error(fmt::format("joint {}: both bodies are fixed", pivot::quoted(joint->name())));
   if (!a_fixed || !b_fixed) {
     // bodies joined by a joint do not collide unless asked (set_joint_collision)
     if (a >= 0 && b >= 0) collision_->exclude_pair(a, b);
@@ -140,7 +145,7 @@ int World::add_joint_of(const SettingsT& s, int body_a, int body_b) {
   check_body(body_b, "joint");
   if (body_a == kWorldBody)
     throw Error(
-        fmt::format("joint \"{}\": body_a must be a body (use body_b for the world)", s.name));
+        fmt::format("joint {}: body_a must be a body (use body_b for the world)", pivot::quoted(s.name)));
   return add_joint_impl(
       std::make_unique<JointT>(s, body_a, body_b, set_.pose(body_a), set_.pose(body_b)));
 }
@@ -186,7 +191,7 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   if (!pose.p_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
       pose.q_WB.norm() < 1e-6)
     throw Error(
-        fmt::format("body \"{}\": set_state needs a finite pose and twist", set_.body(body).name));
+        fmt::format("body {}: set_state needs a finite pose and twist", pivot::quoted(set_.body(body).name)));
   // a pair in hybrid reduced mode leaves it: its state is the user's now
   const auto& pairs = hybrid_->pairs();
   for (std::size_t k = pairs.size(); k-- > 0;)

@@ -61,6 +61,10 @@ enum class Stabilization {
 /// "post", "baumgarte", "none"
 [[nodiscard]] const char* to_string(Stabilization s);
 
+/// the most post-stabilization passes a step may take (WorldSettings::max_post_steps): each is
+/// a collision pass and an LCP, so the bound keeps one step's work bounded (docs/limits.md)
+inline constexpr int kMaxPostSteps = 100;
+
 struct WorldSettings {
   double time_step = 1e-3;               ///< h, s, > 0
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< m/s²
@@ -69,7 +73,7 @@ struct WorldSettings {
   /// post-stabilization: the largest correction per post-step (m, and rad at unit lever);
   /// larger errors are corrected by repeated post-steps (Cline §5.2.3). 0 = no cap
   double post_step_cap = 0.0;
-  int max_post_steps = 4;  ///< post-steps per step at most (with a cap)
+  int max_post_steps = 4;  ///< post-steps per step at most (with a cap), 1 … kMaxPostSteps
   /// linearly implicit step for forces with gradients (springs), Cline §2.7.4, and the
   /// energy-conserving midpoint gyroscopic term; false: both explicit
   bool implicit_forces = true;
@@ -100,6 +104,12 @@ struct WorldSettings {
   /// called with each island LCP that fails, before the fallback (failed_lcp.hpp); none by
   /// default. `pivot run --dump-failed-lcp DIR` writes the problems from here
   FailedLcpCallback on_failed_lcp{};
+  /// polled inside the step's long loops (the reduced integrator's substeps, between
+  /// post-stabilization passes); when it returns true those loops stop early and the step
+  /// still completes: a reduced pair leaves with step_failed (the LCP takes its step), the
+  /// remaining post-steps are skipped. `pivot run` sets it from SIGINT/SIGTERM
+  /// (docs/limits.md "Interruption"). Empty by default: never
+  std::function<bool()> interrupted{};
   /// hybrid mode (docs/hybrid.md "The World switch"): a free body with a smooth surface resting
   /// on one fixed body with a smooth surface, or two free bodies with smooth surfaces touching
   /// only each other, are advanced in reduced contact coordinates (Kry & Pai 2002) instead of
@@ -208,6 +218,10 @@ class World {
   /// replaces WorldSettings::on_failed_lcp between steps (e.g. after a scene built the World)
   void set_failed_lcp_callback(FailedLcpCallback callback) {
     settings_.on_failed_lcp = std::move(callback);
+  }
+  /// replaces WorldSettings::interrupted between steps (empty: never interrupted)
+  void set_interrupt_check(std::function<bool()> check) {
+    settings_.interrupted = std::move(check);
   }
   /// hybrid: true while the body is advanced in reduced contact coordinates (either body of a
   /// free pair; never a fixed partner)

@@ -289,9 +289,9 @@ void World::solve_islands(StepContext& ctx) {
     for (int e : out.singular_equalities) {
       const int joint = rows_->equalities[island.equalities[e]].owner;
       report_.warn(StepWarning::redundant_joint, joint,
-                   fmt::format("joint \"{}\": its rows are redundant or conflicting; joints made "
+                   fmt::format("joint {}: its rows are redundant or conflicting; joints made "
                                "slightly compliant",
-                               joints_[joint]->name()));
+                               pivot::quoted(joints_[joint]->name())));
     }
     if (out.fallback) ++report_.fallbacks;
     if (out.failed_status == lcp::LcpStatus::ray_termination) note_ray(island.bodies, "");

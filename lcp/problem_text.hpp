@@ -53,6 +53,9 @@ inline std::string quoted(std::string_view token) {
 
 // ─── the file as lines and tokens ────────────────────────────────────────────────────────────
 
+/// the largest problem file read, bytes (1 GiB)
+constexpr std::size_t kMaxProblemBytes = std::size_t{1} << 30;
+
 inline std::string read_text(const fs::path& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec))
@@ -64,10 +67,18 @@ inline std::string read_text(const fs::path& path) {
          fmt::format("cannot open the problem file: {}",
                      err ? std::strerror(err) : "unknown error"));
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  // at most kMaxProblemBytes + 1 bytes: a larger or endless input (/dev/zero) is refused
+  std::string text;
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (in && text.size() <= kMaxProblemBytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) fail(path, 0, "cannot read the problem file (I/O error)");
-  return std::move(buffer).str();
+  if (text.size() > kMaxProblemBytes)
+    fail(path, 0, fmt::format("the file is larger than the limit of {} MiB for a problem file",
+                              kMaxProblemBytes >> 20));
+  return text;
 }
 
 /// the lines of text, without their end-of-line characters ("\n" or "\r\n")
@@ -159,6 +170,9 @@ inline long long to_integer(const fs::path& path, int line, std::string_view tok
 
 /// sizes are checked against this before anything is allocated
 constexpr long long kMaxSize = 1'000'000;
+/// the most entries a matrix read from a file may have (it is stored dense): 2^28 doubles,
+/// 2 GiB, e.g. n = 16384 for an n × n M; checked before the matrix is allocated
+constexpr long long kMaxDenseEntries = 1LL << 28;
 
 // ─── a token stream with line numbers (sparse blocks, mixed files) ───────────────────────────
 
@@ -213,6 +227,17 @@ class TokenStream {
   int current_ = 0;
 };
 
+/// fails at the current token unless a rows × cols dense matrix is within kMaxDenseEntries
+inline void check_dense_size(const TokenStream& in, long long rows, long long cols,
+                             const std::string& name) {
+  if (rows > kMaxDenseEntries / std::max(1LL, cols))
+    in.fail_here(fmt::format("{} is {} × {}: {:.3g} GB as a dense matrix, more than the limit of "
+                             "{} entries (2 GiB)",
+                             name, rows, cols,
+                             8.0 * static_cast<double>(rows) * static_cast<double>(cols) / 1e9,
+                             kMaxDenseEntries));
+}
+
 // ─── NumericsMatrix storages ─────────────────────────────────────────────────────────────────
 
 /// the SparseBlockStructuredMatrix text (SBM_write_in_file) of a rows × cols matrix, to dense
@@ -221,8 +246,10 @@ inline DenseMatrix read_sparse_block(TokenStream& in, long long rows, long long 
   const auto nbblocks = in.integer(fmt::format("the number of blocks of {}", name));
   if (nbblocks < 0)
     in.fail_here(fmt::format("the number of blocks of {} is negative ({})", name, nbblocks));
-  DenseMatrix M = DenseMatrix::Zero(rows, cols);
-  if (nbblocks == 0) return M;  // Siconos writes nothing more for an empty matrix
+  // checked before anything of rows × cols is allocated: a 28-byte file declaring n = 10⁶
+  // used to allocate n × n here (issue #24)
+  check_dense_size(in, rows, cols, name);
+  if (nbblocks == 0) return DenseMatrix::Zero(rows, cols);  // Siconos writes nothing more
   const auto blocknumber0 = in.integer(fmt::format("the number of block rows of {}", name));
   if (blocknumber0 < 1 || blocknumber0 > rows)
     in.fail_here(fmt::format("the number of block rows of {} must be in 1..{}, found {}", name,
@@ -281,6 +308,17 @@ inline DenseMatrix read_sparse_block(TokenStream& in, long long rows, long long 
       in.fail_here(fmt::format("the block column of block {} of {} must be in 0..{}, found {}", i,
                                name, blocknumber1 - 1, index2[i]));
   }
+  // the values the blocks need must be in the file before the matrix is allocated
+  long long values = 0;
+  for (long long br = 0; br < blocknumber0; ++br) {
+    const long long nr = blocksize0[br] - (br == 0 ? 0 : blocksize0[br - 1]);
+    for (long long b = index1[br]; b < index1[br + 1]; ++b) {
+      const long long bc = index2[b];
+      values += 1 + nr * (blocksize1[bc] - (bc == 0 ? 0 : blocksize1[bc - 1]));
+    }
+  }
+  in.require(values, fmt::format("the numbers and values of the {} blocks of {}", nbblocks, name));
+  DenseMatrix M = DenseMatrix::Zero(rows, cols);
   std::vector<char> seen(static_cast<std::size_t>(blocknumber0 * blocknumber1), 0);
   for (long long br = 0; br < blocknumber0; ++br) {
     const long long r0 = br == 0 ? 0 : blocksize0[br - 1];
@@ -318,6 +356,7 @@ inline DenseMatrix read_numerics_matrix(TokenStream& in, const std::string& name
   if (cols < 1 || cols > kMaxSize)
     in.fail_here(fmt::format("the number of columns of {} must be in 1..{}, found {}", name,
                              kMaxSize, cols));
+  check_dense_size(in, rows, cols, name);
   if (storage == 0) {
     const auto rows2 = in.integer(fmt::format("the number of rows of {} (repeated)", name));
     const auto cols2 = in.integer(fmt::format("the number of columns of {} (repeated)", name));

@@ -45,7 +45,26 @@ struct Context {
   fs::path base_dir;
 
   [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
-    throw Error(source, pointer.empty() ? "(document)" : pointer, what);
+    throw Error(source, pointer.empty() ? "(document)" : printable_pointer(pointer), what);
+  }
+
+  /// the pointer as shown in a message: each token with control characters escaped and cut to
+  /// 64 bytes (pivot::quoted(), without the quotes), so a key holding a newline or a megabyte cannot
+  /// break the message's one line or swell it
+  static std::string printable_pointer(const std::string& pointer) {
+    if (pointer.empty() || pointer[0] != '/') return pointer;
+    std::string out;
+    std::size_t start = 1;  // after the leading '/'
+    while (start <= pointer.size()) {
+      const std::size_t end = std::min(pointer.find('/', start), pointer.size());
+      const std::string token = pivot::quoted(std::string_view(pointer).substr(start, end - start));
+      const std::size_t close = token.rfind('"');
+      out += '/';
+      out.append(token, 1, close - 1);  // without the quotes
+      out.append(token, close + 1);      // "... (N bytes)" when cut
+      start = end + 1;
+    }
+    return out;
   }
 };
 
@@ -82,9 +101,7 @@ inline std::string describe(const json& j) {
     case json::value_t::boolean:
       return j.get<bool>() ? "true" : "false";
     case json::value_t::string: {
-      std::string s = j.get<std::string>();
-      if (s.size() > 40) s = s.substr(0, 37) + "...";
-      return fmt::format("the string \"{}\"", s);
+      return "the string " + pivot::quoted(j.get<std::string>(), 40);
     }
     case json::value_t::array:
       return fmt::format("an array of {}", j.size());
@@ -123,6 +140,46 @@ inline double number(const Context& ctx, const json& j, const std::string& ptr, 
   return x;
 }
 
+// ---- magnitude limits at load (docs/limits.md "Magnitudes") ----
+// Beyond them the first step's products (m v², I ω², M⁻¹, the planes of a hull, the collision
+// queries' squared distances) overflow or keep no significant digit, and the step fails or
+// writes garbage; the scene is refused with the pointer and the limit instead.
+
+inline constexpr double kMaxLength = 1e9;         ///< m: positions, sizes, points, offsets
+inline constexpr double kMaxSpeed = 1e9;          ///< m/s, and rad/s for angular velocities
+inline constexpr double kMaxAcceleration = 1e9;   ///< m/s²: gravity
+inline constexpr double kMinMass = 1e-20;         ///< kg
+inline constexpr double kMaxMass = 1e20;          ///< kg; also kg/m³ for densities
+inline constexpr double kMinInertia = 1e-40;      ///< kg m²
+inline constexpr double kMaxInertia = 1e40;       ///< kg m²
+
+/// x itself when |x| ≤ limit, else an error at ptr naming the limit
+inline double within(const Context& ctx, const std::string& ptr, double x, double limit,
+                     const char* unit) {
+  if (!(std::abs(x) <= limit))
+    ctx.fail(ptr, fmt::format("{:g} {} is beyond the limit of {:g} {} (docs/limits.md: larger "
+                              "values overflow the first step)",
+                              x, unit, limit, unit));
+  return x;
+}
+
+/// v itself when every |v_i| ≤ limit, else an error at ptr/i naming the limit
+inline Vec3 within(const Context& ctx, const std::string& ptr, const Vec3& v, double limit,
+                   const char* unit) {
+  for (int i = 0; i < 3; ++i) (void)within(ctx, ptr + "/" + std::to_string(i), v[i], limit, unit);
+  return v;
+}
+
+/// x itself when low ≤ x ≤ high, else an error at ptr naming the range
+inline double between(const Context& ctx, const std::string& ptr, double x, double low,
+                      double high, const char* unit) {
+  if (!(x >= low && x <= high))
+    ctx.fail(ptr, fmt::format("{:g} {} is outside the range [{:g}, {:g}] {} (docs/limits.md: "
+                              "beyond it the first step overflows)",
+                              x, unit, low, high, unit));
+  return x;
+}
+
 inline Vec3 vec3(const Context& ctx, const json& j, const std::string& ptr, Range range) {
   if (!j.is_array() || j.size() != 3)
     ctx.fail(ptr, fmt::format("expected an array of 3 numbers [x, y, z] (got {})", describe(j)));
@@ -147,8 +204,8 @@ class Object {
     if (!check_keys) return;
     for (const auto& item : j.items())
       if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-        ctx.fail(pointer(item.key()), fmt::format("unknown key \"{}\" (expected one of: {})",
-                                                  item.key(), join(allowed)));
+        ctx.fail(pointer(item.key()), fmt::format("unknown key {} (expected one of: {})",
+                                                  pivot::quoted(item.key()), join(allowed)));
   }
 
   [[nodiscard]] bool has(std::string_view key) const { return j_.contains(key); }
@@ -352,7 +409,7 @@ inline json parse_text(const Context& ctx, std::string_view text) {
         if (!top.keys.insert(key).second)
           ctx.fail(
               pointer_of_top() + "/" + top.token,
-              fmt::format("duplicate key \"{}\" (each key may appear once in an object)", key));
+              fmt::format("duplicate key {} (each key may appear once in an object)", pivot::quoted(key)));
         break;
       }
       case json::parse_event_t::value:
@@ -365,6 +422,15 @@ inline json parse_text(const Context& ctx, std::string_view text) {
     }
     return true;
   };
+  // JSON text holds no NUL byte (RFC 8259: control characters must be escaped, and none may
+  // stand between tokens); nlohmann's reader would stop at one and accept what came before,
+  // so a valid scene followed by a NUL and garbage would load
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const auto [line, column] = line_column(text, nul + 1);
+    throw Error(ctx.source, fmt::format("line {}, column {}", line, column),
+                "a NUL byte: a scene is JSON text (is this a binary file, or has something been "
+                "appended to the JSON?)");
+  }
   try {
     return json::parse(text.begin(), text.end(), callback);
   } catch (const json::parse_error& e) {

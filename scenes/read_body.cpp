@@ -58,30 +58,43 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
       ctx.fail(ptr, "give either \"mass\" or \"density\", not both");
     if (o.has("density")) {
       if (!b.shape) ctx.fail(o.pointer("density"), "\"density\" needs a shape (give \"mass\")");
-      s.density = o.required_number("density", Range::positive);
+      s.density = between(ctx, o.pointer("density"), o.required_number("density", Range::positive),
+                          kMinMass, kMaxMass, "kg/m³");
       b.has_density = true;
     } else if (o.has("mass")) {
-      s.mass = o.required_number("mass", Range::positive);
+      s.mass = between(ctx, o.pointer("mass"), o.required_number("mass", Range::positive),
+                       kMinMass, kMaxMass, "kg");
     } else if (!b.shape) {
       ctx.fail(ptr, "a body without a shape needs \"mass\" (kg)");
     } else {
       s.mass = 1.0;
     }
-    if (o.has("inertia_diag")) s.inertia_diag = o.required_vec3("inertia_diag", Range::positive);
+    if (o.has("inertia_diag")) {
+      s.inertia_diag = o.required_vec3("inertia_diag", Range::positive);
+      for (int i = 0; i < 3; ++i)
+        (void)between(ctx, o.pointer("inertia_diag") + "/" + std::to_string(i), (*s.inertia_diag)[i],
+                      kMinInertia, kMaxInertia, "kg m²");
+    }
     if (o.has("centre_of_mass")) {
       if (!b.shape)
         ctx.fail(o.pointer("centre_of_mass"),
                  "\"centre_of_mass\" is in the shape's frame: it "
                  "needs a shape");
-      s.centre_of_mass = o.required_vec3("centre_of_mass", Range::any);
+      s.centre_of_mass = within(ctx, o.pointer("centre_of_mass"),
+                                o.required_vec3("centre_of_mass", Range::any), kMaxLength, "m");
     }
-    s.v_WB = o.vec3("velocity", Vec3::Zero(), Range::any);
+    s.v_WB = within(ctx, o.pointer("velocity"), o.vec3("velocity", Vec3::Zero(), Range::any),
+                    kMaxSpeed, "m/s");
     if (o.has("angular_velocity") && o.has("angular_velocity_deg"))
       ctx.fail(ptr, "give either \"angular_velocity\" or \"angular_velocity_deg\", not both");
     if (o.has("angular_velocity_deg"))
-      s.w_WB = o.required_vec3("angular_velocity_deg", Range::any) * (kDegree);
+      s.w_WB = within(ctx, o.pointer("angular_velocity_deg"),
+                      o.required_vec3("angular_velocity_deg", Range::any), kMaxSpeed / kDegree,
+                      "deg/s") *
+               kDegree;
     else
-      s.w_WB = o.vec3("angular_velocity", Vec3::Zero(), Range::any);
+      s.w_WB = within(ctx, o.pointer("angular_velocity"),
+                      o.vec3("angular_velocity", Vec3::Zero(), Range::any), kMaxSpeed, "rad/s");
   }
   if (o.has("kinematic")) {
     if (s.fixed)
@@ -99,7 +112,8 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
       ctx.fail(o.pointer("animator"), "a fixed body never moves: it has no animator controls");
     b.animator = read_animator(ctx, o.required("animator"), o.pointer("animator"));
   }
-  s.p_WS = o.vec3("position", Vec3::Zero(), Range::any);
+  s.p_WS = within(ctx, o.pointer("position"), o.vec3("position", Vec3::Zero(), Range::any),
+                  kMaxLength, "m");
   s.q_WB = o.orientation();
   s.friction = o.number("friction", 0.5, Range::non_negative);
   s.restitution = o.number("restitution", 0.0, Range::unit_interval);

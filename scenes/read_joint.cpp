@@ -14,14 +14,14 @@ void read_body_pair(const Context& ctx, const Object& o, const Scene& scene, std
   if (a == "world")
     ctx.fail(o.pointer("body_a"), "body_a must be a body (the world may only be body_b)");
   ia = scene.find_body(a);
-  if (ia < 0) ctx.fail(o.pointer("body_a"), fmt::format("no body named \"{}\"", a));
+  if (ia < 0) ctx.fail(o.pointer("body_a"), fmt::format("no body named {}", pivot::quoted(a)));
   b = o.string("body_b", "world");
   if (b == "world") {
     ib = kWorldBody;
   } else {
     ib = scene.find_body(b);
     if (ib < 0)
-      ctx.fail(o.pointer("body_b"), fmt::format("no body named \"{}\" (or \"world\")", b));
+      ctx.fail(o.pointer("body_b"), fmt::format("no body named {} (or \"world\")", pivot::quoted(b)));
   }
   if (ia == ib) ctx.fail(o.pointer("body_b"), "body_b must differ from body_a");
 }
@@ -75,9 +75,9 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
     keys.insert(keys.end(), {"axis_a", "axis_b"});
   else if (type != "ball" && type != "fixed")
     ctx.fail(probe.pointer("type"),
-             fmt::format("unknown joint type \"{}\" (expected one of: ball, hinge, universal, "
+             fmt::format("unknown joint type {} (expected one of: ball, hinge, universal, "
                          "slider, fixed)",
-                         type));
+                         pivot::quoted(type)));
   const Object o(ctx, j, ptr, keys);
   SceneJoint out;
   read_body_pair(ctx, o, scene, out.body_a, out.body_b, out.body_a_index, out.body_b_index);

@@ -23,6 +23,11 @@ void read_hybrid_settings(const Context& ctx, const Object& o, WorldSettings& w)
         o.pointer("hybrid_dt_max"),
         fmt::format("expected at least the smallest step {} s (got {})", ri.dt_min, ri.dt_max));
   ri.tolerance = o.number("hybrid_tolerance", ri.tolerance, Range::positive);
+  if (ri.tolerance < kMinReducedTolerance)
+    ctx.fail(o.pointer("hybrid_tolerance"),
+             fmt::format("{:g} is below {:g}, the smallest tolerance the reduced integrator's "
+                         "error estimate can reach in double precision (docs/limits.md)",
+                         ri.tolerance, kMinReducedTolerance));
   ContactFriction& f = w.hybrid_friction;
   // null (the default): μ_static = the pair's μ
   if (o.has("hybrid_mu_static") && !o.required("hybrid_mu_static").is_null())
@@ -70,9 +75,14 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
   WorldSettings& w = s.world;
   w.time_step = o.number("dt", w.time_step, Range::positive);
   s.duration = o.number("duration", s.duration, Range::positive);
+  if (w.time_step > s.duration)
+    ctx.fail(o.pointer("dt"), fmt::format("the time step {:g} s is longer than the run's duration "
+                                          "{:g} s",
+                                          w.time_step, s.duration));
   s.output_rate_hz = o.number("output_rate_hz", s.output_rate_hz, Range::non_negative);
   s.world.hybrid = o.boolean("hybrid", s.world.hybrid);
-  w.gravity = o.vec3("gravity", w.gravity, Range::any);
+  w.gravity = within(ctx, o.pointer("gravity"), o.vec3("gravity", w.gravity, Range::any),
+                     kMaxAcceleration, "m/s²");
   w.friction_directions = o.integer("friction_directions", w.friction_directions);
   if (w.friction_directions < 2 || w.friction_directions > 64 || w.friction_directions % 2 != 0)
     ctx.fail(o.pointer("friction_directions"),
@@ -87,7 +97,7 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
     w.stabilization = Stabilization::none;
   else
     ctx.fail(o.pointer("stabilization"),
-             fmt::format("expected \"post\", \"baumgarte\" or \"none\" (got \"{}\")", stab));
+             fmt::format("expected \"post\", \"baumgarte\" or \"none\" (got {})", pivot::quoted(stab)));
   w.baumgarte_alpha = o.number("baumgarte_alpha", w.baumgarte_alpha, Range::non_negative);
   w.implicit_forces = o.boolean("implicit_forces", w.implicit_forces);
   w.contact_margin = o.number("contact_margin", w.contact_margin, Range::non_negative);
@@ -95,9 +105,10 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
       o.number("restitution_threshold", w.restitution_threshold, Range::non_negative);
   w.post_step_cap = o.number("post_step_cap", w.post_step_cap, Range::non_negative);
   w.max_post_steps = o.integer("max_post_steps", w.max_post_steps);
-  if (w.max_post_steps < 1)
+  if (w.max_post_steps < 1 || w.max_post_steps > kMaxPostSteps)
     ctx.fail(o.pointer("max_post_steps"),
-             fmt::format("expected an integer >= 1 (got {})", w.max_post_steps));
+             fmt::format("expected an integer in [1, {}] (got {})", kMaxPostSteps,
+                         w.max_post_steps));
   w.limit_margin = o.number("limit_margin", w.limit_margin, Range::non_negative);
   read_hybrid_settings(ctx, o, w);
   const std::string mode = o.string("mode", "dynamics");

@@ -12,7 +12,7 @@ ShapeType shape_type(const Context& ctx, const Object& o) {
   std::vector<std::string> names;
   for (const ShapeTypeName& entry : kShapeTypeNames) names.emplace_back(entry.name);
   ctx.fail(o.pointer("type"),
-           fmt::format("unknown shape type \"{}\" (expected one of: {})", type, join(names)));
+           fmt::format("unknown shape type {} (expected one of: {})", pivot::quoted(type), join(names)));
 }
 
 std::vector<std::string> shape_keys(ShapeType type) {
@@ -52,21 +52,27 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
                                             to_string(s.type)));
   switch (s.type) {
     case ShapeType::sphere:
-      s.radius = o.required_number("radius", Range::positive);
+      s.radius = within(ctx, o.pointer("radius"), o.required_number("radius", Range::positive),
+                        kMaxLength, "m");
       break;
     case ShapeType::box:
-      s.half_extents = o.required_vec3("half_extents", Range::positive);
+      s.half_extents = within(ctx, o.pointer("half_extents"),
+                              o.required_vec3("half_extents", Range::positive), kMaxLength, "m");
       break;
     case ShapeType::capsule:
-      s.radius = o.required_number("radius", Range::positive);
-      s.half_length = o.required_number("half_length", Range::non_negative);
-      break;
     case ShapeType::cylinder:
-      s.radius = o.required_number("radius", Range::positive);
-      s.half_length = o.required_number("half_length", Range::positive);
+      s.radius = within(ctx, o.pointer("radius"), o.required_number("radius", Range::positive),
+                        kMaxLength, "m");
+      // a capsule of half length 0 is a sphere (legitimate); a cylinder needs a height
+      s.half_length = within(
+          ctx, o.pointer("half_length"),
+          o.required_number("half_length",
+                            s.type == ShapeType::capsule ? Range::non_negative : Range::positive),
+          kMaxLength, "m");
       break;
     case ShapeType::ellipsoid:
-      s.radii = o.required_vec3("radii", Range::positive);
+      s.radii = within(ctx, o.pointer("radii"), o.required_vec3("radii", Range::positive),
+                       kMaxLength, "m");
       break;
     case ShapeType::convex: {
       if (o.has("surface_samples")) {
@@ -93,13 +99,16 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
         ctx.fail(o.pointer("points"),
                  fmt::format("expected at least 4 points [x, y, z] (got {})", points.size()));
       for (std::size_t i = 0; i < points.size(); ++i)
-        s.points.push_back(
-            vec3(ctx, points[i], o.pointer("points") + "/" + std::to_string(i), Range::any));
+        s.points.push_back(within(
+            ctx, o.pointer("points") + "/" + std::to_string(i),
+            vec3(ctx, points[i], o.pointer("points") + "/" + std::to_string(i), Range::any),
+            kMaxLength, "m"));
       break;
     }
     case ShapeType::plane:
       s.normal = o.unit_vec3("normal", Vec3::UnitZ());
-      s.offset = o.number("offset", 0.0, Range::any);
+      s.offset = within(ctx, o.pointer("offset"), o.number("offset", 0.0, Range::any), kMaxLength,
+                        "m");
       break;
     case ShapeType::mesh: {
       s.obj = o.required_string("obj");
@@ -112,7 +121,7 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
       std::ifstream probe_file(s.obj_path);
       if (!probe_file)
         ctx.fail(o.pointer("obj"),
-                 fmt::format("cannot read the mesh file \"{}\"", s.obj_path.string()));
+                 fmt::format("cannot read the mesh file {}", pivot::quoted(s.obj_path.string(), 256)));
       break;
     }
     case ShapeType::compound: {
@@ -126,7 +135,8 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
         SceneCompoundChild child;
         child.shape.push_back(
             read_shape(ctx, c.required("shape"), c.pointer("shape"), true, nullptr));
-        child.position = c.vec3("position", Vec3::Zero(), Range::any);
+        child.position = within(ctx, c.pointer("position"),
+                                c.vec3("position", Vec3::Zero(), Range::any), kMaxLength, "m");
         child.orientation = c.orientation();
         s.children.push_back(std::move(child));
       }

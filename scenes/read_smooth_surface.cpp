@@ -53,12 +53,13 @@ SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const 
   if (it == kSurfaceTypes.end())
     ctx.fail(
         probe.pointer("type"),
-        fmt::format("unknown smooth surface type \"{}\" (expected one of: {})", type,
+        fmt::format("unknown smooth surface type {} (expected one of: {})", pivot::quoted(type),
                     join(std::vector<std::string>(kSurfaceTypes.begin(), kSurfaceTypes.end()))));
   SceneSmoothSurface s;
   s.type = static_cast<SceneSurfaceType>(it - kSurfaceTypes.begin());
   const Object o(ctx, j, ptr, surface_keys(s.type));
-  s.position = o.vec3("position", Vec3::Zero(), Range::any);
+  s.position = within(ctx, o.pointer("position"), o.vec3("position", Vec3::Zero(), Range::any),
+                      kMaxLength, "m");
   s.orientation = o.orientation();
   SmoothSurfacePtr base;
   try {

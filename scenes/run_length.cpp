@@ -12,6 +12,9 @@ namespace pivot {
 long steps_for_duration(double duration, double h) {
   if (!(duration > 0.0) || !std::isfinite(duration) || !(h > 0.0) || !std::isfinite(h))
     throw Error(fmt::format("duration {} s and dt {} s must be positive and finite", duration, h));
+  if (h > duration)
+    throw Error(fmt::format("the time step {:g} s is longer than the run's duration {:g} s", h,
+                            duration));
   const double n = duration / h;
   const double rounded = std::round(n);
   const double steps = std::abs(n - rounded) <= 1e-9 * std::max(1.0, n) ? rounded : std::ceil(n);

@@ -6,7 +6,8 @@ namespace pivot {
 
 /// the first step count whose time n·h reaches `duration` (a count within 1e-9 relative of an
 /// integer is that integer, so 1 s at h = 1 ms is 1000 steps, not 1001); at least 1. Throws
-/// pivot::Error for a non-positive or non-finite duration or step, or more than 10¹² steps.
+/// pivot::Error for a non-positive or non-finite duration or step, a step longer than the
+/// duration, or more than 10¹² steps.
 [[nodiscard]] long steps_for_duration(double duration, double h);
 
 /// The time of a run's outputs after `steps` steps of h, s: the double nearest the decimal k·h

@@ -14,6 +14,7 @@
 // message is one line naming the file, the JSON pointer and what was expected; the error's
 // source() is the file and its place() the pointer (or line and column).
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -39,6 +40,10 @@ namespace pivot {
 
 /// the scene format version this library reads and writes ("pivot_scene": 1)
 inline constexpr int kSceneFormatVersion = 1;
+
+/// the largest scene file load_scene reads, bytes (64 MiB; docs/limits.md): a larger file, or an
+/// endless one such as /dev/zero, is refused after reading one byte more than this
+inline constexpr std::size_t kMaxSceneBytes = std::size_t{64} << 20;
 
 /// run settings of a scene ("settings" in the file) together with the World's settings
 struct SceneSettings {
@@ -161,8 +166,8 @@ struct Scene {
 };
 
 /// Reads and validates a scene file. Relative mesh paths are resolved against the file's
-/// folder; mesh files are read now. Throws pivot::Error (also for an
-/// unreadable file), one line:
+/// folder; mesh files are read now. Throws pivot::Error (also for an unreadable file, a folder,
+/// or a file larger than kMaxSceneBytes), one line:
 ///   `FILE: /bodies/2/mass: expected a positive number (got -1)`  (a value), or
 ///   `FILE: line 3, column 7: syntax error: ...`                  (malformed JSON).
 [[nodiscard]] Scene load_scene(const std::filesystem::path& file);

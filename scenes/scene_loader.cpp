@@ -4,6 +4,7 @@
 // (json_reader.hpp).
 #include <fmt/core.h>
 
+#include <array>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -50,8 +51,8 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
       SceneBody b = read_body(ctx, bodies[i], ptr);
       const auto [it, fresh] = seen.emplace(b.settings.name, i);
       if (!fresh)
-        ctx.fail(ptr + "/name", fmt::format("duplicate body name \"{}\" (also /bodies/{}/name)",
-                                            b.settings.name, it->second));
+        ctx.fail(ptr + "/name", fmt::format("duplicate body name {} (also /bodies/{}/name)",
+                                            pivot::quoted(b.settings.name), it->second));
       scene.bodies.push_back(std::move(b));
     }
   }
@@ -64,8 +65,8 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
       if (!jt.name().empty()) {
         const auto [it, fresh] = seen.emplace(jt.name(), i);
         if (!fresh)
-          ctx.fail(ptr + "/name", fmt::format("duplicate joint name \"{}\" (also /joints/{}/name)",
-                                              jt.name(), it->second));
+          ctx.fail(ptr + "/name", fmt::format("duplicate joint name {} (also /joints/{}/name)",
+                                              pivot::quoted(jt.name()), it->second));
       }
       scene.joints.push_back(std::move(jt));
     }
@@ -113,13 +114,26 @@ Scene parse_scene(std::string_view json_text, const fs::path& base_dir, std::str
 }
 
 Scene load_scene(const fs::path& file) {
+  std::error_code ec;
+  if (fs::is_directory(file, ec))
+    throw Error(file.string(), "", "is a folder, not a scene file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(file.string(), "", "cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  // read at most kMaxSceneBytes + 1 bytes: a larger file (or an endless one, /dev/zero) is
+  // refused without reading it all
+  std::string text;
+  std::array<char, 1 << 16> chunk{};
+  while (in && text.size() <= kMaxSceneBytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw Error(file.string(), "", "cannot read the file");
+  if (text.size() > kMaxSceneBytes)
+    throw Error(file.string(), "",
+                fmt::format("the file is larger than the limit of {} MiB for a scene (docs/limits.md)",
+                            kMaxSceneBytes >> 20));
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  return parse_impl(text.str(), dir, file.string(), file.stem().string());
+  return parse_impl(text, dir, file.string(), file.stem().string());
 }
 
 }  // namespace pivot

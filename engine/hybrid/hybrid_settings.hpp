@@ -3,6 +3,8 @@
 // friction law of a reduced contact and the reduced integrator's steps and tolerances. Light
 // on purpose: world.hpp includes this, not the reduced-coordinate machinery.
 
+#include <functional>
+
 namespace pivot {
 
 /// friction law and the paper's mode-switching thresholds (Kry & Pai 2002 §3.4.2-3.4.3)
@@ -32,11 +34,18 @@ struct ContactFriction {
   [[nodiscard]] double static_coefficient() const { return mu_static < 0.0 ? mu : mu_static; }
 };
 
+/// the smallest reduced-integrator tolerance a scene may ask for: the step-doubling error
+/// estimate |y₂ − y₁|/15 of components of size 1 cannot fall much below the rounding of a
+/// double (2.2e-16 relative), so a tolerance under ~50 ulp is never met and every step would
+/// shrink to dt_min and be forced (the 62 s step of hybrid_tolerance 1e-300, issue #24)
+inline constexpr double kMinReducedTolerance = 1e-14;
+
 /// integrator settings; defaults suit bodies of decimetre size
 struct ReducedStepSettings {
   double dt_max = 0.01;     ///< s; Kry & Pai used 1-64 ms, 10 ms for the rattleback
   double dt_min = 1e-7;     ///< s; the smallest step tried
-  double tolerance = 1e-9;  ///< local error per step, relative to 1 + |component|
+  /// local error per step, relative to 1 + |component|; at least kMinReducedTolerance
+  double tolerance = 1e-9;
   /// separated when f_n < −separation_tolerance, N (0: at the first tensile force)
   double separation_tolerance = 0.0;
   /// bad_geometry when a contact frame's regularity (contact_frame.hpp) drops below it
@@ -47,7 +56,13 @@ struct ReducedStepSettings {
   /// a step of dt_min that fails the error test (a jump in the forces, e.g. Coulomb friction
   /// reversing) is accepted and counted (true, default) or ends the call with step_failed
   bool accept_at_min_step = true;
-  int max_steps = 1000000;  ///< accepted + rejected steps per advance() call
+  /// accepted + rejected steps per advance() call; more end the call with step_failed (the
+  /// pair then leaves reduced mode and the LCP takes the step). About 60 µs each, so one call
+  /// is bounded to a few seconds whatever the step h, dt_max or tolerance (docs/limits.md)
+  int max_steps = 100000;
+  /// polled every 64 steps; when it returns true the call ends with step_failed, message
+  /// "interrupted" (`pivot run` sets it from SIGINT/SIGTERM). Empty: never
+  std::function<bool()> interrupted{};
 };
 
 }  // namespace pivot

@@ -80,6 +80,11 @@ void HybridSwitch::exit(World& w, std::size_t k, std::string reason) {
   e.partner = pairs_[k].partner;
   e.entered = false;
   e.reason = std::move(reason);
+  // a failed integration is a warning; ordinary exits are events only (StepWarning)
+  if (e.reason.starts_with("step_failed") || e.reason.starts_with("bad_geometry"))
+    w.report_.warn(StepWarning::hybrid_exit_failed, e.body,
+                   fmt::format("hybrid: body {} left reduced mode: {}",
+                               pivot::quoted(w.set_.body(e.body).name), e.reason));
   pending_.push_back(std::move(e));
   ++w.totals_.reduced_exits;
   for (const int b : {pairs_[k].body, pairs_[k].partner})
@@ -131,7 +136,9 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     if (pair.partner_free) pair.model.body2.wrench_W = f_ext.segment<6>(6 * pair.partner);
     ReducedAdvanceResult r;
     try {
-      r = advance(pair.model, state, h, w.settings_.hybrid_integrator);
+      ReducedStepSettings integrator = w.settings_.hybrid_integrator;
+      if (w.settings_.interrupted) integrator.interrupted = w.settings_.interrupted;
+      r = advance(pair.model, state, h, integrator);
     } catch (const std::exception& e) {
       exit(w, k, std::string("bad_geometry: ") + e.what());
       continue;

@@ -277,6 +277,9 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
   };
 
   for (int iter = 0; iter < settings.max_steps; ++iter) {
+    if (settings.interrupted && iter % 64 == 63 && settings.interrupted())
+      return finish(ReducedStatus::step_failed,
+                    fmt::format("t = {:.9g} s: interrupted after {} steps", state.time, iter));
     StepOde ode(model, settings, state, res);
     const ReducedDynamics d0 = ode.evaluate(state);
     if (!d0.ok)

@@ -424,3 +424,22 @@ TEST_CASE("round trip: writing an invalid problem is refused", "[lcp][io][invali
   CHECK_THROWS_AS(write_lcp_file(dir.path / "rect.dat", r), pivot::Error);
   CHECK_THROWS_AS(write_lcp_file(dir.path / "no-such-dir" / "x.dat", good_problem()), pivot::Error);
 }
+
+// Issue #24: a 28-byte sparse-block file declaring n = 10⁶ allocated n × n (8 TB) before reading
+// a block and ended in std::bad_alloc. The size is now checked against the dense limit (and the
+// blocks against the file's data) before anything is allocated: a pivot::Error with the line.
+TEST_CASE("invalid files: a tiny file declaring a huge matrix is refused before allocating",
+          "[lcp][invalid][io][limits]") {
+  const TempDir dir;
+  // n, storage 1 (sparse block), rows, columns, 0 blocks: 30 bytes
+  const fs::path empty_blocks = dir.file("huge0.dat", "1000000\n1\n1000000\n1000000\n0\n");
+  const std::string e0 = read_error(empty_blocks);
+  CHECK_THAT(e0, Catch::Matchers::Contains("huge0.dat:5:") &&
+                     Catch::Matchers::Contains("more than the limit of 268435456 entries"));
+  // within the dense limit, but the one declared 100 × 100 block is not in the file
+  const fs::path missing_block =
+      dir.file("missing.dat", "100\n1\n100\n100\n1\n1\n1\n100\n100\n2\n1\n0 1\n0\n");
+  CHECK_THAT(read_error(missing_block),
+             Catch::Matchers::Contains("unexpected end of file") &&
+                 Catch::Matchers::Contains("the numbers and values of the 1 blocks of M"));
+}

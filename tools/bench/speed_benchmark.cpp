@@ -242,6 +242,7 @@ void run_speed_benchmark(const SpeedBenchOptions& o, std::ostream& out) {
   cube_stack(o, out);
   large_pyramids(o, out);
   separate_pyramids(o, out);
+  run_free_bodies_benchmark(o.free_bodies, out);
 }
 
 }  // namespace pivot::bench

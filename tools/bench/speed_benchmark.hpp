@@ -2,9 +2,11 @@
 // pivot-bench speed: the targets of issue #16 ("speed at both ends"), measured and printed, never
 // asserted: small scenes against ODE's dWorldStep, a 20-box stack against ODE (dWorldStep and
 // QuickStep) and Bullet, every step of large pyramids, the growth of the step time with the
-// pyramid's size, and 8 separate pyramids on 1 and 2 threads.
+// pyramid's size, 8 separate pyramids on 1 and 2 threads, and up to 10⁵ free bodies.
 #include <iosfwd>
 #include <vector>
+
+#include "free_bodies_benchmark.hpp"
 
 namespace pivot::bench {
 
@@ -17,6 +19,7 @@ struct SpeedBenchOptions {
   int separate_pyramids = 8;  ///< of 10 levels each, side by side
   int separate_steps = 40;
   double stack_duration = 10.0;  ///< the 20-box stack, s simulated
+  FreeBodiesOptions free_bodies{};  ///< N shapeless free bodies, up to 10⁵ (issue #24)
 };
 
 void run_speed_benchmark(const SpeedBenchOptions& options, std::ostream& out);

@@ -96,9 +96,9 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
   OutputFile trajectory(dir.file("trajectory.csv"));
   OutputFile metrics(dir.file("metrics.csv"));
   OutputFile report(dir.file("animator.csv"));
-  fmt::print(trajectory.get(), "{}\n", kTrajectoryHeader);
-  fmt::print(metrics.get(), "{}\n", kMetricsHeader);
-  fmt::print(report.get(), "{}\n", kAnimatorHeader);
+  trajectory.print("{}\n", kTrajectoryHeader);
+  metrics.print("{}\n", kMetricsHeader);
+  report.print("{}\n", kAnimatorHeader);
   std::vector<std::string> outputs = {"trajectory.csv", "metrics.csv", "animator.csv",
                                       "summary.json", "shapes.json"};
   write_json(dir.file("shapes.json"), replay_shapes(scene, world));
@@ -114,14 +114,14 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
     const double t = step_time(k, h);
     if (!world.bodies().positions().allFinite())
       throw std::runtime_error(fmt::format("the poses became non-finite at frame {}", k));
-    write_trajectory_rows(trajectory.get(), world, t);
+    write_trajectory_rows(trajectory, world, t);
     const double potential = world.potential_energy();
-    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", t, 0.0, potential, potential,
-               f.overlaps, f.passes, f.pivots, f.response_seconds, 0.0, f.overlap_after, 0,
-               lcp::to_string(f.status));
-    fmt::print(report.get(), "{},{},{},{},{},{},{},{},{},{},{},{},{}\n", k, t, f.overlaps,
-               f.overlap_before, f.overlap_after, f.passes, f.pivots, f.rays, f.immovable,
-               lcp::to_string(f.status), f.detect_seconds, f.convert_seconds, f.response_seconds);
+    metrics.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", t, 0.0, potential, potential, f.overlaps,
+                  f.passes, f.pivots, f.response_seconds, 0.0, f.overlap_after, 0,
+                  lcp::to_string(f.status));
+    report.print("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", k, t, f.overlaps, f.overlap_before,
+                 f.overlap_after, f.passes, f.pivots, f.rays, f.immovable, lcp::to_string(f.status),
+                 f.detect_seconds, f.convert_seconds, f.response_seconds);
     const bool collided = f.overlaps > 0;
     detect.add(f.detect_seconds, true);
     convert.add(f.convert_seconds, collided);
@@ -144,7 +144,8 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
                             : "not removed within the passes"));
     }
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   ojson j;
   j["pivot_version"] = kVersion;
@@ -157,7 +158,7 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
   j["wall_time_s"] = wall;
   j["final_state_hash"] = hash_to_hex(state_hash(world));
   ojson bodies = ojson::array();
-  static const char* keys[13] = {"x", "y", "z", "qw", "qx", "qy", "qz",
+  static const char* keys[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
                                  "vx", "vy", "vz", "wx", "wy", "wz"};
   for (int i = 0; i < n; ++i) {
     const auto s = body_state(world, i);
@@ -181,12 +182,12 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
                    {"passes", passes},
                    {"rays", rays},
                    {"frames_with_immovable_overlaps", immovable_frames},
-                   {"stages", {{"detection", detect.json()},
-                               {"conversion", convert.json()},
-                               {"response", response.json()}}}};
+                   {"stages",
+                    {{"detection", detect.json()},
+                     {"conversion", convert.json()},
+                     {"response", response.json()}}}};
   j["warnings"] = warnings;
-  if (world.joint_count() > 0)
-    j["warnings"].push_back("joints are not applied in animator mode");
+  if (world.joint_count() > 0) j["warnings"].push_back("joints are not applied in animator mode");
   j["outputs"] = outputs;
   write_json(dir.file("summary.json"), j);
   trajectory.close();
@@ -204,16 +205,18 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
   if (!options.quiet) {
     fmt::print("pivot animate: {} ({})\n", scene.name, scene.source);
     fmt::print("  frames       {} of {:g} s; {} with overlaps\n", frames + 1, h, overlap_frames);
-    fmt::print("  overlap      deepest {:.3g} m before, {:.3g} m after the projection; {} frames "
-               "above {:g} m\n",
-               worst_before, worst_after, above, settings.overlap_tolerance);
+    fmt::print(
+        "  overlap      deepest {:.3g} m before, {:.3g} m after the projection; {} frames "
+        "above {:g} m\n",
+        worst_before, worst_after, above, settings.overlap_tolerance);
     fmt::print("  projection   {} LCPs, {} pivots, {} without a feasible answer\n", passes, pivots,
                rays);
-    fmt::print("  stages       detection {:.3f} ms ({} frames), conversion {:.3f} ms ({}), "
-               "response {:.3f} ms ({})\n",
-               detect.json()["mean_ms"].get<double>(), detect.frames,
-               convert.json()["mean_ms"].get<double>(), convert.frames,
-               response.json()["mean_ms"].get<double>(), response.frames);
+    fmt::print(
+        "  stages       detection {:.3f} ms ({} frames), conversion {:.3f} ms ({}), "
+        "response {:.3f} ms ({})\n",
+        detect.json()["mean_ms"].get<double>(), detect.frames,
+        convert.json()["mean_ms"].get<double>(), convert.frames,
+        response.json()["mean_ms"].get<double>(), response.frames);
     for (const auto& w : j["warnings"])
       fmt::print(stderr, "pivot: warning: {}\n", w.get<std::string>());
     fmt::print("  output       {}\n", dir.target().string());

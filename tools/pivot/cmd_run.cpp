@@ -39,6 +39,7 @@
 #include "run_output.hpp"
 #include "run_profile.hpp"
 #include "scene_source.hpp"
+#include "seconds_option.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -66,7 +67,8 @@ struct RunArgs {
   CLI::Option* dt_option = nullptr;
 };
 
-// SIGINT/SIGTERM stop the loop between steps; the partial output is then removed
+// SIGINT/SIGTERM end the run after the current step (the step's long loops poll it through
+// WorldSettings::interrupted); the outputs are written for the time simulated, exit code 130
 volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int signal) {
   g_stop_signal = signal;
@@ -166,7 +168,7 @@ const std::vector<std::string> kRunFiles = {"trajectory.csv", "metrics.csv",  "s
                                             "shapes.json",    "contacts.csv", "joints.csv",
                                             "replay.html"};
 
-void write_frame(std::FILE* out, const World& world) {
+void write_frame(OutputFile& out, const World& world) {
   write_trajectory_rows(out, world, output_time(world));
 }
 
@@ -192,8 +194,25 @@ struct RunStats {
   double entry_position_change = 0.0, entry_rotation_change = 0.0, entry_twist_change = 0.0,
          entry_energy_change = 0.0;
 
+  // hybrid exits by the kind of their reason, in order of first occurrence: the reason up to
+  // its first ':' ("separated", "step_failed", "bad_geometry", ...), "new contact" for the
+  // contacts with another body
+  std::vector<std::pair<std::string, long>> exit_reasons;
+
+  void add_exit(const std::string& reason) {
+    std::string kind = reason.substr(0, reason.find(':'));
+    if (kind.starts_with("new contact")) kind = "new contact";
+    for (auto& [k, n] : exit_reasons)
+      if (k == kind) {
+        ++n;
+        return;
+      }
+    exit_reasons.emplace_back(kind, 1);
+  }
+
   void add_switches(const std::vector<SwitchEvent>& switches) {
     for (const SwitchEvent& e : switches) {
+      if (!e.entered) add_exit(e.reason);
       if (!e.entered) continue;
       entry_position_change = std::max(entry_position_change, e.position_change);
       entry_rotation_change = std::max(entry_rotation_change, e.rotation_change);
@@ -205,7 +224,7 @@ struct RunStats {
 
 ojson summary_json(const Scene& scene, const World& world, const RunStats& stats,
                    const Energy& initial, const Energy& final_energy, std::uint64_t hash,
-                   const std::vector<std::string>& outputs) {
+                   const std::vector<std::string>& outputs, bool interrupted) {
   ojson j;
   j["pivot_version"] = kVersion;
   j["scene"] = scene.name;
@@ -252,6 +271,9 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
                  {"entry_max_rotation_change", stats.entry_rotation_change},
                  {"entry_max_twist_change", stats.entry_twist_change},
                  {"entry_max_energy_change", stats.entry_energy_change}};
+  ojson reasons = ojson::object();
+  for (const auto& [kind, count] : stats.exit_reasons) reasons[kind] = count;
+  j["hybrid"]["exit_reasons"] = reasons;
   j["warnings"] = stats.warnings;
   j["more_warnings"] = stats.more_warnings;
   nlohmann::ordered_json counts = nlohmann::ordered_json::object();
@@ -259,6 +281,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
     counts[to_string(static_cast<StepWarning>(k))] = world.totals().warnings[k];
   j["warning_counts"] = counts;
   j["outputs"] = outputs;
+  j["interrupted"] = interrupted;
   if (world.settings().profile) j["profile"] = profile_json(world);
   return j;
 }
@@ -296,24 +319,6 @@ void print_summary(const Scene& scene, const World& world, const RunStats& stats
   fmt::print("  output       {}\n", out.string());
 }
 
-/// a CLI11 check: a positive, finite number of seconds
-CLI::Validator positive_seconds() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        double x = 0.0;
-        std::size_t used = 0;
-        try {
-          x = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != text.size() || !(x > 0.0) || !std::isfinite(x))
-          return fmt::format("expected a positive number of seconds (got {})", text);
-        return {};
-      },
-      "SECONDS");
-}
-
 /// WorldSettings::on_failed_lcp that writes each failed island LCP into `dir` as
 /// failed-lcp-<pid>-<n>.dat (reduced to a pure LCP), to reproduce with `pivot lcp`. Best
 /// effort: a problem that cannot be reduced (regularized joints) or written is skipped.
@@ -343,8 +348,7 @@ FailedLcpCallback failed_lcp_writer(const fs::path& dir) {
 
 void write_json(const fs::path& file, const ojson& j) {
   OutputFile out(file);
-  const std::string text = j.dump(2) + "\n";
-  std::fwrite(text.data(), 1, text.size(), out.get());
+  out.write(j.dump(2) + "\n");
   out.close();
 }
 
@@ -370,8 +374,8 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   OutputDir dir(target);
   OutputFile trajectory(dir.file("trajectory.csv"));
   OutputFile metrics(dir.file("metrics.csv"));
-  fmt::print(trajectory.get(), "{}\n", kTrajectoryHeader);
-  fmt::print(metrics.get(), "{}\n", kMetricsHeader);
+  trajectory.print("{}\n", kTrajectoryHeader);
+  metrics.print("{}\n", kMetricsHeader);
   std::vector<std::string> outputs = {"trajectory.csv", "metrics.csv", "summary.json",
                                       "shapes.json"};
   write_json(dir.file("shapes.json"), replay_shapes(scene, world));
@@ -383,7 +387,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   }
   if (options.html) outputs.push_back("replay.html");
   const auto frame = [&] {
-    write_frame(trajectory.get(), world);
+    write_frame(trajectory, world);
     if (forces) forces->write_frame(world);
   };
 
@@ -397,6 +401,8 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   std::set<std::pair<StepWarning, int>> seen_warnings;  // (kind, subject) already shown
   Progress progress(!quiet, total_steps);
   StopSignals signals;
+  world.set_interrupt_check([] { return g_stop_signal != 0; });
+  bool interrupted = false;
   const auto start = Clock::now();
   for (long k = 1; k <= total_steps; ++k) {
     const StepReport& r = world.step();
@@ -412,7 +418,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
           "written",
           k, output_time(world)));
     }
-    fmt::print(metrics.get(), "{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
+    metrics.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
                e.kinetic, e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
                r.joint_error_after, r.penetration_after, r.reduced_pairs,
                // an island answered by a fallback after a ray (the squeeze) shows the ray
@@ -453,20 +459,25 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     }
     progress.update(k, output_time(world));
     if (g_stop_signal != 0) {
-      progress.done();
-      throw std::runtime_error(
-          fmt::format("interrupted at t = {:.6g} s; no output written", output_time(world)));
+      interrupted = true;
+      break;
     }
   }
   stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   progress.done();
   if (!last_written) frame();
+  world.set_interrupt_check({});
+  if (interrupted)
+    fmt::print(stderr,
+               "pivot: interrupted (signal {}) at t = {:.6g} s after {} of {} steps; writing the "
+               "outputs of the time simulated\n",
+               static_cast<int>(g_stop_signal), output_time(world), stats.steps, total_steps);
   if (stats.more_warnings > 0)
     fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);
 
   const std::uint64_t hash = state_hash(world);
   write_json(dir.file("summary.json"),
-             summary_json(scene, world, stats, initial, energy(world), hash, outputs));
+             summary_json(scene, world, stats, initial, energy(world), hash, outputs, interrupted));
   trajectory.close();
   metrics.close();
   if (forces) forces->close();
@@ -484,7 +495,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     if (replay) print_replay_written(*replay);
     if (world.settings().profile) print_profile(stdout, world);
   }
-  return 0;
+  return interrupted ? kInterruptedExitCode : 0;
 }
 
 namespace {

@@ -28,8 +28,13 @@ struct RunOptions {
   bool html = false;   ///< replay.html (replay_html.hpp)
 };
 
+/// the exit code of a run ended by SIGINT or SIGTERM (128 + SIGINT, as shells report Ctrl-C)
+inline constexpr int kInterruptedExitCode = 130;
+
 /// `pivot run` on a loaded scene: simulates scene.settings.duration and writes the run's files
-/// into `target` (all or nothing; docs/cli.md). Returns 0; throws on a failed run.
+/// into `target` (all or nothing; docs/cli.md). Returns 0, or kInterruptedExitCode when
+/// SIGINT/SIGTERM ended it early (its outputs then cover the time simulated, summary.json has
+/// "interrupted": true); throws on a failed run.
 int run_scene(const Scene& scene, const std::filesystem::path& target,
               const RunOptions& options = {});
 

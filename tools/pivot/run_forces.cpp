@@ -45,8 +45,8 @@ std::string body_name(const World& world, int body) {
 ForceWriter::ForceWriter(const Scene& scene, const World& world,
                          const std::filesystem::path& contacts, const std::filesystem::path& joints)
     : contacts_(contacts), joints_(joints) {
-  fmt::print(contacts_.get(), "{}\n", kContactsHeader);
-  fmt::print(joints_.get(), "{}\n", kJointsHeader);
+  contacts_.print("{}\n", kContactsHeader);
+  joints_.print("{}\n", kJointsHeader);
   for (int j = 0; j < world.joint_count(); ++j) {
     const Joint& joint = world.joint(j);
     frames_.push_back(joint_frame(scene.joints.at(static_cast<std::size_t>(j)),
@@ -70,7 +70,7 @@ void ForceWriter::write_frame(const World& world) {
                                       c.tangent_impulse.x(),
                                       c.tangent_impulse.y(),
                                       c.tangent_impulse.z()};
-    fmt::print(contacts_.get(), "{},{},{},{}\n", t, csv_field(body_name(world, g.body_a)),
+    contacts_.print("{},{},{},{}\n", t, csv_field(body_name(world, g.body_a)),
                csv_field(body_name(world, g.body_b)), fmt::join(v, ","));
   }
   ConstraintRows rows;
@@ -106,7 +106,7 @@ void ForceWriter::write_frame(const World& world) {
                                         impulse[2],
                                         world.joint_limit_impulse(j),
                                         world.joint_motor_impulse(j)};
-    fmt::print(joints_.get(), "{},{},{},{},{},{}\n", t, csv_field(joint.name()),
+    joints_.print("{},{},{},{},{},{}\n", t, csv_field(joint.name()),
                to_string(joint.type()), csv_field(body_name(world, joint.body_a())),
                csv_field(body_name(world, joint.body_b())), fmt::join(row, ","));
   }

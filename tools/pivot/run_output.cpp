@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,38 @@ namespace pivot::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// the pid of a partial folder `.<name>.partial-<pid>` of `name`, or −1 for any other name
+long partial_folder_pid(const std::string& entry, const std::string& name) {
+  const std::string prefix = "." + name + ".partial-";
+  if (entry.size() <= prefix.size() || entry.compare(0, prefix.size(), prefix) != 0) return -1;
+  long pid = 0;
+  for (std::size_t i = prefix.size(); i < entry.size(); ++i) {
+    if (entry[i] < '0' || entry[i] > '9' || pid > 100000000L) return -1;
+    pid = 10 * pid + (entry[i] - '0');
+  }
+  return pid;
+}
+
+/// removes the partial folders of `name` in `parent` left by runs that were killed: only those
+/// whose process no longer exists (kill(pid, 0) fails with ESRCH), so a run still writing into
+/// the same target is left alone
+void remove_stale_partials(const fs::path& parent, const std::string& name) {
+  std::error_code ec;
+  fs::directory_iterator it(parent, ec);
+  if (ec) return;
+  for (const fs::directory_entry& entry : it) {
+    const long pid = partial_folder_pid(entry.path().filename().string(), name);
+    if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    fs::remove_all(entry.path(), ignored);
+  }
+}
+
+}  // namespace
+
 OutputDir::OutputDir(fs::path target) : target_(std::move(target)) {
   // a trailing separator would leave an empty file name
   if (!target_.has_filename()) target_ = target_.parent_path();
@@ -27,6 +60,7 @@ OutputDir::OutputDir(fs::path target) : target_(std::move(target)) {
         fmt::format("cannot create the folder {}: {}", parent.string(), ec.message()));
   if (fs::exists(target_, ec) && !fs::is_directory(target_, ec))
     throw std::runtime_error(fmt::format("{} exists and is not a folder", target_.string()));
+  remove_stale_partials(parent, target_.filename().string());
   temp_ = parent / fmt::format(".{}.partial-{}", target_.filename().string(), ::getpid());
   fs::remove_all(temp_, ec);
   if (!fs::create_directory(temp_, ec) || ec)
@@ -54,15 +88,63 @@ void OutputDir::commit(const std::vector<std::string>& files,
       throw std::runtime_error(
           fmt::format("cannot move {} to {}: {}", temp_.string(), target_.string(), ec.message()));
   }
-  for (const std::string& name : files) {
-    fs::rename(temp_ / name, target_ / name, ec);
-    if (ec)
-      throw std::runtime_error(
-          fmt::format("cannot move {} into {}: {}", name, target_.string(), ec.message()));
-  }
-  for (const std::string& name : stale) fs::remove(target_ / name, ec);
+  replace_files(files, stale);
   committed_ = true;
   fs::remove_all(temp_, ec);
+}
+
+// Replacing the files of an existing target as one transaction: first every name is checked
+// (a folder or other non-file in the way is an error before anything moves); then the
+// target's old files are moved aside into the temporary folder, the new ones renamed in, and
+// the stale ones left aside. Any failure moves the new files back out and the old ones back
+// in, so the target is as it was, and throws naming the file.
+void OutputDir::replace_files(const std::vector<std::string>& files,
+                              const std::vector<std::string>& stale) {
+  std::vector<std::string> names = files;
+  names.insert(names.end(), stale.begin(), stale.end());
+  for (const std::string& name : names) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(target_ / name, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_symlink(st))
+      throw std::runtime_error(
+          fmt::format("cannot replace {}: it is not a file (a {} stands in the way); {} was "
+                      "left as it was",
+                      (target_ / name).string(), fs::is_directory(st) ? "folder" : "special file",
+                      target_.string()));
+  }
+  const fs::path aside = temp_ / ".previous";
+  std::error_code ec;
+  fs::create_directory(aside, ec);
+  if (ec)
+    throw std::runtime_error(
+        fmt::format("cannot create the folder {}: {}", aside.string(), ec.message()));
+  std::vector<std::string> moved_aside, moved_in;
+  auto roll_back = [&] {
+    std::error_code ignored;
+    for (const std::string& name : moved_in) fs::rename(target_ / name, temp_ / name, ignored);
+    for (const std::string& name : moved_aside) fs::rename(aside / name, target_ / name, ignored);
+  };
+  for (const std::string& name : names) {
+    if (!fs::exists(fs::symlink_status(target_ / name, ec))) continue;
+    fs::rename(target_ / name, aside / name, ec);
+    if (ec) {
+      roll_back();
+      throw std::runtime_error(fmt::format("cannot replace {}: {}; {} was left as it was",
+                                           (target_ / name).string(), ec.message(),
+                                           target_.string()));
+    }
+    moved_aside.push_back(name);
+  }
+  for (const std::string& name : files) {
+    fs::rename(temp_ / name, target_ / name, ec);
+    if (ec) {
+      roll_back();
+      throw std::runtime_error(fmt::format("cannot move {} into {}: {}; {} was left as it was",
+                                           name, target_.string(), ec.message(),
+                                           target_.string()));
+    }
+    moved_in.push_back(name);
+  }
 }
 
 OutputFile::OutputFile(const fs::path& path) : path_(path) {
@@ -77,12 +159,26 @@ OutputFile::~OutputFile() {
   if (file_) std::fclose(file_);
 }
 
+void OutputFile::write(std::string_view text) {
+  if (text.empty()) return;
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+    const int error = errno;
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path_.string(),
+                                         error != 0 ? std::strerror(error) : "write error"));
+  }
+}
+
 void OutputFile::close() {
   if (!file_) return;
   const bool failed = std::ferror(file_) != 0;
+  errno = 0;
   const int rc = std::fclose(file_);
+  const int error = errno;
   file_ = nullptr;
-  if (failed || rc != 0) throw std::runtime_error(fmt::format("error writing {}", path_.string()));
+  if (failed || rc != 0)
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path_.string(),
+                                         error != 0 ? std::strerror(error) : "write error"));
 }
 
 std::string csv_field(std::string_view text) {
@@ -134,12 +230,12 @@ std::array<double, 13> body_state(const World& world, int i) {
           V.v().x(),  V.v().y(),  V.v().z(),  V.w().x(),  V.w().y(),  V.w().z()};
 }
 
-void write_trajectory_rows(std::FILE* out, const World& world, double t) {
+void write_trajectory_rows(OutputFile& out, const World& world, double t) {
   for (int i = 0; i < world.body_count(); ++i) {
     const RigidBody& body = world.bodies().body(i);
     if (body.fixed && !body.kinematic) continue;
     const auto s = body_state(world, i);
-    fmt::print(out, "{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
+    out.print("{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
   }
 }
 

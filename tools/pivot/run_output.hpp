@@ -3,6 +3,8 @@
 // target folder and moved into place only by commit(), so a failed or interrupted run never
 // leaves a folder that looks complete.
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -26,11 +28,13 @@ inline constexpr const char* kMetricsHeader =
 [[nodiscard]] std::array<double, 13> body_state(const World& world, int i);
 
 /// one frame of trajectory.csv at time t: a row per body that moves (dynamic or kinematic)
-void write_trajectory_rows(std::FILE* out, const World& world, double t);
+class OutputFile;
+void write_trajectory_rows(OutputFile& out, const World& world, double t);
 
 class OutputDir {
  public:
-  /// creates `<parent>/.<name>.partial-<pid>` (and the parent folders); throws
+  /// creates `<parent>/.<name>.partial-<pid>` (and the parent folders), after removing the
+  /// partial folders of the same name left by killed runs whose process is gone; throws
   /// std::runtime_error naming the folder when that fails
   explicit OutputDir(std::filesystem::path target);
   /// removes the temporary folder unless committed
@@ -44,12 +48,15 @@ class OutputDir {
   [[nodiscard]] const std::filesystem::path& target() const { return target_; }
 
   /// moves the files into place: renames the temporary folder to the target when the target
-  /// does not exist, else renames each file over the target's file of the same name (each
-  /// rename is atomic), removes the target's files named in `stale` (an earlier run's files
-  /// this run did not write) and removes the temporary folder. Throws std::runtime_error.
+  /// does not exist, else replaces the target's files of the same names and removes its files
+  /// named in `stale` (an earlier run's files this run did not write) as one transaction: on
+  /// any failure the target is left as it was (replace_files). Throws std::runtime_error
+  /// naming the file.
   void commit(const std::vector<std::string>& files, const std::vector<std::string>& stale = {});
 
  private:
+  void replace_files(const std::vector<std::string>& files, const std::vector<std::string>& stale);
+
   std::filesystem::path target_;
   std::filesystem::path temp_;
   bool committed_ = false;
@@ -65,7 +72,16 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
 
   [[nodiscard]] std::FILE* get() const { return file_; }
-  /// flushes and closes; throws std::runtime_error on any write error
+  /// formats and writes; a failed write (a full disk) throws std::runtime_error naming the
+  /// file and the system's reason
+  template <typename... T>
+  void print(fmt::format_string<T...> format, T&&... args) {
+    write(fmt::vformat(format, fmt::make_format_args(args...)));
+  }
+  /// writes the text; throws std::runtime_error naming the file when it cannot
+  void write(std::string_view text);
+  /// flushes and closes; throws std::runtime_error naming the file and the reason on any
+  /// write error
   void close();
 
  private:

@@ -41,7 +41,13 @@ def main():
                                                "axis_angle_deg": {"axis": [0, 0, 1],
                                                                   "angle": 90}}]},
                 {"pivot_scene": 1, "bodies": [{"name": "b", "mass": 1,
-                                               "euler_deg": {"angles": [0, 0, 90]}}]}):
+                                               "euler_deg": {"angles": [0, 0, 90]}}]},
+                # the magnitude limits of docs/limits.md (issue #24)
+                {"pivot_scene": 1, "bodies": [{"name": "b", "mass": 1e308}]},
+                {"pivot_scene": 1, "bodies": [{"name": "b", "mass": 1, "velocity": [1e200, 0, 0]}]},
+                {"pivot_scene": 1, "bodies": [{"name": "b", "mass": 1, "position": [0, 0, 1e300]}]},
+                {"pivot_scene": 1, "settings": {"hybrid_tolerance": 1e-300}},
+                {"pivot_scene": 1, "settings": {"max_post_steps": 1000000000}}):
         if validator.is_valid(bad):
             print(f"control: the schema accepts {json.dumps(bad)}, which the loader rejects")
             failures += 1
@@ -49,6 +55,7 @@ def main():
     # keys
     good = {"$schema": "schema/pivot-scene-1.schema.json", "pivot_scene": 1,
             "bodies": [{"name": "a", "mass": 1, "axis_angle_deg": {"axis": [0, 0, 1], "angle": 90}},
+                       {"name": "c", "shape": {"type": "capsule", "radius": 0.1, "half_length": 0}},
                        {"name": "b", "mass": 1,
                         "euler_deg": {"intrinsic": "zyx", "angles": [30, 20, 10]}}]}
     for e in validator.iter_errors(good):

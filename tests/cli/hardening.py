@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""End-to-end tests of pivot's limits and failure behaviour (docs/limits.md, docs/cli.md).
+
+usage: hardening.py TEST PIVOT SCENES_DIR WORK_DIR
+
+TEST is one of the functions named test_* below, without the prefix. Each runs the built `pivot`
+on an input that used to crash, hang, blow up or mislead (issue #24) and checks the documented
+behaviour: the exit code, the file and place the message names, and what is left on disk.
+Exit 0 on success, 1 with a message on the first failed check, 77 (CTest's skip) when something
+the test needs is not available on this machine.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+PIVOT = SCENES = WORK = None
+
+
+class Failed(Exception):
+    pass
+
+
+class Skipped(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failed(message)
+
+
+def pivot(*args, code=0, timeout=120):
+    """runs pivot; checks the exit code; returns (stdout, stderr)"""
+    r = subprocess.run([PIVOT, *map(str, args)], capture_output=True, text=True, timeout=timeout)
+    check(r.returncode == code,
+          f"pivot {' '.join(map(str, args))[:300]}: exit code {r.returncode}, expected {code}\n"
+          f"stdout: {r.stdout[:2000]}\nstderr: {r.stderr[:2000]}")
+    return r.stdout, r.stderr
+
+
+def fresh(name):
+    path = os.path.join(WORK, name)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def scene_file(name):
+    return os.path.join(SCENES, name)
+
+
+def load(name):
+    with open(scene_file(name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def write_json(folder, name, doc):
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    return path
+
+
+def one_error_line(err):
+    lines = [line for line in err.splitlines() if line.startswith("pivot: error:")]
+    check(len(lines) == 1, f"expected one error line, got: {err[:2000]}")
+    return lines[0]
+
+
+def partials(folder):
+    return [e for e in os.listdir(folder) if ".partial-" in e]
+
+
+def csv_rows(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read().splitlines()[1:]
+
+
+# ---- 1. interruption ----
+
+def interrupt_run(sig):
+    """a long run stopped by `sig` after about a second: exit 130, the outputs of the time
+    simulated, "interrupted": true, no partial folder"""
+    folder = fresh(f"interrupt_{sig}")
+    out = os.path.join(folder, "run")
+    # 10⁶ steps of the 10-box stack: far more than the test waits for
+    proc = subprocess.Popen([PIVOT, "run", scene_file("box_stack_10.json"), "--duration", "5000",
+                             "--threads", "1", "--out", out, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    check(proc.poll() is None, "the long run ended before the signal")
+    sent = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise Failed("the run did not stop within 30 s of the signal")
+    waited = time.monotonic() - sent
+    check(proc.returncode == 130, f"exit code {proc.returncode}, expected 130; stderr: {err}")
+    check("interrupted" in err, f"stderr does not say the run was interrupted: {err}")
+    with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+        summary = json.load(f)
+    check(summary["interrupted"] is True, f"summary.json interrupted = {summary['interrupted']}")
+    steps = summary["steps"]
+    h = summary["dt"]
+    check(0 < steps < 5000 / h, f"steps {steps}: not a run cut short")
+    check(abs(summary["simulated_time_s"] - steps * h) <= 1e-9 * steps * h,
+          f"simulated_time_s {summary['simulated_time_s']} is not steps · dt = {steps * h}")
+    # metrics.csv: one row per step taken; trajectory.csv ends at the final state
+    metrics = csv_rows(os.path.join(out, "metrics.csv"))
+    check(len(metrics) == steps, f"metrics.csv has {len(metrics)} rows for {steps} steps")
+    last_t = float(csv_rows(os.path.join(out, "trajectory.csv"))[-1].split(",")[0])
+    check(abs(last_t - summary["simulated_time_s"]) <= 1e-12 * max(1.0, last_t),
+          f"trajectory.csv ends at t = {last_t}, the run at {summary['simulated_time_s']}")
+    check(not partials(folder), f"partial folders left: {partials(folder)}")
+    print(f"signal {sig}: stopped {waited:.2f} s after it, at step {steps}")
+
+
+def test_interrupt_term():
+    interrupt_run(signal.SIGTERM)
+
+
+def test_interrupt_int():
+    interrupt_run(signal.SIGINT)
+
+
+def test_interrupt_long_step():
+    """a signal during one long step (the rattleback's reduced integrator taking 10⁵ substeps in
+    a step of 1000 s) stops it within a second, not after the step: the integrator polls it"""
+    folder = fresh("interrupt_long_step")
+    out = os.path.join(folder, "run")
+    proc = subprocess.Popen([PIVOT, "run", "rattleback_spin", "--dt", "1000", "--duration", "2000",
+                             "--threads", "1", "--out", out, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    if proc.poll() is not None:
+        raise Skipped("the first long step ended within a second on this machine")
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise Failed("the run did not stop within 30 s of the signal")
+    waited = time.monotonic() - sent
+    check(proc.returncode == 130, f"exit code {proc.returncode}, expected 130; stderr: {err}")
+    check(waited < 1.0, f"the run took {waited:.2f} s to stop: the long step was not interrupted")
+    check("interrupted after" in err and "hybrid_exit_failed" not in err,
+          f"stderr does not say the reduced integration was interrupted: {err}")
+    with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+        summary = json.load(f)
+    check(summary["interrupted"] is True and summary["steps"] == 1,
+          f"interrupted {summary['interrupted']}, steps {summary['steps']}")
+    check(summary["warning_counts"]["hybrid_exit_failed"] == 1,
+          f"warning_counts {summary['warning_counts']}")
+    check(summary["hybrid"]["exit_reasons"] == {"step_failed": 1} and
+          summary["hybrid"]["exits"] == 1, f"hybrid: {summary['hybrid']}")
+    print(f"stopped {waited:.3f} s after the signal")
+
+
+def test_stale_partials():
+    """partial folders of killed runs are removed by the next run into the same target, those of
+    live processes are not"""
+    folder = fresh("stale")
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # its pid is now free (reuse within the test is practically impossible)
+    stale = os.path.join(folder, f".run.partial-{dead.pid}")
+    live = os.path.join(folder, f".run.partial-{os.getpid()}")
+    other = os.path.join(folder, f".other.partial-{dead.pid}")
+    for d in (stale, live, other):
+        os.makedirs(d)
+        with open(os.path.join(d, "trajectory.csv"), "w") as f:
+            f.write("t\n")
+    pivot("run", scene_file("box_drop.json"), "--duration", "0.01", "--out",
+          os.path.join(folder, "run"), "--quiet")
+    check(not os.path.exists(stale), "the partial folder of a dead process was not removed")
+    check(os.path.isdir(live), "the partial folder of a live process was removed")
+    check(os.path.isdir(other), "a partial folder of another target was removed")
+
+
+# ---- 2. disk faults ----
+
+def test_unreplaceable_file():
+    """a rerun into a folder whose summary.json cannot be replaced (a folder stands there) is
+    exit 1 naming the file, and leaves the folder exactly as it was"""
+    folder = fresh("unreplaceable")
+    out = os.path.join(folder, "run")
+    pivot("run", scene_file("box_drop.json"), "--duration", "0.02", "--out", out, "--quiet")
+    os.remove(os.path.join(out, "summary.json"))
+    os.makedirs(os.path.join(out, "summary.json", "keep"))
+    before = {}
+    for name in sorted(os.listdir(out)):
+        path = os.path.join(out, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                before[name] = f.read()
+    _, err = pivot("run", scene_file("box_drop.json"), "--duration", "0.05", "--out", out,
+                   code=1)
+    line = one_error_line(err)
+    check("summary.json" in line and "left as it was" in line, f"the message: {line}")
+    after = {}
+    for name in sorted(os.listdir(out)):
+        path = os.path.join(out, name)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                after[name] = f.read()
+    check(before == after, "the folder's files changed: "
+          f"{sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))}")
+    check(os.path.isdir(os.path.join(out, "summary.json", "keep")), "the folder in the way is gone")
+    check(not partials(folder), f"partial folders left: {partials(folder)}")
+
+
+def test_file_in_the_way():
+    """--out below a file (a FILE stands where a folder is needed): exit 1 naming it"""
+    folder = fresh("file_in_the_way")
+    blocker = os.path.join(folder, "blocker")
+    with open(blocker, "w") as f:
+        f.write("not a folder\n")
+    _, err = pivot("run", scene_file("box_drop.json"), "--duration", "0.01", "--out",
+                   os.path.join(blocker, "run"), code=1)
+    check("blocker" in one_error_line(err), f"the message does not name the path: {err}")
+    check(not partials(folder), f"partial folders left: {partials(folder)}")
+
+
+def test_full_disk():
+    """a full disk (a 64 KiB tmpfs) is exit 1 naming the file and the reason, nothing left"""
+    folder = fresh("full_disk")
+    mnt = os.path.join(folder, "mnt")
+    os.makedirs(mnt)
+    try:
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+                           capture_output=True, text=True)
+    except OSError as e:
+        raise Skipped(f"cannot run mount ({e})")
+    if r.returncode != 0:
+        raise Skipped(f"cannot mount a tmpfs here ({r.stderr.strip()})")
+    try:
+        _, err = pivot("run", scene_file("box_stack_10.json"), "--duration", "1", "--out",
+                       os.path.join(mnt, "run"), "--quiet", code=1)
+        line = one_error_line(err)
+        check("No space left on device" in line and ".csv" in line,
+              f"the message does not name the file and the reason: {line}")
+        check(os.listdir(mnt) == [], f"left on the full disk: {os.listdir(mnt)}")
+    finally:
+        subprocess.run(["umount", mnt])
+
+
+# ---- 3. bad input found by hand ----
+
+def test_folder_as_scene():
+    _, err = pivot("run", SCENES, code=2)
+    check("is a folder" in one_error_line(err), f"the message: {err}")
+
+
+def test_step_longer_than_run():
+    for dt in ("1e4", "1e8"):
+        _, err = pivot("run", "rolling_sphere_hybrid", "--dt", dt, "--duration", "0.05",
+                       "--out", os.path.join(WORK, "long_step"), code=2, timeout=30)
+        check("longer than the run's duration" in one_error_line(err), f"--dt {dt}: {err}")
+
+
+def test_huge_values():
+    """values so large that the first step overflows are refused at load with the pointer and
+    the limit"""
+    folder = fresh("huge")
+    cases = [("/bodies/1/velocity", "[1e200, 0, 0]", "/bodies/1/velocity/0", "1e+09"),
+             ("/bodies/1/position", "[0, 0, 1e300]", "/bodies/1/position/2", "1e+09"),
+             ("/bodies/1/mass", "1e308", "/bodies/1/mass", "1e+20"),
+             ("/bodies/1/shape/half_extents", "[1e300, 1, 1]", "/bodies/1/shape/half_extents/0",
+              "1e+09"),
+             ("/bodies/1/angular_velocity", "[0, 1e300, 0]", "/bodies/1/angular_velocity/1",
+              "1e+09")]
+    for pointer, value, place, limit in cases:
+        _, err = pivot("check", "box_drop", "--set", f"{pointer}={value}", code=2)
+        line = one_error_line(err)
+        check(f"{place}: " in line and limit in line and ("limit" in line or "range" in line),
+              f"{pointer} = {value}: {line}")
+
+
+def test_tiny_duration():
+    _, err = pivot("run", "box_drop", "--duration", "5e-324", code=2)
+    check("below the smallest time" in err, f"--duration 5e-324: {err}")
+
+
+# ---- 4. resource blow-ups ----
+
+def test_bezier_far_away():
+    """the rattleback's Bézier surface moved to x = 1e5 m with its 32² samples a patch: the
+    convex hull grew past 7.5 GB before bad_alloc; now its work is bounded and the error says
+    what was too large, at the shape's pointer"""
+    start = time.monotonic()
+    _, err = pivot("check", "rattleback_spin", "--set", "/bodies/1/smooth_surface/position=[1e5, 0, 0]",
+                   code=2, timeout=60)
+    line = one_error_line(err)
+    check("/bodies/1/shape: " in line and "convex hull" in line and
+          "distance from the origin" in line, f"the message: {line}")
+    print(f"refused in {time.monotonic() - start:.2f} s: {line}")
+
+
+def test_hybrid_tolerance_floor():
+    _, err = pivot("check", "rattleback_spin", "--set", "/settings/hybrid_tolerance=1e-300",
+                   code=2)
+    line = one_error_line(err)
+    check("/settings/hybrid_tolerance: " in line and "1e-14" in line, f"the message: {line}")
+
+
+def test_dev_zero_scene():
+    if not os.path.exists("/dev/zero"):
+        raise Skipped("no /dev/zero")
+    start = time.monotonic()
+    _, err = pivot("check", "/dev/zero", code=2, timeout=60)
+    check("larger than the limit" in one_error_line(err), f"the message: {err}")
+    print(f"/dev/zero refused in {time.monotonic() - start:.2f} s")
+
+
+def test_trailing_nul():
+    folder = fresh("nul")
+    with open(scene_file("box_drop.json"), "rb") as f:
+        text = f.read()
+    path = os.path.join(folder, "nul.json")
+    with open(path, "wb") as f:
+        f.write(text + b"\0garbage")
+    _, err = pivot("check", path, code=2)
+    check("a NUL byte" in one_error_line(err) and "line " in err, f"the message: {err}")
+
+
+def test_names_quoted():
+    folder = fresh("names")
+    scene = load("box_drop.json")
+    scene["bodies"].append(dict(scene["bodies"][-1]))  # a second body of the same name
+    for name in ("a\nname with\na newline", "x" * (1 << 20)):
+        for b in scene["bodies"][-2:]:
+            b["name"] = name
+        path = write_json(folder, "dup.json", scene)
+        _, err = pivot("check", path, code=2)
+        line = one_error_line(err)
+        check(len(err.splitlines()) == 1, f"the error is not one line: {err[:300]!r}")
+        check(len(line) < 400, f"the error line is {len(line)} characters long")
+        check("duplicate body name" in line, f"the message: {line[:300]}")
+
+
+def test_capsule_sphere():
+    """half_length 0 is accepted (documented and in the schema)"""
+    scene = {"pivot_scene": 1, "settings": {"dt": 0.001, "duration": 0.01},
+             "bodies": [{"name": "c", "shape": {"type": "capsule", "radius": 0.1,
+                                                "half_length": 0}}]}
+    path = write_json(fresh("capsule"), "capsule.json", scene)
+    out, _ = pivot("check", path)
+    check('"half_length": 0' in out, f"the resolved scene: {out}")
+
+
+def test_lcp_huge_n():
+    """a 28-byte sparse-block file declaring n = 10⁶: exit 2 naming the line, at once"""
+    folder = fresh("lcp")
+    path = os.path.join(folder, "huge.dat")
+    with open(path, "w") as f:
+        f.write("1000000\n1\n1000000\n1000000\n0\n")  # n, sparse block, rows, columns, 0 blocks
+    start = time.monotonic()
+    _, err = pivot("lcp", path, code=2, timeout=60)
+    line = one_error_line(err)
+    check("huge.dat:5:" in line and "limit" in line,
+          f"the message does not name the line: {line}")
+    print(f"{os.path.getsize(path)}-byte file refused in {time.monotonic() - start:.2f} s: {line}")
+
+
+def main():
+    global PIVOT, SCENES, WORK
+    name, PIVOT, SCENES, WORK = sys.argv[1:5]
+    os.makedirs(WORK, exist_ok=True)
+    try:
+        globals()["test_" + name]()
+    except Skipped as e:
+        print(f"skipped: {e}")
+        return 77
+    except Failed as e:
+        print(f"FAILED: {e}")
+        return 1
+    print(f"ok: {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
