@@ -127,7 +127,8 @@ inline constexpr long kMaxSweepVariants = 10'000'000;
 /// The rows of a results.csv to resume from, by index, each as its CSV line. The header must
 /// be sweep_columns(sweep) and each row's parameters those of its variant (else the file is
 /// from another sweep: pivot::Error naming the line). A last line cut off before its end (a
-/// killed sweep) is dropped, as is a repeated index's later row. A missing file is no rows.
+/// killed sweep) is dropped, as are "crashed" rows (run them again) and a repeated index's
+/// later row. A missing file is no rows.
 [[nodiscard]] std::map<long, std::string> read_sweep_results(const Sweep& sweep,
                                                              const std::filesystem::path& file);
 

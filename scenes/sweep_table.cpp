@@ -150,7 +150,8 @@ std::map<long, std::string> read_sweep_results(const Sweep& sweep,
         fail(fmt::format("variant {} has {} = {} in this sweep, not {} (another sweep's results?)",
                          index, sweep.parameters[i].pointer, detail::parameter_cell(v.values[i]),
                          cells[1 + i]));
-    rows.emplace(index, row);  // a repeated index keeps its first row
+    // a crashed row is not the variant's result but its process's: run it again
+    if (cells[1 + v.values.size()] != kSweepCrashed) rows.emplace(index, row);
   }
   return rows;
 }

@@ -125,13 +125,15 @@ std::string status_of(const Sweep& sweep, const std::string& line) {
   return line.substr(start, line.find(',', start) - start);
 }
 
-/// the variant's run folder (--keep-runs): `pivot run`'s files, written by its own code
+/// the variant's run folder (--keep-runs): `pivot run`'s files, written by its own code, and
+/// scene.json, the variant's scene as `pivot check` prints it (a scene `pivot run` reruns)
 void write_run_folder(const Sweep& sweep, const SweepVariant& v, const fs::path& folder) {
   try {
     Scene scene = parse_scene(variant_scene_json(sweep, v), sweep.scene_file.parent_path(),
-                              fmt::format("{} (variant {})", sweep.scene, v.index));
+                              sweep.scene);
     scene.settings.world.threads = 1;
     (void)run_scene(scene, folder, {.quiet = true});
+    write_atomically(folder / "scene.json", resolved_scene_json(scene));
   } catch (const std::exception&) {
     // an invalid or failing variant has no run folder; its row says why
   }
