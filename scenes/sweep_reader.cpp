@@ -77,12 +77,11 @@ void read_range(const Context& ctx, const json& j, const std::string& ptr, Sweep
     p.to = to;
     return;
   }
-  const bool step_integer = !range.has("step") || j.at("step").is_number_integer();
-  for (const double v : values) {
-    // a range of integers whose values are all integers gives integers ("friction_directions")
-    const bool integral = integers && step_integer && v == std::floor(v) && std::abs(v) < 1e15;
+  // a range of integers whose values are all integers gives integers ("friction_directions")
+  bool integral = integers && (!range.has("step") || j.at("step").is_number_integer());
+  for (const double v : values) integral = integral && v == std::floor(v) && std::abs(v) < 1e15;
+  for (const double v : values)
     p.values.push_back(integral ? json(static_cast<long long>(v)).dump() : json(v).dump());
-  }
 }
 
 std::vector<std::string> read_names(const Context& ctx, const Object& keep, const json& j,
