@@ -36,7 +36,25 @@ struct SweepArgs {
   bool keep_runs = false;
   bool list = false;
   bool quiet = false;
+  std::string shard;  // "K/M": only the variants whose index is K modulo M
 };
+
+/// "K/M" with 0 <= K < M: this process's share of the variants (a Slurm job array's task)
+std::pair<long, long> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  std::size_t used_k = 0, used_m = 0;
+  long k = -1, m = 0;
+  try {
+    k = std::stol(text.substr(0, slash), &used_k);
+    m = std::stol(text.substr(slash + 1), &used_m);
+  } catch (const std::exception&) {
+    used_k = 0;
+  }
+  if (slash == std::string::npos || used_k != slash || used_m != text.size() - slash - 1 ||
+      k < 0 || m < 1 || k >= m)
+    throw Error(fmt::format("--shard {}: expected K/M with 0 <= K < M, e.g. 3/16", text));
+  return {k, m};
+}
 
 /// writes `text` to `file` all at once: a temporary file beside it, flushed, renamed over it
 void write_atomically(const fs::path& file, const std::string& text) {
@@ -172,10 +190,11 @@ int run_sweep(const SweepArgs& args) {
   };
   write_atomically(table, table_text());
   const long total = sweep_size(sweep);
+  const auto [shard, shards] = args.shard.empty() ? std::pair<long, long>{0, 1} : parse_shard(args.shard);
   std::vector<long> todo;
-  for (long i = 0; i < total; ++i)
+  for (long i = shard; i < total; i += shards)
     if (rows.count(i) == 0) todo.push_back(i);
-  const long resumed = total - static_cast<long>(todo.size());
+  const long resumed = static_cast<long>(rows.size());
   const int processes =
       args.local > 0 ? args.local : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (!args.quiet && resumed > 0)
@@ -184,7 +203,7 @@ int run_sweep(const SweepArgs& args) {
 
   long not_ok = 0;
   for (const auto& [index, line] : rows) not_ok += status_of(sweep, line) != kSweepOk ? 1 : 0;
-  SweepProgress progress(!args.quiet, total, resumed);
+  SweepProgress progress(!args.quiet, resumed + static_cast<long>(todo.size()), resumed);
   {
     AppendFile append(table);
     const auto work = [&](long index) {
@@ -216,7 +235,10 @@ int run_sweep(const SweepArgs& args) {
     fmt::print(stderr,
                "pivot sweep: {} runs ({}); {} run now in {:.3g} s ({:.3g} runs/s, {} processes); "
                "{}\n",
-               total, counts, todo.size(), seconds,
+               rows.size() == static_cast<std::size_t>(total)
+                   ? fmt::format("{}", total)
+                   : fmt::format("{} of {}", rows.size(), total),
+               counts, todo.size(), seconds,
                seconds > 0.0 ? static_cast<double>(todo.size()) / seconds : 0.0, processes,
                table.string());
   }
@@ -239,6 +261,9 @@ void register_sweep(CLI::App& app, Registry& registry) {
                   "results.csv already there is resumed");
   sub->add_flag("--keep-runs", args->keep_runs,
                 "also write each run's folder, as `pivot run` writes it, into DIR/runs/<index>");
+  sub->add_option("--shard", args->shard,
+                  "K/M: run only the variants whose index is K modulo M (one task of a job array; "
+                  "docs/sweeps.md)");
   sub->add_flag("--list", args->list, "print the variants (index and parameters) as CSV and stop");
   sub->add_flag("--quiet,-q", args->quiet, "no progress line and no summary on stderr");
   registry.actions.emplace_back(sub, [args] { return run_sweep(*args); });
