@@ -50,14 +50,14 @@ struct SweepKeep {
 
 /// a sweep file, read and checked
 struct Sweep {
-  std::string source;                ///< the sweep file as given, names it in messages
-  std::string scene;                 ///< "scene" as written; names variants in their errors
-  std::filesystem::path scene_file;  ///< the base scene ("scene", relative to the sweep file)
-  std::string scene_text;            ///< the base scene's JSON text
+  std::string source;                      ///< the sweep file as given, names it in messages
+  std::string scene;                       ///< "scene" as written; names variants in their errors
+  std::filesystem::path scene_file;        ///< the base scene ("scene", relative to the sweep file)
+  std::string scene_text;                  ///< the base scene's JSON text
   std::vector<SweepParameter> parameters;  ///< in the file's order
   SweepMode mode = SweepMode::grid;
-  long samples = 0;                ///< random: the number of variants
-  std::uint64_t seed = 0;          ///< random: the seed of std::mt19937_64
+  long samples = 0;        ///< random: the number of variants
+  std::uint64_t seed = 0;  ///< random: the seed of std::mt19937_64
   SweepKeep keep;
   std::vector<std::string> state_bodies;  ///< the base scene's dynamic bodies (final_state)
 };

@@ -83,8 +83,10 @@ std::string variant_scene_json(const Sweep& sweep, const SweepVariant& variant) 
           detail::ojson::parse(variant.values.at(i));
     } catch (const std::invalid_argument& e) {
       // checked by load_sweep on the base scene; an earlier parameter can still remove the
-      // path of a later one (e.g. /bodies/0/shape set to a sphere, then /bodies/0/shape/half_extents)
-      throw Error(sweep.source, "/parameters/" + detail::escape_pointer_token(sweep.parameters[i].pointer),
+      // path of a later one (e.g. /bodies/0/shape set to a sphere, then
+      // /bodies/0/shape/half_extents)
+      throw Error(sweep.source,
+                  "/parameters/" + detail::escape_pointer_token(sweep.parameters[i].pointer),
                   e.what());
     }
   }

@@ -69,8 +69,9 @@ void read_range(const Context& ctx, const json& j, const std::string& ptr, Sweep
       values.push_back(decimal_round(from + static_cast<double>(k) * step));
   } else {
     if (mode != SweepMode::random)
-      ctx.fail(ptr, "a range in a grid needs \"count\" or \"step\" (a range with neither is "
-                    "uniform in [from, to), for \"mode\": \"random\")");
+      ctx.fail(ptr,
+               "a range in a grid needs \"count\" or \"step\" (a range with neither is "
+               "uniform in [from, to), for \"mode\": \"random\")");
     if (!(from < to)) ctx.fail(range.pointer("to"), "expected \"to\" > \"from\"");
     p.continuous = true;
     p.from = from;
@@ -84,21 +85,21 @@ void read_range(const Context& ctx, const json& j, const std::string& ptr, Sweep
     p.values.push_back(integral ? json(static_cast<long long>(v)).dump() : json(v).dump());
 }
 
-std::vector<std::string> read_names(const Context& ctx, const Object& keep, const json& j,
-                                    const char* key, const std::vector<std::string>& allowed) {
+std::vector<std::string> read_names(const Context& ctx, const Object& keep, const char* key,
+                                    const std::vector<std::string>& allowed) {
   std::vector<std::string> names;
   if (!keep.has(key)) return names;
   const json& list = keep.required_array(key);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string ptr = keep.pointer(key) + "/" + std::to_string(i);
-    if (!list[i].is_string()) ctx.fail(ptr, fmt::format("expected a name (got {})", describe(list[i])));
+    if (!list[i].is_string())
+      ctx.fail(ptr, fmt::format("expected a name (got {})", describe(list[i])));
     const auto name = list[i].get<std::string>();
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
       ctx.fail(ptr, fmt::format("unknown {} \"{}\" (expected one of: {})", key, name,
                                 detail::join(allowed)));
     names.push_back(name);
   }
-  (void)j;
   return names;
 }
 
@@ -110,9 +111,9 @@ Sweep load_sweep(const std::filesystem::path& file) {
   const Context ctx{sweep.source, file.has_parent_path() ? file.parent_path() : "."};
   const std::string text = read_text(file, sweep.source);
   const json doc = detail::parse_text(ctx, text);  // syntax errors, duplicate keys
-  const Object top(ctx, doc, "",
-                   {"$schema", "description", "scene", "parameters", "mode", "samples", "seed",
-                    "keep"});
+  const Object top(
+      ctx, doc, "",
+      {"$schema", "description", "scene", "parameters", "mode", "samples", "seed", "keep"});
 
   sweep.scene = top.required_string("scene");
   sweep.scene_file = ctx.base_dir / sweep.scene;
@@ -147,8 +148,7 @@ Sweep load_sweep(const std::filesystem::path& file) {
     sweep.seed = seed.get<std::uint64_t>();
   } else {
     for (const char* key : {"samples", "seed"})
-      if (top.has(key))
-        ctx.fail(std::string("/") + key, "only with \"mode\": \"random\"");
+      if (top.has(key)) ctx.fail(std::string("/") + key, "only with \"mode\": \"random\"");
   }
 
   // the parameters in the file's order (json sorts keys; ordered_json keeps them)
@@ -187,8 +187,8 @@ Sweep load_sweep(const std::filesystem::path& file) {
     if (!p.continuous) {
       const long n = static_cast<long>(p.values.size());
       if (sweep.mode == SweepMode::grid && size > kMaxSweepVariants / n)
-        ctx.fail("/parameters", fmt::format("the grid has more than {} variants",
-                                            kMaxSweepVariants));
+        ctx.fail("/parameters",
+                 fmt::format("the grid has more than {} variants", kMaxSweepVariants));
       size *= n;
     }
     sweep.parameters.push_back(std::move(p));
@@ -196,8 +196,8 @@ Sweep load_sweep(const std::filesystem::path& file) {
 
   if (top.has("keep")) {
     const Object keep(ctx, top.required("keep"), "/keep", {"summary", "metrics", "final_state"});
-    sweep.keep.summary = read_names(ctx, keep, doc, "summary", sweep_summary_keys());
-    sweep.keep.metrics = read_names(ctx, keep, doc, "metrics", sweep_metric_keys());
+    sweep.keep.summary = read_names(ctx, keep, "summary", sweep_summary_keys());
+    sweep.keep.metrics = read_names(ctx, keep, "metrics", sweep_metric_keys());
     sweep.keep.final_state = keep.boolean("final_state", false);
   }
   return sweep;

@@ -54,9 +54,10 @@ VariantRun run(const Scene& scene, const SweepKeep& keep) {
                   std::isfinite(e.potential) && std::isfinite(r.joint_error_after) &&
                   std::isfinite(r.penetration_after);
     if (!finite)
-      throw std::runtime_error(fmt::format("the state or its metrics became non-finite at step {} "
-                                           "(t = {:.6g} s)",
-                                           k, step_time(k, h)));
+      throw std::runtime_error(
+          fmt::format("the state or its metrics became non-finite at step {} "
+                      "(t = {:.6g} s)",
+                      k, step_time(k, h)));
     contacts += r.contacts;
     if (r.failures > 0) ++failed_steps;
     max_joint_error = std::max(max_joint_error, r.joint_error_after);
@@ -76,34 +77,33 @@ VariantRun run(const Scene& scene, const SweepKeep& keep) {
   }
   const Energies final_energy = energies();
   const RunTotals& t = world.totals();
-  out.summary = {
-      {"steps", std::to_string(world.step_count())},
-      {"simulated_time_s", number(step_time(world.step_count(), h))},
-      {"energy.initial.kinetic", number(initial.kinetic)},
-      {"energy.initial.potential", number(initial.potential)},
-      {"energy.initial.total", number(initial.kinetic + initial.potential)},
-      {"energy.final.kinetic", number(final_energy.kinetic)},
-      {"energy.final.potential", number(final_energy.potential)},
-      {"energy.final.total", number(final_energy.kinetic + final_energy.potential)},
-      {"max_joint_error", number(max_joint_error)},
-      {"max_penetration", number(max_penetration)},
-      {"contacts_per_step",
-       number(static_cast<double>(contacts) / static_cast<double>(std::max(1L, total)))},
-      {"lcp.solves", std::to_string(t.lcp_solves)},
-      {"lcp.pivots", std::to_string(t.pivots)},
-      {"lcp.failures", std::to_string(t.failures)},
-      {"lcp.fallbacks", std::to_string(t.fallbacks)},
-      {"lcp.failed_steps", std::to_string(failed_steps)},
-      {"hybrid.entries", std::to_string(t.reduced_entries)},
-      {"hybrid.exits", std::to_string(t.reduced_exits)}};
+  out.summary = {{"steps", std::to_string(world.step_count())},
+                 {"simulated_time_s", number(step_time(world.step_count(), h))},
+                 {"energy.initial.kinetic", number(initial.kinetic)},
+                 {"energy.initial.potential", number(initial.potential)},
+                 {"energy.initial.total", number(initial.kinetic + initial.potential)},
+                 {"energy.final.kinetic", number(final_energy.kinetic)},
+                 {"energy.final.potential", number(final_energy.potential)},
+                 {"energy.final.total", number(final_energy.kinetic + final_energy.potential)},
+                 {"max_joint_error", number(max_joint_error)},
+                 {"max_penetration", number(max_penetration)},
+                 {"contacts_per_step",
+                  number(static_cast<double>(contacts) / static_cast<double>(std::max(1L, total)))},
+                 {"lcp.solves", std::to_string(t.lcp_solves)},
+                 {"lcp.pivots", std::to_string(t.pivots)},
+                 {"lcp.failures", std::to_string(t.failures)},
+                 {"lcp.fallbacks", std::to_string(t.fallbacks)},
+                 {"lcp.failed_steps", std::to_string(failed_steps)},
+                 {"hybrid.entries", std::to_string(t.reduced_entries)},
+                 {"hybrid.exits", std::to_string(t.reduced_exits)}};
   if (keep.final_state)
     for (int i = 0; i < world.body_count(); ++i) {
       if (world.bodies().body(i).fixed) continue;
       const Pose p = world.pose(i);
       const Twist V = world.twist(i);
-      for (const double x : {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(),
-                             p.q_WB.y(), p.q_WB.z(), V.v().x(), V.v().y(), V.v().z(), V.w().x(),
-                             V.w().y(), V.w().z()})
+      for (const double x :
+           {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(), p.q_WB.y(), p.q_WB.z(),
+            V.v().x(), V.v().y(), V.v().z(), V.w().x(), V.w().y(), V.w().z()})
         out.state.push_back(number(x));
     }
   out.hash = hash_to_hex(state_hash(world));

@@ -46,13 +46,24 @@ bool split_csv(const std::string& line, std::vector<std::string>& cells) {
 }  // namespace
 
 const std::vector<std::string>& sweep_summary_keys() {
-  static const std::vector<std::string> keys = {
-      "steps",          "simulated_time_s",    "energy.initial.kinetic", "energy.initial.potential",
-      "energy.initial.total", "energy.final.kinetic", "energy.final.potential",
-      "energy.final.total",   "max_joint_error",      "max_penetration",
-      "contacts_per_step",    "lcp.solves",           "lcp.pivots",
-      "lcp.failures",         "lcp.fallbacks",        "lcp.failed_steps",
-      "hybrid.entries",       "hybrid.exits"};
+  static const std::vector<std::string> keys = {"steps",
+                                                "simulated_time_s",
+                                                "energy.initial.kinetic",
+                                                "energy.initial.potential",
+                                                "energy.initial.total",
+                                                "energy.final.kinetic",
+                                                "energy.final.potential",
+                                                "energy.final.total",
+                                                "max_joint_error",
+                                                "max_penetration",
+                                                "contacts_per_step",
+                                                "lcp.solves",
+                                                "lcp.pivots",
+                                                "lcp.failures",
+                                                "lcp.fallbacks",
+                                                "lcp.failed_steps",
+                                                "hybrid.entries",
+                                                "hybrid.exits"};
   return keys;
 }
 
@@ -60,8 +71,8 @@ const std::vector<std::string>& sweep_metric_keys() {
   // metrics.csv's columns but t (summary.simulated_time_s) and solve_time_s (a wall time,
   // which would make the table differ from run to run)
   static const std::vector<std::string> keys = {
-      "kinetic_energy",  "potential_energy", "total_energy",  "contacts", "lcp_size", "pivots",
-      "max_joint_error", "max_penetration",  "reduced_pairs", "status"};
+      "kinetic_energy", "potential_energy", "total_energy",    "contacts",      "lcp_size",
+      "pivots",         "max_joint_error",  "max_penetration", "reduced_pairs", "status"};
   return keys;
 }
 
@@ -73,8 +84,8 @@ std::vector<std::string> sweep_columns(const Sweep& sweep) {
   for (const std::string& k : sweep.keep.metrics) columns.push_back("metrics." + k);
   if (sweep.keep.final_state)
     for (const std::string& body : sweep.state_bodies)
-      for (const char* f : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy",
-                            "wz"})
+      for (const char* f :
+           {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
         columns.push_back(fmt::format("final.{}.{}", body, f));
   return columns;
 }

@@ -52,8 +52,8 @@ void bind_sweep(py::module_& m) {
           "resolved_variant_scene",
           [](const Sweep& s, long i) {
             const SweepVariant v = sweep_variant(s, i);
-            return resolved_scene_json(parse_scene(variant_scene_json(s, v),
-                                                   s.scene_file.parent_path(), s.scene));
+            return resolved_scene_json(
+                parse_scene(variant_scene_json(s, v), s.scene_file.parent_path(), s.scene));
           },
           py::arg("index"),
           "variant i's scene as `pivot check` prints it (absolute mesh paths); pivot.Error when "

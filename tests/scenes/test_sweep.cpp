@@ -75,8 +75,8 @@ std::string with_parameters(const std::string& parameters, const std::string& re
 
 TEST_CASE("a grid's variants: every combination, the last parameter fastest") {
   const SweepDir dir;
-  const Sweep sweep = dir.load(with_parameters(
-      R"({"/bodies/1/mass": [1, 2], "/bodies/1/friction": [0.1, 0.2, 0.3]})"));
+  const Sweep sweep = dir.load(
+      with_parameters(R"({"/bodies/1/mass": [1, 2], "/bodies/1/friction": [0.1, 0.2, 0.3]})"));
   REQUIRE(sweep_size(sweep) == 6);
   const std::vector<SweepVariant> variants = expand_sweep(sweep);
   const std::vector<std::string> mass = {"1", "2"}, friction = {"0.1", "0.2", "0.3"};
@@ -87,27 +87,32 @@ TEST_CASE("a grid's variants: every combination, the last parameter fastest") {
       CHECK(variants[static_cast<std::size_t>(index)].values == std::vector<std::string>{m, f});
       ++index;
     }
-  CHECK(sweep_columns(sweep) ==
-        std::vector<std::string>{"index", "/bodies/1/mass", "/bodies/1/friction", "status",
-                                 "error", "final_state_hash"});
+  CHECK(sweep_columns(sweep) == std::vector<std::string>{"index", "/bodies/1/mass",
+                                                         "/bodies/1/friction", "status", "error",
+                                                         "final_state_hash"});
 }
 
 TEST_CASE("ranges: count and step give their closed-form values") {
   const SweepDir dir;
   SECTION("count: from + (to - from) k / (count - 1), the last exactly to") {
-    const Sweep s = dir.load(with_parameters(R"({"/bodies/1/friction": {"from": 0, "to": 1, "count": 5}})"));
+    const Sweep s =
+        dir.load(with_parameters(R"({"/bodies/1/friction": {"from": 0, "to": 1, "count": 5}})"));
     CHECK(s.parameters[0].values == std::vector<std::string>{"0.0", "0.25", "0.5", "0.75", "1.0"});
   }
-  SECTION("count: decimal ranges read as their decimals (0.6 / 3 is 0.2, not 0.19999999999999998)") {
-    const Sweep s = dir.load(with_parameters(R"({"/bodies/1/friction": {"from": 0.0, "to": 0.6, "count": 4}})"));
+  SECTION(
+      "count: decimal ranges read as their decimals (0.6 / 3 is 0.2, not 0.19999999999999998)") {
+    const Sweep s = dir.load(
+        with_parameters(R"({"/bodies/1/friction": {"from": 0.0, "to": 0.6, "count": 4}})"));
     CHECK(s.parameters[0].values == std::vector<std::string>{"0.0", "0.2", "0.4", "0.6"});
   }
   SECTION("step: from, from + step, ... up to to (0.1 + 2 * 0.1 is 0.3)") {
-    const Sweep s = dir.load(with_parameters(R"({"/bodies/1/friction": {"from": 0.1, "to": 0.5, "step": 0.1}})"));
+    const Sweep s = dir.load(
+        with_parameters(R"({"/bodies/1/friction": {"from": 0.1, "to": 0.5, "step": 0.1}})"));
     CHECK(s.parameters[0].values == std::vector<std::string>{"0.1", "0.2", "0.3", "0.4", "0.5"});
   }
   SECTION("integers stay integers") {
-    const Sweep s = dir.load(with_parameters(R"({"/settings/friction_directions": {"from": 2, "to": 8, "step": 2}})"));
+    const Sweep s = dir.load(
+        with_parameters(R"({"/settings/friction_directions": {"from": 2, "to": 8, "step": 2}})"));
     CHECK(s.parameters[0].values == std::vector<std::string>{"2", "4", "6", "8"});
   }
 }
@@ -148,7 +153,8 @@ TEST_CASE("a parameter replaces a value or adds a key to an object that exists")
   const SweepDir dir;
   const Sweep sweep = dir.load(with_parameters(
       R"({"/bodies/1/mass": [2.5], "/bodies/1/friction": [0.7], "/settings/gravity": [[0, 0, -1.62]]})"));
-  const Scene scene = parse_scene(variant_scene_json(sweep, sweep_variant(sweep, 0)), dir.path, "v");
+  const Scene scene =
+      parse_scene(variant_scene_json(sweep, sweep_variant(sweep, 0)), dir.path, "v");
   CHECK(scene.bodies[1].settings.mass == 2.5);
   CHECK(scene.bodies[1].settings.friction == 0.7);
   CHECK(scene.settings.world.gravity.z() == -1.62);
@@ -157,32 +163,49 @@ TEST_CASE("a parameter replaces a value or adds a key to an object that exists")
 TEST_CASE("sweep file errors name the JSON pointer") {
   const SweepDir dir;
   // a pointer into a missing array element, and under a missing object
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/5/mass": [1]})")) == "/parameters/~1bodies~15~1mass");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/5/mass": [1]})")) ==
+        "/parameters/~1bodies~15~1mass");
   CHECK_THAT(dir.error_message(with_parameters(R"({"/bodies/5/mass": [1]})")),
              Catch::Contains("the scene has no /bodies/5 (/bodies is an array of 2 elements)"));
   CHECK_THAT(dir.error_message(with_parameters(R"({"/settings/solver/tolerance": [1]})")),
-             Catch::Contains("/parameters/~1settings~1solver~1tolerance: the scene has no /settings/solver"));
+             Catch::Contains(
+                 "/parameters/~1settings~1solver~1tolerance: the scene has no /settings/solver"));
   CHECK(dir.error_place(with_parameters(R"({"bodies": [1]})")) == "/parameters/bodies");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": []})")) == "/parameters/~1bodies~11~1mass");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [null]})")) == "/parameters/~1bodies~11~1mass/0");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": 3})")) == "/parameters/~1bodies~11~1mass");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": []})")) ==
+        "/parameters/~1bodies~11~1mass");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [null]})")) ==
+        "/parameters/~1bodies~11~1mass/0");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": 3})")) ==
+        "/parameters/~1bodies~11~1mass");
   CHECK(dir.error_place(with_parameters("{}")) == "/parameters");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "mode": "lattice")")) == "/mode");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "samples": 3)")) == "/samples");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "mode": "random", "seed": 1)")) == "/samples");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "mode": "random", "samples": 2, "seed": -1)")) == "/seed");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": {"from": 1, "to": 2}})")) == "/parameters/~1bodies~11~1mass");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": {"from": 1, "to": 2, "count": 0}})")) == "/parameters/~1bodies~11~1mass/count");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "keep": {"summary": ["steps", "speed"]})")) == "/keep/summary/1");
-  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "colour": 1)")) == "/colour");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "mode": "lattice")")) ==
+        "/mode");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "samples": 3)")) ==
+        "/samples");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})",
+                                        R"(, "mode": "random", "seed": 1)")) == "/samples");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})",
+                                        R"(, "mode": "random", "samples": 2, "seed": -1)")) ==
+        "/seed");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": {"from": 1, "to": 2}})")) ==
+        "/parameters/~1bodies~11~1mass");
+  CHECK(
+      dir.error_place(with_parameters(R"({"/bodies/1/mass": {"from": 1, "to": 2, "count": 0}})")) ==
+      "/parameters/~1bodies~11~1mass/count");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})",
+                                        R"(, "keep": {"summary": ["steps", "speed"]})")) ==
+        "/keep/summary/1");
+  CHECK(dir.error_place(with_parameters(R"({"/bodies/1/mass": [1]})", R"(, "colour": 1)")) ==
+        "/colour");
   CHECK(dir.error_place(R"({"scene": "missing.json", "parameters": {"/a": [1]}})") == "/scene");
   CHECK(dir.error_place("{\"scene\": \"base.json\",\n  \"parameters\": }") == "line 2, column 17");
 }
 
 TEST_CASE("a variant's row: the hash of the scene edited by hand and stepped here") {
   const SweepDir dir;
-  const Sweep sweep = dir.load(with_parameters(R"({"/bodies/1/mass": [2.0, -1.0]})",
-                                               R"(, "keep": {"summary": ["steps"], "final_state": true})"));
+  const Sweep sweep =
+      dir.load(with_parameters(R"({"/bodies/1/mass": [2.0, -1.0]})",
+                               R"(, "keep": {"summary": ["steps"], "final_state": true})"));
   const std::vector<std::string> row = run_sweep_variant(sweep, sweep_variant(sweep, 0));
 
   std::string edited(kScene);
@@ -202,7 +225,8 @@ TEST_CASE("a variant's row: the hash of the scene edited by hand and stepped her
 
   const std::vector<std::string> bad = run_sweep_variant(sweep, sweep_variant(sweep, 1));
   CHECK(bad[2] == "invalid");
-  CHECK_THAT(bad[3], Catch::Contains("base.json (variant 1): /bodies/1/mass: expected a positive number"));
+  CHECK_THAT(bad[3],
+             Catch::Contains("base.json (variant 1): /bodies/1/mass: expected a positive number"));
   CHECK(bad[4].empty());
   CHECK(bad.size() == row.size());
 }

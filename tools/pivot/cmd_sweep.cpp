@@ -19,9 +19,9 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "process_pool.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/sweep.hpp"
+#include "process_pool.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -50,16 +50,16 @@ std::pair<long, long> parse_shard(const std::string& text) {
   } catch (const std::exception&) {
     used_k = 0;
   }
-  if (slash == std::string::npos || used_k != slash || used_m != text.size() - slash - 1 ||
-      k < 0 || m < 1 || k >= m)
+  if (slash == std::string::npos || used_k != slash || used_m != text.size() - slash - 1 || k < 0 ||
+      m < 1 || k >= m)
     throw Error(fmt::format("--shard {}: expected K/M with 0 <= K < M, e.g. 3/16", text));
   return {k, m};
 }
 
 /// writes `text` to `file` all at once: a temporary file beside it, flushed, renamed over it
 void write_atomically(const fs::path& file, const std::string& text) {
-  const fs::path partial = file.parent_path() / fmt::format(".{}.partial-{}",
-                                                            file.filename().string(), ::getpid());
+  const fs::path partial =
+      file.parent_path() / fmt::format(".{}.partial-{}", file.filename().string(), ::getpid());
   {
     std::ofstream out(partial, std::ios::binary | std::ios::trunc);
     out << text;
@@ -80,7 +80,8 @@ class AppendFile {
  public:
   explicit AppendFile(const fs::path& file) : name_(file.string()) {
     fd_ = ::open(name_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd_ < 0) throw std::runtime_error(fmt::format("{}: cannot open: {}", name_, std::strerror(errno)));
+    if (fd_ < 0)
+      throw std::runtime_error(fmt::format("{}: cannot open: {}", name_, std::strerror(errno)));
   }
   AppendFile(const AppendFile&) = delete;
   AppendFile& operator=(const AppendFile&) = delete;
@@ -99,7 +100,9 @@ class AppendFile {
 class SweepProgress {
  public:
   SweepProgress(bool show, long total, long resumed)
-      : show_(show && ::isatty(STDERR_FILENO) != 0), total_(total), done_(resumed),
+      : show_(show && ::isatty(STDERR_FILENO) != 0),
+        total_(total),
+        done_(resumed),
         resumed_(resumed) {}
   void update(long done, long not_ok) {
     done_ = done;
@@ -147,8 +150,8 @@ std::string status_of(const Sweep& sweep, const std::string& line) {
 /// scene.json, the variant's scene as `pivot check` prints it (a scene `pivot run` reruns)
 void write_run_folder(const Sweep& sweep, const SweepVariant& v, const fs::path& folder) {
   try {
-    Scene scene = parse_scene(variant_scene_json(sweep, v), sweep.scene_file.parent_path(),
-                              sweep.scene);
+    Scene scene =
+        parse_scene(variant_scene_json(sweep, v), sweep.scene_file.parent_path(), sweep.scene);
     scene.settings.world.threads = 1;
     (void)run_scene(scene, folder, {.quiet = true});
     write_atomically(folder / "scene.json", resolved_scene_json(scene));
@@ -190,13 +193,15 @@ int run_sweep(const SweepArgs& args) {
   };
   write_atomically(table, table_text());
   const long total = sweep_size(sweep);
-  const auto [shard, shards] = args.shard.empty() ? std::pair<long, long>{0, 1} : parse_shard(args.shard);
+  const auto [shard, shards] =
+      args.shard.empty() ? std::pair<long, long>{0, 1} : parse_shard(args.shard);
   std::vector<long> todo;
   for (long i = shard; i < total; i += shards)
     if (rows.count(i) == 0) todo.push_back(i);
   const long resumed = static_cast<long>(rows.size());
-  const int processes =
-      args.local > 0 ? args.local : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int processes = args.local > 0
+                            ? args.local
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (!args.quiet && resumed > 0)
     fmt::print(stderr, "pivot sweep: resuming: {} of {} runs already in {}\n", resumed, total,
                table.string());
@@ -212,9 +217,9 @@ int run_sweep(const SweepArgs& args) {
       return csv_line(run_sweep_variant(sweep, v));
     };
     const auto done = [&](const JobResult& r) {
-      const std::string line =
-          r.ok ? r.line
-               : csv_line(sweep_error_row(sweep, sweep_variant(sweep, r.job), kSweepCrashed, r.death));
+      const std::string line = r.ok ? r.line
+                                    : csv_line(sweep_error_row(sweep, sweep_variant(sweep, r.job),
+                                                               kSweepCrashed, r.death));
       append.append(line);
       rows[r.job] = line;
       if (status_of(sweep, line) != kSweepOk) ++not_ok;
@@ -250,8 +255,9 @@ int run_sweep(const SweepArgs& args) {
 void register_sweep(CLI::App& app, Registry& registry) {
   auto args = std::make_shared<SweepArgs>();
   CLI::App* sub = app.add_subcommand(
-      "sweep", "run the variants of a sweep file in N local processes into DIR/results.csv "
-               "(docs/sweeps.md)");
+      "sweep",
+      "run the variants of a sweep file in N local processes into DIR/results.csv "
+      "(docs/sweeps.md)");
   sub->add_option("SWEEP", args->file, "the sweep file (docs/sweeps.md)")->required();
   sub->add_option("--local", args->local,
                   "processes that run variants at once (default: every core)")
