@@ -134,6 +134,18 @@ class Tables(unittest.TestCase):
                 # its scene.json reruns to the same hash
                 again = pivot.run(str(folder / "scene.json"))
                 self.assertEqual(again["final_state_hash"], r["final_state_hash"])
+            # Dask writes the same folders
+            pivot.sweep.run(sweep, workers=2, out=Path(tmp) / "dask", keep_runs=True)
+            self.assertEqual((Path(tmp) / "dask" / "results.csv").read_text(),
+                             (Path(tmp) / "local" / "results.csv").read_text())
+            for r in table:
+                name = f"{int(r['index']):06d}"
+                dask_folder = Path(tmp) / "dask" / "runs" / name
+                self.assertEqual(dask_folder.exists(), r["status"] == "ok")
+                if r["status"] == "ok":
+                    for file in ("scene.json", "trajectory.csv"):
+                        self.assertEqual((dask_folder / file).read_text(),
+                                         (Path(tmp) / "local" / "runs" / name / file).read_text())
 
 
 class Failures(unittest.TestCase):
@@ -234,6 +246,26 @@ class Resume(unittest.TestCase):
             table = rows(out / "results.csv")
             self.assertEqual(len(table), 24)
             self.assertEqual(table[2]["final_state_hash"], "marked")
+
+    def test_shards_joined_and_resumed_give_the_table(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = grid_24(tmp)
+            cli_sweep(sweep, Path(tmp) / "reference", "--local", "2", "--quiet")
+            shards = [Path(tmp) / "shards" / str(k) for k in range(5)]
+            for k, folder in enumerate(shards[:4]):  # shard 4 of 5 "ran out of time"
+                cli_sweep(sweep, folder, "--shard", f"{k}/5", "--local", "1", "--quiet")
+                indices = [int(r["index"]) for r in rows(folder / "results.csv")]
+                self.assertEqual(indices, list(range(k, 24, 5)))
+            joined = shards[0].joinpath("results.csv").read_text().splitlines(keepends=True)[0]
+            for folder in shards[:4]:
+                joined += "".join((folder / "results.csv").read_text().splitlines(keepends=True)[1:])
+            out = Path(tmp) / "out"
+            out.mkdir()
+            (out / "results.csv").write_text(joined)
+            done = cli_sweep(sweep, out, "--local", "2")
+            self.assertIn(f"resuming: {24 - len(range(4, 24, 5))} of 24 runs", done.stderr)
+            self.assertEqual((out / "results.csv").read_text(),
+                             (Path(tmp) / "reference" / "results.csv").read_text())
 
     def test_another_sweeps_table_is_an_error(self):
         with tempfile.TemporaryDirectory() as tmp:
