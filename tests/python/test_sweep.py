@@ -179,6 +179,20 @@ class Failures(unittest.TestCase):
                              (reference / "results.csv").read_text())
 
 
+    def test_a_run_past_the_timeout_is_a_failed_row_not_run_again(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = slow_grid(tmp)  # runs of about 0.25 s, each far past 0.02 s
+            out = Path(tmp) / "out"
+            cli_sweep(sweep, out, "--local", "2", "--quiet", "--timeout", "0.02")
+            table = rows(out / "results.csv")
+            self.assertEqual(len(table), 24)
+            for r in table:
+                self.assertEqual(r["status"], "failed")
+                self.assertIn("took longer than --timeout 0.02 s", r["error"])
+            done = cli_sweep(sweep, out, "--local", "2", "--timeout", "0.02")
+            self.assertIn("resuming: 24 of 24 runs", done.stderr)
+
+
 class WorkerLoss(unittest.TestCase):
     def test_a_dask_worker_killed_during_the_sweep_does_not_change_the_table(self):
         from dask.distributed import Client, LocalCluster

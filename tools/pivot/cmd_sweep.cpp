@@ -36,7 +36,8 @@ struct SweepArgs {
   bool keep_runs = false;
   bool list = false;
   bool quiet = false;
-  std::string shard;  // "K/M": only the variants whose index is K modulo M
+  std::string shard;     // "K/M": only the variants whose index is K modulo M
+  double timeout = 0.0;  // s per run; 0: none
 };
 
 /// "K/M" with 0 <= K < M: this process's share of the variants (a Slurm job array's task)
@@ -217,15 +218,22 @@ int run_sweep(const SweepArgs& args) {
       return csv_line(run_sweep_variant(sweep, v));
     };
     const auto done = [&](const JobResult& r) {
-      const std::string line = r.ok ? r.line
-                                    : csv_line(sweep_error_row(sweep, sweep_variant(sweep, r.job),
-                                                               kSweepCrashed, r.death));
+      // a run past --timeout is the variant's own failure (a resume does not run it again);
+      // a process that died otherwise is "crashed" (a resume runs it again)
+      const std::string line =
+          r.ok ? r.line
+               : csv_line(sweep_error_row(
+                     sweep, sweep_variant(sweep, r.job), r.timed_out ? kSweepFailed : kSweepCrashed,
+                     r.timed_out ? fmt::format("the run took longer than --timeout {} s and was "
+                                               "killed",
+                                               args.timeout)
+                                 : r.death));
       append.append(line);
       rows[r.job] = line;
       if (status_of(sweep, line) != kSweepOk) ++not_ok;
       progress.update(static_cast<long>(rows.size()), not_ok);
     };
-    run_in_processes(todo, processes, work, done);
+    run_in_processes(todo, processes, work, done, args.timeout);
   }
   progress.done();
   write_atomically(table, table_text());  // in index order
@@ -267,6 +275,10 @@ void register_sweep(CLI::App& app, Registry& registry) {
                   "results.csv already there is resumed");
   sub->add_flag("--keep-runs", args->keep_runs,
                 "also write each run's folder, as `pivot run` writes it, into DIR/runs/<index>");
+  sub->add_option("--timeout", args->timeout,
+                  "seconds a run may take (wall time, --keep-runs's second run included); a run "
+                  "past it is killed and its row is \"failed\" (default: no limit)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--shard", args->shard,
                   "K/M: run only the variants whose index is K modulo M (one task of a job array; "
                   "docs/sweeps.md)");

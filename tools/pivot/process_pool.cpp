@@ -5,7 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
@@ -13,11 +16,15 @@
 namespace pivot::cli {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 struct Child {
   long job = 0;
   pid_t pid = -1;
   int fd = -1;  // read end of its pipe
   std::string data;
+  Clock::time_point started = Clock::now();
+  bool timed_out = false;
 };
 
 /// the child's side: run the job, write its line, exit; nothing returns from here
@@ -73,7 +80,10 @@ JobResult finish(Child& child) {
   r.job = child.job;
   const bool complete = !child.data.empty() && child.data.back() == '\n' &&
                         child.data.find('\n') == child.data.size() - 1;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && complete) {
+  if (child.timed_out) {
+    r.timed_out = true;
+    r.death = "the run took longer than the time limit and was killed";
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && complete) {
     r.ok = true;
     r.line = std::move(child.data);
   } else if (WIFSIGNALED(status)) {
@@ -91,15 +101,31 @@ JobResult finish(Child& child) {
 
 void run_in_processes(const std::vector<long>& jobs, int processes,
                       const std::function<std::string(long)>& work,
-                      const std::function<void(const JobResult&)>& done) {
+                      const std::function<void(const JobResult&)>& done, double time_limit_s) {
   std::vector<Child> running;
   std::size_t next = 0;
   while (next < jobs.size() || !running.empty()) {
     while (next < jobs.size() && static_cast<int>(running.size()) < processes)
       running.push_back(start(jobs[next++], work));
+    // the time limit: kill the children past it (their pipes then reach end of file), and
+    // wake up when the next one would pass it
+    int wait_ms = -1;
+    if (time_limit_s > 0.0) {
+      for (Child& c : running) {
+        const double left =
+            time_limit_s - std::chrono::duration<double>(Clock::now() - c.started).count();
+        if (left <= 0.0 && !c.timed_out) {
+          ::kill(c.pid, SIGKILL);
+          c.timed_out = true;
+        } else if (!c.timed_out) {
+          const int ms = static_cast<int>(std::ceil(left * 1e3));
+          wait_ms = wait_ms < 0 ? ms : std::min(wait_ms, ms);
+        }
+      }
+    }
     std::vector<pollfd> fds;
     for (const Child& c : running) fds.push_back({c.fd, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
+    if (::poll(fds.data(), fds.size(), wait_ms) < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error(fmt::format("poll: {}", std::strerror(errno)));
     }

@@ -12,19 +12,21 @@ namespace pivot::cli {
 
 /// how one job ended
 struct JobResult {
-  long job = 0;       ///< the job's id, as given
-  bool ok = false;    ///< the child exited with 0 and sent a line ending in '\n'
-  std::string line;   ///< what it sent (ok), else empty
-  std::string death;  ///< !ok: how it died, e.g. "killed by signal 9 (Killed)"
+  long job = 0;            ///< the job's id, as given
+  bool ok = false;         ///< the child exited with 0 and sent a line ending in '\n'
+  std::string line;        ///< what it sent (ok), else empty
+  std::string death;       ///< !ok: how it died, e.g. "killed by signal 9 (Killed)"
+  bool timed_out = false;  ///< !ok: it ran longer than the time limit and was killed
 };
 
 /// Runs work(job) in a fork()ed child for every job, at most `processes` at once, and calls
 /// done(result) in this process, in the order the jobs finish. work returns the line to send
-/// (with its '\n'); the child then exits with 0. Must be called from a process with a single
-/// thread (fork copies only the calling thread). Throws std::runtime_error when a process or
-/// a pipe cannot be made.
+/// (with its '\n'); the child then exits with 0. A child still running after `time_limit_s`
+/// seconds (> 0; 0: no limit) is killed (SIGKILL) and reported timed out. Must be called from
+/// a process with a single thread (fork copies only the calling thread). Throws
+/// std::runtime_error when a process or a pipe cannot be made.
 void run_in_processes(const std::vector<long>& jobs, int processes,
                       const std::function<std::string(long)>& work,
-                      const std::function<void(const JobResult&)>& done);
+                      const std::function<void(const JobResult&)>& done, double time_limit_s = 0.0);
 
 }  // namespace pivot::cli
