@@ -101,13 +101,14 @@ def run(path: str | os.PathLike, client=None, out: str | os.PathLike | None = No
     write each variant's run folder into out/runs/<index> (out must be a folder every worker
     can write, e.g. a shared file system). progress: a line per finished run on stderr.
     """
+    path = os.path.abspath(os.fspath(path))
+    sweep = load(path)  # a bad sweep file is an error before Dask starts
+
     import io
 
     import pandas
     from dask.distributed import Client, LocalCluster, as_completed
 
-    path = os.path.abspath(os.fspath(path))
-    sweep = load(path)
     rows: dict[int, str] = {}
     table = None
     if out is not None:
