@@ -179,6 +179,26 @@ class Failures(unittest.TestCase):
                              (reference / "results.csv").read_text())
 
 
+    def test_a_run_whose_state_becomes_non_finite_is_a_failed_row(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            base_scene(tmp, "box_drop", 0.1)
+            sweep = write_json(Path(tmp) / "blowup.json", {
+                "scene": "base.json", "parameters": {"/bodies/1/velocity": [[0, 0, -2],
+                                                                           [0, 0, -1e300]]}})
+            out = Path(tmp) / "out"
+            cli_sweep(sweep, out, "--local", "2", "--quiet")
+            table = rows(out / "results.csv")
+            self.assertEqual([r["status"] for r in table], ["ok", "failed"])
+            self.assertIn("became non-finite at step 1", table[1]["error"])
+            self.assertEqual(table[1]["final_state_hash"], "")
+            # pivot run on the same scene fails alike (exit 1)
+            done = subprocess.run([pivot.cli_path(), "run", str(Path(tmp) / "base.json"), "--set",
+                                   "/bodies/1/velocity=[0,0,-1e300]", "--out",
+                                   str(Path(tmp) / "run"), "--quiet"], capture_output=True,
+                                  text=True)
+            self.assertEqual(done.returncode, 1)
+            self.assertIn("became non-finite at step 1", done.stderr)
+
     def test_a_run_past_the_timeout_is_a_failed_row_not_run_again(self):
         with tempfile.TemporaryDirectory() as tmp:
             sweep = slow_grid(tmp)  # runs of about 0.25 s, each far past 0.02 s
