@@ -14,5 +14,7 @@ void bind_world(pybind11::module_& m);
 void bind_scene(pybind11::module_& m);
 /// pivot.lcp.solve
 void bind_lcp(pybind11::module_& m);
+/// pivot._pivot.load_sweep and Sweep, used by pivot.sweep
+void bind_sweep(pybind11::module_& m);
 
 }  // namespace pivot::python

@@ -112,8 +112,15 @@ def test_install():
     installed = os.path.join(prefix, "bin", "pivot")
     check(os.path.isfile(os.path.join(share, "schema", "pivot-scene-1.schema.json")),
           "the schema is not installed at share/pivot/scenes/schema/")
-    stray = [f for f in os.listdir(share) if not (f.endswith(".json") or f in ("meshes", "schema"))]
+    stray = [f for f in os.listdir(share)
+             if not (f.endswith(".json") or f in ("meshes", "schema", "sweeps"))]
     check(not stray, f"installed beside the scenes: {stray}")
+    # the example sweeps (docs/sweeps.md) are installed and find their scenes there
+    example = os.path.join(share, "sweeps", "box_drop_grid.json")
+    r = subprocess.run([os.path.join(prefix, "bin", "pivot"), "sweep", example, "--list"],
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and len(r.stdout.splitlines()) == 25,
+          f"the installed example sweep: {r.stderr}")
     shipped = sorted(f for f in os.listdir(SCENES) if f.endswith(".json"))
     check(sorted(f for f in os.listdir(share) if f.endswith(".json")) == shipped,
           "not every shipped scene is installed")

@@ -71,5 +71,7 @@ void register_lcp(CLI::App& app, Registry& registry);
 void register_animate(CLI::App& app, Registry& registry);
 /// pivot plot RUN_DIR [--metrics a,b] [--bodies a,b] [--fields x,y,z] [--out DIR]
 void register_plot(CLI::App& app, Registry& registry);
+/// pivot sweep SWEEP.json [--local N] [--out DIR] [--keep-runs] [--list] [--quiet]
+void register_sweep(CLI::App& app, Registry& registry);
 
 }  // namespace pivot::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     pivot::cli::register_regress(app, registry);
     pivot::cli::register_plot(app, registry);
     pivot::cli::register_animate(app, registry);
+    pivot::cli::register_sweep(app, registry);
 
     try {
       app.parse(argc, argv);
