@@ -152,6 +152,12 @@ class World {
   void add_force(const ConstantForceSettings& s);
   void add_spring(const SpringSettings& s);
   void add_force_callback(ForceCallback callback);
+  /// adds a force object the caller may change between steps (e.g. a PullForce, pull_force.hpp);
+  /// the World owns it and returns it. Not null, else pivot::Error
+  ExternalForce& add_force(std::unique_ptr<ExternalForce> force);
+  /// changes the time step h between steps (e.g. a live run's user); positive and finite, else
+  /// pivot::Error. The World's clock keeps running from its current time
+  void set_time_step(double h);
 
   /// advances by one time step h; the report says what the solvers did
   const StepReport& step();

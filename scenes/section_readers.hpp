@@ -5,6 +5,7 @@
 // structs of scene.hpp, and throws pivot::Error naming the pointer on bad input.
 
 #include <string>
+#include <vector>
 
 #include "pivot/scenes/json_reader.hpp"
 #include "pivot/scenes/scene.hpp"
@@ -28,6 +29,8 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
 /// one entry of "springs"; bodies are resolved by name in `scene`
 SceneSpring read_spring(const Context& ctx, const json& j, const std::string& ptr,
                         const Scene& scene);
+/// "interactions": events in non-decreasing step order, "end" last (interaction.hpp)
+std::vector<SceneInteraction> read_interactions(const Context& ctx, const json& j);
 /// "settings" (null: every default)
 SceneSettings read_settings(const Context& ctx, const json* j);
 

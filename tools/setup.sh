@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # figures to PNG (tests/regression/render_figures.py; skipped without them)
 packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
           catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema
-          pybind11-dev python3-dev python3-numpy librsvg2-bin python3-pil)
+          pybind11-dev python3-dev python3-numpy librsvg2-bin python3-pil libboost-dev)
 for option in "$@"; do
   case "$option" in
     # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)

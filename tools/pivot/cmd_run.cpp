@@ -37,6 +37,7 @@
 #include "replay_html.hpp"
 #include "run_forces.hpp"
 #include "run_output.hpp"
+#include "run_interactions.hpp"
 #include "run_profile.hpp"
 #include "scene_source.hpp"
 
@@ -379,7 +380,13 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   }
 
   const double h = scene.settings.world.time_step;
-  const long total_steps = steps_for_duration(scene.settings.duration, h);
+  // a recorded live run (scene "interactions") re-applies its events at their steps
+  InteractionPlayer interactions(scene, world);
+  const long total_steps =
+      interactions.end_step().value_or(steps_for_duration(scene.settings.duration, h));
+  if (options.html && interactions.throws())
+    throw Error("--html: the replay cannot show balls thrown during a run yet (the scene's "
+                "\"interactions\" throw some); run without --html");
   const double rate = scene.settings.output_rate_hz;
 
   OutputDir dir(target);
@@ -414,6 +421,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   StopSignals signals;
   const auto start = Clock::now();
   for (long k = 1; k <= total_steps; ++k) {
+    interactions.apply_until(k - 1);
     const StepReport& r = world.step();
     const Energy e = energy(world);
     const double values[] = {output_time(world), e.kinetic,           e.potential,        e.total(),
@@ -471,6 +479,8 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   }
   stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   progress.done();
+  interactions.apply_until(total_steps);
+  interactions.warn_unapplied();
   if (!last_written) frame();
   if (stats.more_warnings > 0)
     fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);

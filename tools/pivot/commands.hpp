@@ -58,4 +58,7 @@ void register_lcp(CLI::App& app, Registry& registry);
 /// pivot plot RUN_DIR [--metrics a,b] [--bodies a,b] [--fields x,y,z] [--out DIR]
 void register_plot(CLI::App& app, Registry& registry);
 
+/// pivot serve [SCENE.json | NAME] [--port P] [--host H] [--record DIR] (live_server.hpp)
+void register_serve(CLI::App& app, Registry& registry);
+
 }  // namespace pivot::cli
