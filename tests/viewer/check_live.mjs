@@ -73,21 +73,23 @@ try {
   const variance = await page.evaluate(() => window.pivotLive.variance());
   check(variance > 20, `the canvas is not blank (luminance variance ${variance.toFixed(1)})`);
 
-  // drag the bottom middle box sideways, as a user would, for two seconds
+  // grab the bottom middle box by its front face (seen from the default camera) and drag it
+  // out of the pyramid towards the viewer and to the right, as a user would, and hold it
   const box = 'L1_2';
   const top = 'L3_1';
   const p0 = await page.evaluate((b) => window.pivotLive.position(b), box);
   const top0 = await page.evaluate((b) => window.pivotLive.position(b), top);
-  const at = await page.evaluate((b) => window.pivotLive.screenOf(b), box);
+  const at = await page.evaluate((b) => window.pivotLive.screenOf(b, [0, -0.095, 0]), box);
   await page.mouse.move(at.x, at.y);
   await page.mouse.down();
-  for (let i = 1; i <= 20; i++) {
-    await page.mouse.move(at.x + 12 * i, at.y + 2 * i);
+  for (let i = 1; i <= 30; i++) {
+    await page.mouse.move(at.x + 8 * i, at.y + 10 * i);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const pulling = await page.evaluate(() => window.pivotLive.state.lastFrame.pull !== null);
-  check(pulling, 'the drag is a pull in the engine (the frames show it)');
-  await new Promise((r) => setTimeout(r, 2000));
+  const pull = await page.evaluate(() => window.pivotLive.state.lastFrame.pull);
+  const pulled = pull ? await page.evaluate((i) => window.pivotLive.nameOf(i), pull.body) : null;
+  check(pulled === box, `the drag is a pull of ${box} in the engine (the frames show ${pulled})`);
+  await new Promise((r) => setTimeout(r, 3000));
   await page.mouse.up();
   await new Promise((r) => setTimeout(r, 1500));
   const p1 = await page.evaluate((b) => window.pivotLive.position(b), box);

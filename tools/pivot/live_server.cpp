@@ -292,6 +292,8 @@ void HttpConnection::answer() {
     response->result(http::status::method_not_allowed);
     response->set(http::field::content_type, "text/plain");
     response->body() = "only GET and HEAD\n";
+  } else if (request_.target() == "/favicon.ico") {
+    response->result(http::status::no_content);  // none: browsers ask for it
   } else if (!page) {
     response->result(http::status::not_found);
     response->set(http::field::content_type, "text/plain");

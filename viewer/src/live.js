@@ -288,12 +288,16 @@ export function startLive(config) {
   window.pivotLive = {
     state: live,
     send,
-    screenOf(name) {
+    // `offset`: a point in the body's frame (default its centre of mass)
+    screenOf(name, offset = [0, 0, 0]) {
       const i = run ? run.bodies.findIndex((b) => b.name === name) : -1;
       if (i < 0) return null;
-      const p = bodies[i].group.position.clone().project(camera);
+      const p = bodies[i].group.localToWorld(new THREE.Vector3(...offset)).project(camera);
       const r = renderer.domElement.getBoundingClientRect();
       return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
+    },
+    nameOf(index) {
+      return run && run.bodies[index] ? run.bodies[index].name : null;
     },
     position(name) {
       const i = run ? run.bodies.findIndex((b) => b.name === name) : -1;
