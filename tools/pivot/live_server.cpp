@@ -106,7 +106,16 @@ class Server {
     signals_.async_wait([this](beast::error_code, int) { stop(); });
     last_ = Clock::now();
     tick();
-    ioc_.run();
+    // a handler that throws (it should not) is logged and the server goes on: the run is
+    // never stopped by one viewer's message
+    for (;;) {
+      try {
+        ioc_.run();
+        break;
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "pivot serve: internal error (the server goes on): {}\n", e.what());
+      }
+    }
     for (const std::string& line : session_.finish()) fmt::print("pivot serve: {}\n", line);
     fmt::print("pivot serve: stopped at step {}, final hash {}\n", session_.world().step_count(),
                hash_to_hex(session_.hash()));

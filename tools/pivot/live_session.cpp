@@ -20,6 +20,14 @@ namespace fs = std::filesystem;
 constexpr const char* kDriving[] = {"pull",  "move",  "release", "throw", "pause", "resume",
                                     "step",  "reset", "set_dt",  "hybrid"};
 
+// mesh files by absolute path, so that the recorded scene.json loads from its own folder
+void absolute_meshes(SceneShape& shape) {
+  if (shape.type == ShapeType::mesh && !shape.obj_path.empty())
+    shape.obj = fs::absolute(shape.obj_path).string();
+  for (SceneCompoundChild& child : shape.children)
+    for (SceneShape& s : child.shape) absolute_meshes(s);
+}
+
 bool finite_state(const World& w) {
   return w.bodies().positions().allFinite() && w.bodies().velocities().allFinite();
 }
@@ -133,6 +141,9 @@ LiveReply LiveSession::handle(const json& message) {
     }
     if (type == "pull" || type == "move" || type == "release" || type == "throw" ||
         type == "set_dt" || type == "hybrid") {
+      if (message.contains("step"))
+        throw Error("message: /step: unknown key (the server applies an interaction at its "
+                    "current step)");
       if ((type == "move" || type == "release") && !driver_->pull().active())
         throw Error(fmt::format("{}: no pull is active", type));
       const int before = bodies_version_;
@@ -245,6 +256,8 @@ std::vector<std::string> LiveSession::finish() {
   // the recording: the scene, its events and an "end" at the last step; `pivot run` of it
   // writes the run folder, and its final hash must be the live one
   Scene recorded = scene_;
+  for (SceneBody& b : recorded.bodies)
+    if (b.shape) absolute_meshes(*b.shape);
   recorded.interactions = events_;
   SceneInteraction end;
   end.type = InteractionType::end;
