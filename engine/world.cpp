@@ -179,6 +179,11 @@ ExternalForce& World::add_force(std::unique_ptr<ExternalForce> force) {
 void World::set_time_step(double h) {
   if (!(h > 0.0) || !std::isfinite(h))
     throw Error(fmt::format("time_step must be positive and finite (got {})", h));
+  if (time_step_history_.empty()) time_step_history_.emplace_back(0, settings_.time_step);
+  if (time_step_history_.back().first == steps_)
+    time_step_history_.back().second = h;  // no step was taken with the previous h
+  else
+    time_step_history_.emplace_back(steps_, h);
   settings_.time_step = h;
 }
 

@@ -158,6 +158,11 @@ class World {
   /// changes the time step h between steps (e.g. a live run's user); positive and finite, else
   /// pivot::Error. The World's clock keeps running from its current time
   void set_time_step(double h);
+  /// the time step's history once set_time_step was called: (first step, h) per stretch of
+  /// steps, the first from step 0 with the initial h; empty while h never changed
+  [[nodiscard]] const std::vector<std::pair<long, double>>& time_step_history() const {
+    return time_step_history_;
+  }
 
   /// advances by one time step h; the report says what the solvers did
   const StepReport& step();
@@ -265,6 +270,7 @@ class World {
   RigidBodySet set_;
   double time_ = 0.0;
   long steps_ = 0;
+  std::vector<std::pair<long, double>> time_step_history_;  // set_time_step's stretches
   std::unique_ptr<detail::HybridSwitch> hybrid_;  // the reduced pairs (hybrid/hybrid_switch.hpp)
   // the previous step's active set per island (keyed by its bodies), for Lemke's warm start
   std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;

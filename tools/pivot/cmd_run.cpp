@@ -153,7 +153,15 @@ struct Energy {
 
 /// the simulated time of the outputs: k h for k steps (run_output.hpp, step_time)
 double output_time(const World& world) {
-  return step_time(world.step_count(), world.settings().time_step);
+  // after a change of h (a recorded live run's set_dt), the sum of each stretch's k h
+  const auto& stretches = world.time_step_history();
+  if (stretches.empty()) return step_time(world.step_count(), world.settings().time_step);
+  double t = 0.0;
+  for (std::size_t i = 0; i < stretches.size(); ++i) {
+    const long end = i + 1 < stretches.size() ? stretches[i + 1].first : world.step_count();
+    t += step_time(end - stretches[i].first, stretches[i].second);
+  }
+  return t;
 }
 
 Energy energy(const World& world) {
