@@ -154,7 +154,8 @@ void scenario_pull(Viewer& v, const std::string& body) {
     best = std::min(best, distance(Viewer::position(f, slot), target));
     if (best < d0 / 3 && f["step"].get<long>() > step0) break;
   }
-  std::printf("pull: distance to the target %.4f m -> %.4f m\n", d0, best);
+  std::printf("pull: distance to the target %.4f m -> %.4f m (real-time factor %.2f)\n", d0,
+              best, v.frame["rtf"].get<double>());
   check(best < d0 / 3, "the pulled body came within a third of its distance to the target");
   v.send(json{{"type", "release"}});
   v.until([](const json& j) { return j["type"] == "frame" && j["pull"].is_null(); }, 5,

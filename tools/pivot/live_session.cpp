@@ -3,11 +3,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
+#include "commands.hpp"
 #include "pivot/scenes/run_length.hpp"
 #include "replay_geometry.hpp"
-#include "commands.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -107,7 +108,6 @@ LiveReply LiveSession::handle(const json& message) {
     return reply;
   }
   const std::string type = message["type"].get<std::string>();
-  reply.drives = drives(type);
   const auto no_keys = [&](std::initializer_list<const char*> allowed) {
     for (const auto& [key, value] : message.items())
       if (key != "type" && std::find_if(allowed.begin(), allowed.end(), [&](const char* a) {

@@ -23,7 +23,6 @@ namespace pivot::cli {
 struct LiveReply {
   std::optional<std::string> error;  ///< a message for the sender ({"type":"error",...})
   bool bodies_changed = false;       ///< a throw or reset: every viewer needs the new bodies
-  bool drives = false;               ///< the message drives the run (needs control)
 };
 
 class LiveSession {
