@@ -182,6 +182,23 @@ void World::add_force_callback(ForceCallback callback) {
   forces_.push_back(make_callback_force(std::move(callback)));
 }
 
+ExternalForce& World::add_force(std::unique_ptr<ExternalForce> force) {
+  if (!force) throw Error("add_force: the force is null");
+  forces_.push_back(std::move(force));
+  return *forces_.back();
+}
+
+void World::set_time_step(double h) {
+  if (!(h > 0.0) || !std::isfinite(h))
+    throw Error(fmt::format("time_step must be positive and finite (got {})", h));
+  if (time_step_history_.empty()) time_step_history_.emplace_back(0, settings_.time_step);
+  if (time_step_history_.back().first == steps_)
+    time_step_history_.back().second = h;  // no step was taken with the previous h
+  else
+    time_step_history_.emplace_back(steps_, h);
+  settings_.time_step = h;
+}
+
 void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   check_body(body, "set_state");
   if (body < 0) throw Error("set_state: the world has no state");

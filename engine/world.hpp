@@ -163,6 +163,17 @@ class World {
   void add_force(const ConstantForceSettings& s);
   void add_spring(const SpringSettings& s);
   void add_force_callback(ForceCallback callback);
+  /// adds a force object the caller may change between steps (e.g. a PullForce, pull_force.hpp);
+  /// the World owns it and returns it. Not null, else pivot::Error
+  ExternalForce& add_force(std::unique_ptr<ExternalForce> force);
+  /// changes the time step h between steps (e.g. a live run's user); positive and finite, else
+  /// pivot::Error. The World's clock keeps running from its current time
+  void set_time_step(double h);
+  /// the time step's history once set_time_step was called: (first step, h) per stretch of
+  /// steps, the first from step 0 with the initial h; empty while h never changed
+  [[nodiscard]] const std::vector<std::pair<long, double>>& time_step_history() const {
+    return time_step_history_;
+  }
 
   /// advances by one time step h; the report says what the solvers did
   const StepReport& step();
@@ -293,6 +304,7 @@ class World {
   RigidBodySet set_;
   double time_ = 0.0;
   long steps_ = 0;
+  std::vector<std::pair<long, double>> time_step_history_;  // set_time_step's stretches
   std::unique_ptr<detail::HybridSwitch> hybrid_;  // the reduced pairs (hybrid/hybrid_switch.hpp)
   // the previous step's active set per island (keyed by its bodies), for Lemke's warm start
   std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;

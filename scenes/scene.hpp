@@ -35,6 +35,7 @@
 #include "pivot/engine/animator.hpp"
 #include "pivot/engine/rigid_body.hpp"
 #include "pivot/engine/world.hpp"
+#include "pivot/scenes/interaction.hpp"
 
 namespace pivot {
 
@@ -160,6 +161,9 @@ struct Scene {
   std::vector<SceneBody> bodies;   ///< in file order: World body index i is bodies[i]
   std::vector<SceneJoint> joints;  ///< in file order: World joint index j is joints[j]
   std::vector<SceneSpring> springs;
+  /// what a user did to a live run, with step numbers (interaction.hpp); `pivot run` applies
+  /// them in order and, with an "end" event, stops there
+  std::vector<SceneInteraction> interactions;
 
   /// index of the body with this name, or −1
   [[nodiscard]] int find_body(std::string_view name) const;
@@ -176,6 +180,12 @@ struct Scene {
 /// text in error messages (a file name, or e.g. "<built-in default scene>"). Throws pivot::Error.
 [[nodiscard]] Scene parse_scene(std::string_view json_text, const std::filesystem::path& base_dir,
                                 std::string_view source = "<scene>");
+
+/// One event of a scene's "interactions" from its JSON text (e.g. a live viewer's message,
+/// docs/cli.md "Live runs"), read as strictly as a scene file: throws pivot::Error naming
+/// `source` and the JSON pointer (`message: /target: expected an array of 3 numbers ...`).
+[[nodiscard]] SceneInteraction parse_interaction(std::string_view json_text,
+                                                 std::string_view source);
 
 /// Builds the World: settings, then bodies, joints (with their collision switch) and springs in
 /// file order. Errors of the engine are rethrown as pivot::Error with the JSON pointer of the

@@ -26,7 +26,8 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
   // "$schema" names a JSON Schema for editors (docs/scene-format.md); the loader ignores it
   const Object o(
       ctx, doc, "",
-      {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints", "springs"});
+      {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints", "springs",
+       "interactions"});
   if (o.has("$schema")) (void)o.required_string("$schema");
   if (!o.has("pivot_scene"))
     ctx.fail("/pivot_scene", fmt::format("missing: a scene file starts with \"pivot_scene\": {}",
@@ -76,6 +77,7 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
     for (std::size_t i = 0; i < springs.size(); ++i)
       scene.springs.push_back(read_spring(ctx, springs[i], "/springs/" + std::to_string(i), scene));
   }
+  if (o.has("interactions")) scene.interactions = read_interactions(ctx, o.required("interactions"));
   return scene;
 }
 

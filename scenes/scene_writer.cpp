@@ -266,6 +266,46 @@ void dump_compact(const ojson& j, int indent, std::string& out) {
 
 }  // namespace
 
+namespace {
+
+// one event of "interactions" with the keys of its type only
+ojson interaction_json(const SceneInteraction& e) {
+  ojson j;
+  j["step"] = e.step;
+  j["type"] = to_string(e.type);
+  switch (e.type) {
+    case InteractionType::pull:
+      j["body"] = e.body;
+      j["point"] = vec(e.point);
+      j["target"] = vec(e.target);
+      j["stiffness"] = e.stiffness;
+      j["damping"] = e.damping;
+      break;
+    case InteractionType::move:
+      j["target"] = vec(e.target);
+      break;
+    case InteractionType::throw_ball:
+      j["origin"] = vec(e.origin);
+      j["direction"] = vec(e.direction);
+      j["speed"] = e.speed;
+      j["radius"] = e.radius;
+      j["density"] = e.density;
+      break;
+    case InteractionType::set_dt:
+      j["dt"] = e.dt;
+      break;
+    case InteractionType::hybrid:
+      j["on"] = e.on;
+      break;
+    case InteractionType::release:
+    case InteractionType::end:
+      break;
+  }
+  return j;
+}
+
+}  // namespace
+
 std::string resolved_scene_json(const Scene& scene) {
   ojson j;
   j["pivot_scene"] = kSceneFormatVersion;
@@ -279,6 +319,12 @@ std::string resolved_scene_json(const Scene& scene) {
   for (const SceneJoint& jt : scene.joints) j["joints"].push_back(joint_json(jt));
   j["springs"] = ojson::array();
   for (const SceneSpring& s : scene.springs) j["springs"].push_back(spring_json(s));
+  // written only when there are some, so scenes without them read as before
+  if (!scene.interactions.empty()) {
+    j["interactions"] = ojson::array();
+    for (const SceneInteraction& e : scene.interactions)
+      j["interactions"].push_back(interaction_json(e));
+  }
   std::string out;
   dump_compact(j, 0, out);
   return out;

@@ -5,6 +5,7 @@
 // structs of scene.hpp, and throws pivot::Error naming the pointer on bad input.
 
 #include <string>
+#include <vector>
 
 #include "pivot/scenes/json_reader.hpp"
 #include "pivot/scenes/scene.hpp"
@@ -32,6 +33,8 @@ SceneSpring read_spring(const Context& ctx, const json& j, const std::string& pt
 KinematicTrack read_kinematic(const Context& ctx, const json& j, const std::string& ptr);
 /// a body's "animator" controls (read_kinematic.cpp)
 AnimatorBodySettings read_animator(const Context& ctx, const json& j, const std::string& ptr);
+/// "interactions": events in non-decreasing step order, "end" last (interaction.hpp)
+std::vector<SceneInteraction> read_interactions(const Context& ctx, const json& j);
 /// "settings" (null: every default)
 SceneSettings read_settings(const Context& ctx, const json* j);
 

@@ -41,6 +41,10 @@ void bind_scene(py::module_& m) {
       "run_scene",
       [](const py::object& scene, std::optional<double> duration) {
         Scene s = scene_from(scene);
+        // a recorded live run's events are applied by `pivot run` (tools/pivot); never ignored
+        if (!s.interactions.empty())
+          throw Error(s.source, "/interactions",
+                      "run_scene does not apply a recording's interactions: use `pivot run`");
         if (duration) s.settings.duration = *duration;
         World world = build_world(s);
         const long steps = steps_for_duration(s.settings.duration, s.settings.world.time_step);

@@ -161,6 +161,14 @@ class Errors(unittest.TestCase):
         self.assertEqual(e.exception.source, "<dict>")
         self.assertIn("/bodies/0/mass", str(e.exception))
 
+    def test_a_recording_is_refused_in_process(self):
+        # interactions (a recorded live run) are applied by `pivot run` only, never ignored
+        scene = {"pivot_scene": 1, "bodies": [{"name": "a", "mass": 1}],
+                 "interactions": [{"step": 3, "type": "end"}]}
+        with self.assertRaises(pivot.Error) as e:
+            pivot.run_scene(scene)
+        self.assertEqual(e.exception.place, "/interactions")
+
     def test_missing_file(self):
         with self.assertRaises(pivot.Error):
             pivot.load_scene("/nonexistent/scene.json")

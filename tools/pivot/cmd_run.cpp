@@ -37,6 +37,7 @@
 #include "replay_html.hpp"
 #include "run_forces.hpp"
 #include "run_output.hpp"
+#include "run_interactions.hpp"
 #include "run_profile.hpp"
 #include "scene_source.hpp"
 #include "seconds_option.hpp"
@@ -150,7 +151,15 @@ struct Energy {
 
 /// the simulated time of the outputs: k h for k steps (run_output.hpp, step_time)
 double output_time(const World& world) {
-  return step_time(world.step_count(), world.settings().time_step);
+  // after a change of h (a recorded live run's set_dt), the sum of each stretch's k h
+  const auto& stretches = world.time_step_history();
+  if (stretches.empty()) return step_time(world.step_count(), world.settings().time_step);
+  double t = 0.0;
+  for (std::size_t i = 0; i < stretches.size(); ++i) {
+    const long end = i + 1 < stretches.size() ? stretches[i + 1].first : world.step_count();
+    t += step_time(end - stretches[i].first, stretches[i].second);
+  }
+  return t;
 }
 
 Energy energy(const World& world) {
@@ -368,7 +377,13 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   }
 
   const double h = scene.settings.world.time_step;
-  const long total_steps = steps_for_duration(scene.settings.duration, h);
+  // a recorded live run (scene "interactions") re-applies its events at their steps
+  InteractionPlayer interactions(scene, world);
+  const long total_steps =
+      interactions.end_step().value_or(steps_for_duration(scene.settings.duration, h));
+  if (options.html && interactions.throws())
+    throw Error("--html: the replay cannot show balls thrown during a run yet (the scene's "
+                "\"interactions\" throw some); run without --html");
   const double rate = scene.settings.output_rate_hz;
 
   OutputDir dir(target);
@@ -405,6 +420,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   bool interrupted = false;
   const auto start = Clock::now();
   for (long k = 1; k <= total_steps; ++k) {
+    interactions.apply_until(k - 1);
     const StepReport& r = world.step();
     const Energy e = energy(world);
     const double values[] = {output_time(world), e.kinetic,           e.potential,        e.total(),
@@ -465,6 +481,8 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   }
   stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   progress.done();
+  interactions.apply_until(total_steps);
+  interactions.warn_unapplied();
   if (!last_written) frame();
   world.set_interrupt_check({});
   if (interrupted)

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     pivot::cli::register_plot(app, registry);
     pivot::cli::register_animate(app, registry);
     pivot::cli::register_sweep(app, registry);
+    pivot::cli::register_serve(app, registry);
 
     try {
       app.parse(argc, argv);

@@ -1,6 +1,7 @@
-// The Pivot replay viewer (docs/viewer.md): reads the run that pivot inlined into replay.html
+// The Pivot viewer (docs/viewer.md): in a replay, reads the run that pivot inlined into replay.html
 // (<script id="pivot-run">) and shows it: bodies at their recorded poses, interpolated between
-// frames, contacts, joints and trails, the controls, and the plots of metrics.csv.
+// frames, contacts, joints and trails, the controls, and the plots of metrics.csv; on the page
+// of `pivot serve`, the live mode (live.js).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import uPlotCss from 'uplot/dist/uPlot.min.css';
@@ -10,6 +11,7 @@ import { buildBodies, showSurfaces } from './shapes.js';
 import { Overlays } from './overlays.js';
 import { Plots } from './plots.js';
 import { buildControls } from './controls.js';
+import { startLive } from './live.js';
 
 function addStyle(text) {
   const style = document.createElement('style');
@@ -276,7 +278,14 @@ function start() {
 }
 
 try {
-  start();
+  // `pivot serve` sends a page marked for the live mode (live.js); replay.html holds the run
+  const liveConfig = document.getElementById('pivot-live');
+  if (liveConfig) {
+    addStyle(css);
+    startLive(JSON.parse(liveConfig.textContent));
+  } else {
+    start();
+  }
 } catch (e) {
   console.error(e);
   const div = document.createElement('div');

@@ -1,0 +1,331 @@
+// A WebSocket client for the tests of `pivot serve` (tests/live/CMakeLists.txt, run by
+// live_test.py): one scenario per run against a server at HOST PORT, exit 0 when every check
+// passes, 1 with the failed check on stderr. Synchronous Boost.Beast.
+//
+//   live_client HOST PORT pull BODY       a pull moves BODY towards the target (engine state)
+//   live_client HOST PORT robust          garbage, oversized, unknown messages: errors, and
+//                                         the run is still served
+//   live_client HOST PORT disconnect BODY the driver vanishes mid-drag: the pull is released
+//                                         and control passes on
+//   live_client HOST PORT second BODY     a second viewer cannot drive until control is free
+//   live_client HOST PORT record BODY     a scripted session of every interaction (for
+//                                         --record; the caller compares the hashes)
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void check(bool ok, const std::string& what) {
+  if (!ok) throw Failure(what);
+}
+
+/// one viewer's connection; keeps what the server said last
+class Viewer {
+ public:
+  Viewer(const std::string& host, const std::string& port) : ws_(ioc_) {
+    tcp::resolver resolver(ioc_);
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(5));
+    beast::get_lowest_layer(ws_).connect(resolver.resolve(host, port));
+    ws_.handshake(host + ":" + port, "/ws");
+    ws_.read_message_max(64 << 20);
+  }
+
+  void send(const std::string& text) {
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(5));
+    ws_.text(true);
+    ws_.write(net::buffer(text));
+  }
+  void send(const json& j) { send(j.dump()); }
+
+  /// the next message; throws on a closed connection or after 5 s
+  json receive() {
+    beast::flat_buffer buffer;
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(5));
+    ws_.read(buffer);
+    json j = json::parse(beast::buffers_to_string(buffer.data()));
+    const std::string type = j.value("type", "");
+    if (type == "bodies") bodies = j;
+    if (type == "control") in_control = j["in_control"].get<bool>();
+    if (type == "frame") frame = j;
+    if (type == "error") last_error = j["message"].get<std::string>();
+    return j;
+  }
+
+  /// messages until `done` holds for one, within `seconds`
+  json until(const std::function<bool(const json&)>& done, double seconds, const std::string& what) {
+    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
+    while (Clock::now() < end) {
+      json j = receive();
+      if (done(j)) return j;
+    }
+    throw Failure("timed out waiting for " + what);
+  }
+
+  json next_frame() {
+    return until([](const json& j) { return j["type"] == "frame"; }, 5, "a frame");
+  }
+  /// the error answering the last message (frames before it are skipped)
+  std::string next_error(const std::string& what) {
+    return until([](const json& j) { return j["type"] == "error"; }, 5, "an error for " + what)
+        ["message"]
+            .get<std::string>();
+  }
+
+  /// the index of a body in the frames' poses
+  int slot(const std::string& name) const {
+    const auto& list = bodies["bodies"];
+    const auto& dynamic = bodies["dynamic"];
+    for (std::size_t s = 0; s < dynamic.size(); ++s)
+      if (list[dynamic[s].get<std::size_t>()]["name"] == name) return static_cast<int>(s);
+    throw Failure("no moving body named " + name);
+  }
+  static std::vector<double> position(const json& frame, int slot) {
+    const auto& p = frame["poses"];
+    return {p[7 * slot].get<double>(), p[7 * slot + 1].get<double>(), p[7 * slot + 2].get<double>()};
+  }
+
+  /// gone without a close handshake, as a crashed browser tab
+  void vanish() {
+    beast::error_code ec;
+    beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
+    beast::get_lowest_layer(ws_).socket().close(ec);
+  }
+
+  json bodies, frame;
+  bool in_control = false;
+  std::string last_error;
+
+ private:
+  net::io_context ioc_;
+  websocket::stream<beast::tcp_stream> ws_;
+};
+
+double distance(const std::vector<double>& a, const std::vector<double>& b) {
+  return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+/// connects and waits for the bodies, the control message and a frame
+void greet(Viewer& v) {
+  v.until([&](const json&) { return !v.bodies.is_null() && !v.frame.is_null(); }, 5,
+          "the bodies and a frame");
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// the body moves towards a target 0.4 m away: within 1.5 s the distance falls below a third
+void scenario_pull(Viewer& v, const std::string& body) {
+  greet(v);
+  check(v.in_control, "the first viewer is in control");
+  const int slot = v.slot(body);
+  const auto p0 = Viewer::position(v.frame, slot);
+  const std::vector<double> target{p0[0] + 0.3, p0[1] - 0.2, p0[2] + 0.2};
+  const double d0 = distance(p0, target);
+  v.send(json{{"type", "pull"}, {"body", body}, {"point", {0, 0, 0}}, {"target", target}});
+  const long step0 = v.next_frame()["step"].get<long>();
+  const auto end = Clock::now() + std::chrono::milliseconds(2500);
+  double best = d0;
+  while (Clock::now() < end) {
+    const json f = v.next_frame();
+    check(!f["pull"].is_null(), "the frames show the pull");
+    best = std::min(best, distance(Viewer::position(f, slot), target));
+    if (best < d0 / 3 && f["step"].get<long>() > step0) break;
+  }
+  std::printf("pull: distance to the target %.4f m -> %.4f m (real-time factor %.2f)\n", d0,
+              best, v.frame["rtf"].get<double>());
+  check(best < d0 / 3, "the pulled body came within a third of its distance to the target");
+  v.send(json{{"type", "release"}});
+  v.until([](const json& j) { return j["type"] == "frame" && j["pull"].is_null(); }, 5,
+          "a frame without the pull after release");
+}
+
+// every bad message gets an error naming what was wrong, and the steps go on after it
+void scenario_robust(Viewer& v, const std::string& host, const std::string& port) {
+  greet(v);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"this is not JSON {", "malformed JSON"},
+      {"[1, 2, 3]", "\"type\""},
+      {std::string(20000, ' ') + "{}", "longer than the limit"},
+      {R"({"type": "teleport"})", "unknown message type \"teleport\""},
+      {R"({"type": "pull", "body": "no such body", "target": [0, 0, 1]})", "no body named"},
+      {R"({"type": "pull", "body": "ground", "target": [0, 0, 1]})", "is fixed"},
+      {R"({"type": "set_dt", "dt": -1})", "/dt: expected a positive number"},
+      {R"({"type": "throw", "origin": [0, 0, 1], "direction": [0, 0, 0], "speed": 1})",
+       "/direction"},
+      {R"({"type": "throw", "origin": [0, 0, 1], "direction": [1, 0, 0], "speed": 1e300})",
+       "/speed"},
+      {R"({"type": "move", "target": [0, 0, 1]})", "no pull is active"},
+      {R"({"type": "pause", "now": true})", "/now: unknown key"},
+      {R"({"type": "hybrid", "on": "yes"})", "/on: expected true or false"},
+  };
+  for (const auto& [text, expected] : bad) {
+    const long before = v.next_frame()["step"].get<long>();
+    v.send(text);
+    const std::string error = v.next_error(text.substr(0, 40));
+    check(contains(error, expected),
+          "the error for \"" + text.substr(0, 40) + "\" says \"" + expected + "\": " + error);
+    long after = before;
+    for (int i = 0; i < 20 && after <= before; ++i) after = v.next_frame()["step"].get<long>();
+    check(after > before, "the run goes on after \"" + text.substr(0, 40) + "\"");
+  }
+  // a frame over the hard limit closes this connection (status 1009); the server goes on
+  bool closed = false;
+  try {
+    v.send(std::string(1100 * 1024, 'x'));
+    for (int i = 0; i < 200; ++i) v.receive();
+  } catch (const Failure&) {
+    throw;
+  } catch (const std::exception&) {
+    closed = true;
+  }
+  check(closed, "a 1.1 MB frame closes the connection");
+  Viewer again(host, port);
+  greet(again);
+  const long s1 = again.next_frame()["step"].get<long>();
+  long s2 = s1;
+  for (int i = 0; i < 20 && s2 <= s1; ++i) s2 = again.next_frame()["step"].get<long>();
+  check(s2 > s1, "a new viewer sees the run going on after the oversized frame");
+  std::printf("robust: %zu bad messages answered, the run served throughout\n", bad.size());
+}
+
+// the driver disconnects mid-drag: the other viewer sees the pull released and gets control
+void scenario_disconnect(const std::string& host, const std::string& port, const std::string& body) {
+  auto a = std::make_unique<Viewer>(host, port);
+  greet(*a);
+  check(a->in_control, "the first viewer is in control");
+  Viewer b(host, port);
+  greet(b);
+  check(!b.in_control, "the second viewer is not in control");
+  const auto p = Viewer::position(a->frame, a->slot(body));
+  a->send(json{{"type", "pull"}, {"body", body}, {"target", {p[0], p[1], p[2] + 0.3}}});
+  b.until([](const json& j) { return j["type"] == "frame" && !j["pull"].is_null(); }, 5,
+          "the pull in the other viewer's frames");
+  a->vanish();
+  b.until([](const json& j) { return j["type"] == "frame" && j["pull"].is_null(); }, 10,
+          "the pull released after the driver vanished");
+  // the control message may come before or after the first frame without the pull
+  b.until([&](const json&) { return b.in_control; }, 10, "control passed to the remaining viewer");
+  std::printf("disconnect: pull released, control passed on\n");
+}
+
+// only the viewer in control drives; release_control and take_control hand it over
+void scenario_second(const std::string& host, const std::string& port, const std::string& body) {
+  Viewer a(host, port);
+  greet(a);
+  Viewer b(host, port);
+  greet(b);
+  check(a.in_control && !b.in_control, "the first viewer drives, the second watches");
+  for (const char* text : {R"({"type": "pause"})", R"({"type": "take_control"})"}) {
+    b.send(std::string(text));
+    check(contains(b.next_error(text), "is in control"), std::string("refused: ") + text);
+  }
+  b.send(json{{"type", "pull"}, {"body", body}, {"target", {0, 0, 1}}});
+  check(contains(b.next_error("pull"), "is in control"), "the watcher's pull is refused");
+  check(a.next_frame()["pull"].is_null(), "and no pull happened");
+  a.send(json{{"type", "release_control"}});
+  a.until([&](const json& j) { return j["type"] == "control" && !a.in_control; }, 5,
+          "the release of control");
+  b.send(json{{"type", "take_control"}});
+  b.until([&](const json& j) { return j["type"] == "control" && b.in_control; }, 5,
+          "control taken by the second viewer");
+  a.send(json{{"type", "pause"}});
+  check(contains(a.next_error("pause"), "is in control"), "the first viewer now watches");
+  b.send(json{{"type", "pause"}});
+  b.until([](const json& j) { return j["type"] == "frame" && j["paused"].get<bool>(); }, 5,
+          "the run paused by the new driver");
+  std::printf("second: one driver at a time\n");
+}
+
+// every interaction once, for --record (the caller stops the server and compares hashes)
+void scenario_record(Viewer& v, const std::string& body) {
+  greet(v);
+  const auto wait_steps = [&](long n) {
+    const long s0 = v.next_frame()["step"].get<long>();
+    while (v.next_frame()["step"].get<long>() < s0 + n) {
+    }
+  };
+  const auto p = Viewer::position(v.frame, v.slot(body));
+  v.send(json{{"type", "pull"}, {"body", body}, {"point", {0.01, 0.02, 0}},
+              {"target", {p[0] + 0.2, p[1], p[2] + 0.1}}});
+  wait_steps(40);
+  v.send(json{{"type", "move"}, {"target", {p[0] + 0.4, p[1] + 0.1, p[2] + 0.1}}});
+  wait_steps(40);
+  v.send(json{{"type", "throw"}, {"origin", {p[0] - 2.0, p[1] - 2.0, p[2] + 0.5}},
+              {"direction", {1, 1, -0.2}}, {"speed", 6.0}, {"radius", 0.08}});
+  wait_steps(40);
+  v.send(json{{"type", "release"}});
+  v.send(json{{"type", "pause"}});
+  v.send(json{{"type", "step"}});
+  v.send(json{{"type", "step"}});
+  v.send(json{{"type", "set_dt"}, {"dt", 0.002}});
+  v.send(json{{"type", "hybrid"}, {"on", true}});
+  v.send(json{{"type", "resume"}});
+  wait_steps(30);
+  v.send(json{{"type", "hybrid"}, {"on", false}});
+  v.send(json{{"type", "pull"}, {"body", "thrown-1"}, {"target", {p[0], p[1], p[2] + 1.0}}});
+  wait_steps(30);
+  check(v.bodies["bodies"].size() > 0 &&
+            v.bodies["bodies"].back()["name"] == "thrown-1",
+        "the thrown ball is among the bodies");
+  std::printf("record: step %ld\n", v.next_frame()["step"].get<long>());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: live_client HOST PORT SCENARIO [BODY]\n");
+    return 2;
+  }
+  const std::string host = argv[1], port = argv[2], scenario = argv[3];
+  const std::string body = argc > 4 ? argv[4] : "";
+  try {
+    if (scenario == "pull") {
+      Viewer v(host, port);
+      scenario_pull(v, body);
+    } else if (scenario == "robust") {
+      Viewer v(host, port);
+      scenario_robust(v, host, port);
+    } else if (scenario == "disconnect") {
+      scenario_disconnect(host, port, body);
+    } else if (scenario == "second") {
+      scenario_second(host, port, body);
+    } else if (scenario == "record") {
+      Viewer v(host, port);
+      scenario_record(v, body);
+    } else {
+      std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
+      return 2;
+    }
+  } catch (const Failure& f) {
+    std::fprintf(stderr, "live_client %s: FAILED: %s\n", scenario.c_str(), f.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "live_client %s: error: %s\n", scenario.c_str(), e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,114 @@
+// The live viewer in a real browser: starts `pivot serve SCENE --port 0`, loads the printed
+// address in headless chromium (puppeteer-core) and checks that frames arrive (the step counter
+// grows), that the canvas is not blank, and that dragging the bottom middle box of the pyramid
+// with the mouse pulls it out (the engine's frames show it moved) and brings the top box down:
+// the pyramid topples. Saves a screenshot; stops the server with SIGINT (it must exit 0).
+//   node check_live.mjs PIVOT SCENE SCREENSHOT.png
+// Exit 0 when every check passes, 1 when one fails, 77 (CTest's skip) without chromium.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const [pivot, sceneFile, screenshot] = process.argv.slice(2);
+const chromium = process.env.PIVOT_CHROMIUM || '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.log(`SKIP: no chromium at ${chromium} (apt-get install chromium, or tools/setup.sh --viewer-tests)`);
+  process.exit(77);
+}
+const viewer = process.env.PIVOT_VIEWER_DIR || fileURLToPath(new URL('../../viewer', import.meta.url));
+const require = createRequire(resolve(viewer, 'package.json'));
+const puppeteer = require('puppeteer-core');
+
+const failures = [];
+const check = (ok, what) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${what}`);
+  if (!ok) failures.push(what);
+};
+
+const server = spawn(pivot, ['serve', sceneFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+let serverErr = '';
+server.stderr.on('data', (d) => { serverErr += d; });
+const serverExit = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
+const address = await new Promise((done, fail) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = out.match(/http:\/\/[0-9.]+:\d+\//);
+    if (m) done(m[0]);
+  });
+  setTimeout(() => fail(new Error(`no address from pivot serve: ${out} ${serverErr}`)), 20000);
+});
+console.log(`server at ${address}`);
+
+const profile = mkdtempSync(join(tmpdir(), 'pivot-chromium-'));
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  userDataDir: profile,
+  args: [
+    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--window-size=1280,720',
+  ],
+});
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 720 });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const foreign = [];
+  page.on('request', (r) => { if (!r.url().startsWith(address.replace(/\/$/, '')) && !/^(data|blob):/.test(r.url())) foreign.push(r.url()); });
+
+  await page.goto(address, { waitUntil: 'load', timeout: 60000 });
+  await page.waitForFunction(() => window.pivotLive && window.pivotLive.state.frames >= 5, { timeout: 60000 });
+  const s0 = await page.evaluate(() => window.pivotLive.state.step);
+  await new Promise((r) => setTimeout(r, 1500));
+  const live = await page.evaluate(() => ({ ...window.pivotLive.state, lastFrame: undefined }));
+  check(live.connected && live.inControl, 'the page connects to /ws and is in control');
+  check(live.step > s0, `frames arrive: the step went from ${s0} to ${live.step} in 1.5 s (${live.frames} frames)`);
+  const variance = await page.evaluate(() => window.pivotLive.variance());
+  check(variance > 20, `the canvas is not blank (luminance variance ${variance.toFixed(1)})`);
+
+  // grab the bottom middle box by its front face (seen from the default camera) and drag it
+  // out of the pyramid towards the viewer and to the right, as a user would, and hold it
+  const box = 'L1_2';
+  const top = 'L3_1';
+  const p0 = await page.evaluate((b) => window.pivotLive.position(b), box);
+  const top0 = await page.evaluate((b) => window.pivotLive.position(b), top);
+  const at = await page.evaluate((b) => window.pivotLive.screenOf(b, [0, -0.095, 0]), box);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 30; i++) {
+    await page.mouse.move(at.x + 8 * i, at.y + 10 * i);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const pull = await page.evaluate(() => window.pivotLive.state.lastFrame.pull);
+  const pulled = pull ? await page.evaluate((i) => window.pivotLive.nameOf(i), pull.body) : null;
+  check(pulled === box, `the drag is a pull of ${box} in the engine (the frames show ${pulled})`);
+  await new Promise((r) => setTimeout(r, 3000));
+  await page.mouse.up();
+  await new Promise((r) => setTimeout(r, 1500));
+  const p1 = await page.evaluate((b) => window.pivotLive.position(b), box);
+  const top1 = await page.evaluate((b) => window.pivotLive.position(b), top);
+  const moved = Math.hypot(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]);
+  check(moved > 0.1, `the dragged box moved ${moved.toFixed(3)} m`);
+  check(top0[2] - top1[2] > 0.05, `the pyramid toppled: the top box came down ${(top0[2] - top1[2]).toFixed(3)} m`);
+  const released = await page.evaluate(() => window.pivotLive.state.lastFrame.pull === null);
+  check(released, 'releasing the mouse releases the pull');
+  await page.screenshot({ path: screenshot });
+  check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  check(foreign.length === 0, `no requests beyond the server${foreign.length ? ': ' + foreign.join(' ') : ''}`);
+} catch (e) {
+  check(false, `the live viewer runs: ${e.message}`);
+} finally {
+  await browser.close();
+  rmSync(profile, { recursive: true, force: true });
+  server.kill('SIGINT');
+  const { code, signal } = await serverExit;
+  check(code === 0, `pivot serve stops cleanly on SIGINT (exit ${code}${signal ? ', ' + signal : ''})`);
+}
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,288 @@
+#include "live_session.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "commands.hpp"
+#include "pivot/scenes/run_length.hpp"
+#include "replay_geometry.hpp"
+
+namespace pivot::cli {
+namespace {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+// message types that drive the run, and those any viewer may send
+constexpr const char* kDriving[] = {"pull",  "move",  "release", "throw", "pause", "resume",
+                                    "step",  "reset", "set_dt",  "hybrid"};
+
+// mesh files by absolute path, so that the recorded scene.json loads from its own folder
+void absolute_meshes(SceneShape& shape) {
+  if (shape.type == ShapeType::mesh && !shape.obj_path.empty())
+    shape.obj = fs::absolute(shape.obj_path).string();
+  for (SceneCompoundChild& child : shape.children)
+    for (SceneShape& s : child.shape) absolute_meshes(s);
+}
+
+bool finite_state(const World& w) {
+  return w.bodies().positions().allFinite() && w.bodies().velocities().allFinite();
+}
+
+}  // namespace
+
+LiveSession::LiveSession(Scene scene, fs::path record)
+    : scene_(std::move(scene)), record_(std::move(record)) {
+  scene_.interactions.clear();
+  reset();
+}
+
+LiveSession::~LiveSession() = default;
+
+bool LiveSession::drives(const std::string& type) {
+  return std::find(std::begin(kDriving), std::end(kDriving), type) != std::end(kDriving);
+}
+
+void LiveSession::reset() {
+  // the driver holds a reference to the World: drop it first
+  driver_.reset();
+  world_ = std::make_unique<World>(build_world(scene_));
+  driver_ = std::make_unique<InteractionDriver>(*world_);
+  shown_ = scene_;
+  events_.clear();
+  behind_ = 0.0;
+  failed_ = false;
+  ++bodies_version_;
+}
+
+std::uint64_t LiveSession::hash() const {
+  return state_hash(*world_);
+}
+
+SceneInteraction LiveSession::parse(const json& message) const {
+  // the message is an event of the scene format without its step (and a pull may leave its
+  // stiffness and damping to default_pull); the strict scene reader checks it
+  json event = message;
+  event["step"] = world_->step_count();
+  if (event.value("type", "") == "pull" && event.contains("body") && event["body"].is_string()) {
+    const std::string name = event["body"].get<std::string>();
+    const int body = world_->find_body(name);
+    if (body < 0) throw Error(fmt::format("pull: no body named \"{}\"", name));
+    {
+      const PullDefaults d = default_pull(world_->bodies().body(body).mass);
+      if (!event.contains("stiffness")) event["stiffness"] = d.stiffness;
+      if (!event.contains("damping")) event["damping"] = d.damping;
+    }
+  }
+  return parse_interaction(event.dump(), "message");
+}
+
+void LiveSession::apply(SceneInteraction event) {
+  event.step = world_->step_count();
+  // a ball is checked and named before it is added, so the shown scene stays in step
+  std::optional<SceneBody> ball;
+  if (event.type == InteractionType::throw_ball) ball = driver_->thrown_ball(event);
+  driver_->apply(event);
+  if (ball) {
+    shown_.bodies.push_back(std::move(*ball));
+    ++bodies_version_;
+  }
+  events_.push_back(std::move(event));
+}
+
+void LiveSession::release_pull() {
+  if (!driver_->pull().active()) return;
+  SceneInteraction e;
+  e.type = InteractionType::release;
+  apply(e);
+}
+
+LiveReply LiveSession::handle(const json& message) {
+  LiveReply reply;
+  if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
+    reply.error = "expected a JSON object with a \"type\" string";
+    return reply;
+  }
+  const std::string type = message["type"].get<std::string>();
+  const auto no_keys = [&](std::initializer_list<const char*> allowed) {
+    for (const auto& [key, value] : message.items())
+      if (key != "type" && std::find_if(allowed.begin(), allowed.end(), [&](const char* a) {
+                             return key == a;
+                           }) == allowed.end())
+        return std::optional<std::string>(fmt::format("message: /{}: unknown key", key));
+    return std::optional<std::string>();
+  };
+  try {
+    if (type == "pause" || type == "resume" || type == "step" || type == "reset") {
+      if (auto bad = no_keys({})) {
+        reply.error = bad;
+        return reply;
+      }
+      if (type == "pause") paused_ = true;
+      if (type == "resume") {
+        if (failed_) throw Error("the run failed (non-finite state): reset it first");
+        paused_ = false;
+        behind_ = 0.0;
+      }
+      if (type == "step") {
+        if (failed_) throw Error("the run failed (non-finite state): reset it first");
+        paused_ = true;
+        step_once();
+      }
+      if (type == "reset") {
+        reset();
+        reply.bodies_changed = true;
+      }
+      return reply;
+    }
+    if (type == "pull" || type == "move" || type == "release" || type == "throw" ||
+        type == "set_dt" || type == "hybrid") {
+      if (message.contains("step"))
+        throw Error("message: /step: unknown key (the server applies an interaction at its "
+                    "current step)");
+      if ((type == "move" || type == "release") && !driver_->pull().active())
+        throw Error(fmt::format("{}: no pull is active", type));
+      const int before = bodies_version_;
+      apply(parse(message));
+      reply.bodies_changed = bodies_version_ != before;
+      return reply;
+    }
+    reply.error = fmt::format(
+        "unknown message type \"{}\" (expected pull, move, release, throw, pause, resume, step, "
+        "reset, set_dt, hybrid, take_control or contacts)",
+        type);
+  } catch (const std::exception& e) {
+    reply.error = e.what();
+  }
+  return reply;
+}
+
+void LiveSession::step_once() {
+  world_->step();
+  if (!finite_state(*world_)) {
+    failed_ = true;
+    paused_ = true;
+  }
+}
+
+void LiveSession::advance(double wall, double budget) {
+  using Clock = std::chrono::steady_clock;
+  double simulated = 0.0;
+  if (!paused_ && !failed_) {
+    // at most a tenth of a second is owed, so a stall does not make the run race afterwards
+    behind_ = std::min(behind_ + wall, 0.1);
+    const auto start = Clock::now();
+    while (!paused_ && behind_ >= world_->settings().time_step) {
+      const double h = world_->settings().time_step;
+      step_once();
+      behind_ -= h;
+      simulated += h;
+      if (std::chrono::duration<double>(Clock::now() - start).count() > budget) {
+        behind_ = 0.0;  // slower than real time: the factor says so
+        break;
+      }
+    }
+  }
+  window_sim_ += simulated;
+  window_wall_ += wall;
+  if (window_wall_ >= 0.5) {
+    rtf_ = paused_ ? 0.0 : window_sim_ / window_wall_;
+    window_sim_ = window_wall_ = 0.0;
+  }
+}
+
+std::string LiveSession::frame_json(bool contacts) const {
+  const World& w = *world_;
+  json j;
+  j["type"] = "frame";
+  j["step"] = w.step_count();
+  j["t"] = w.time();
+  j["dt"] = w.settings().time_step;
+  j["rtf"] = rtf_;
+  j["paused"] = paused_;
+  j["failed"] = failed_;
+  j["hybrid"] = w.settings().hybrid;
+  j["bodies_version"] = bodies_version_;
+  std::vector<double> poses;
+  for (int i = 0; i < w.body_count(); ++i) {
+    if (w.bodies().body(i).fixed) continue;
+    const Pose p = w.pose(i);
+    poses.insert(poses.end(), {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(),
+                               p.q_WB.y(), p.q_WB.z()});
+  }
+  j["poses"] = poses;
+  const PullForce& pull = driver_->pull();
+  if (pull.active()) {
+    const PullSettings& s = pull.settings();
+    const Vec3 p = w.pose(s.body).to_world(s.p_BP);
+    j["pull"] = {{"body", s.body},
+                 {"point", {p.x(), p.y(), p.z()}},
+                 {"target", {s.p_WT.x(), s.p_WT.y(), s.p_WT.z()}}};
+  } else {
+    j["pull"] = nullptr;
+  }
+  if (contacts) {
+    std::vector<double> c;
+    for (const ContactInfo& info : w.contacts()) {
+      const Contact& k = info.contact;
+      c.insert(c.end(), {k.p_WCb.x(), k.p_WCb.y(), k.p_WCb.z(), k.n_BA_W.x(), k.n_BA_W.y(), k.n_BA_W.z(),
+                         info.normal_impulse});
+    }
+    j["contacts"] = c;
+  }
+  return j.dump();
+}
+
+std::string LiveSession::bodies_json() const {
+  ojson j;
+  j["type"] = "bodies";
+  j["scene"] = scene_.name;
+  j["bodies_version"] = bodies_version_;
+  j["bodies"] = replay_shapes(shown_, *world_)["bodies"];
+  ojson dynamic = ojson::array();
+  for (int i = 0; i < world_->body_count(); ++i)
+    if (!world_->bodies().body(i).fixed) dynamic.push_back(i);
+  j["dynamic"] = dynamic;
+  return j.dump();
+}
+
+std::vector<std::string> LiveSession::finish() {
+  std::vector<std::string> lines;
+  if (record_.empty()) return lines;
+  // the recording: the scene, its events and an "end" at the last step; `pivot run` of it
+  // writes the run folder, and its final hash must be the live one
+  Scene recorded = scene_;
+  for (SceneBody& b : recorded.bodies)
+    if (b.shape) absolute_meshes(*b.shape);
+  recorded.interactions = events_;
+  SceneInteraction end;
+  end.type = InteractionType::end;
+  end.step = world_->step_count();
+  recorded.interactions.push_back(end);
+  if (end.step > 0)
+    recorded.settings.duration = step_time(end.step, scene_.settings.world.time_step);
+  const std::string text = resolved_scene_json(recorded);
+  // read back from its own text, as `pivot run DIR/scene.json` will
+  const Scene reread = parse_scene(text, scene_.source.empty() ? fs::path(".")
+                                                               : fs::path(scene_.source).parent_path(),
+                                   (record_ / "scene.json").string());
+  run_scene(reread, record_, {.quiet = true});
+  {
+    std::FILE* f = std::fopen((record_ / "scene.json").string().c_str(), "wb");
+    if (!f) throw std::runtime_error(fmt::format("cannot write {}", (record_ / "scene.json").string()));
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok)
+      throw std::runtime_error(fmt::format("error writing {}", (record_ / "scene.json").string()));
+  }
+  const std::string live = hash_to_hex(hash());
+  lines.push_back(fmt::format("recorded {} steps and {} interactions into {}", end.step,
+                              events_.size(), record_.string()));
+  lines.push_back(fmt::format("live final hash {}", live));
+  return lines;
+}
+
+}  // namespace pivot::cli
