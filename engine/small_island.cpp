@@ -117,7 +117,6 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
   const auto start = std::chrono::steady_clock::now();
   const IslandLcp island(rows, in);
   const int nv = island.nv(), ne = island.ne(), m = island.layout().m;
-  const int nb = nv / 6;
   s.G.setZero(m, nv);
   s.S.setZero(m, m);
   s.v.setZero(m);
