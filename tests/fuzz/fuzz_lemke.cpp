@@ -5,8 +5,12 @@
 // the solver's own residual check:
 //   1. an answer reported `solved` must solve the LCP: with w = M z + q recomputed here,
 //        z_i ≥ −τ ‖z‖∞,   w_i ≥ −τ s_i,   min(|z_i| / ‖z‖∞, |w_i| / s_i) ≤ τ,
-//      s_i = |q_i| + Σ_j |M_ij z_j| the scale of row i (its rounding error is ~ ε s_i), τ = 1e-7
-//      (looser than the solver's 1e-9: only a wrong answer, not rounding, is a finding);
+//      s_i = |q_i| + Σ_j |M_ij| (|z_j| + n ε ‖z‖∞) the scale of row i, τ = 1e-7 (looser than the
+//      solver's 1e-9: only a wrong answer, not rounding, is a finding). The n ε ‖z‖∞ term is the
+//      rounding level of z's entries: a z_j of 1e-30 beside a z_k of 70 is zero to rounding, and
+//      in a row whose other terms vanish (q_i = 0) it must not count as the whole of w_i (the
+//      first finding of this target, tests/fuzz/regressions/lemke/, was such a row: the answer
+//      was right and the oracle too strict);
 //   2. on a P-matrix the LCP has exactly one solution for every q (Cottle, Pang & Stone 1992,
 //      Thm 3.3.7) and Lemke's method finds it (Cline 2002 §2.7.1; Murty 1988 §2.3), so any other
 //      status is a finding. Two P-matrix families: strictly diagonally dominant rows with a
@@ -16,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,12 +45,13 @@ std::string check_solution(const DenseMatrix& M, const Vector& q, const Vector& 
     if (!std::isfinite(z(i))) return "z is not finite";
     z_max = std::max(z_max, std::abs(z(i)));
   }
+  const double z_noise = static_cast<double>(n) * std::numeric_limits<double>::epsilon() * z_max;
   for (Eigen::Index i = 0; i < n; ++i) {
     double w = q(i);
     double scale = std::abs(q(i));
     for (Eigen::Index j = 0; j < n; ++j) {
       w += M(i, j) * z(j);
-      scale += std::abs(M(i, j) * z(j));
+      scale += std::abs(M(i, j)) * (std::abs(z(j)) + z_noise);
     }
     const double z_rel = z_max > 0.0 ? z(i) / z_max : 0.0;
     const double w_rel = scale > 0.0 ? w / scale : 0.0;
@@ -129,9 +135,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (result.ok()) {
     const std::string wrong = check_solution(M, q, result.z);
-    if (!wrong.empty())
+    if (!wrong.empty()) {
+      const Eigen::IOFormat fmt(Eigen::FullPrecision, 0, " ", "; ", "", "", "[", "]");
+      std::string warm_set;
+      if (options.warm_start)
+        for (int i : *options.warm_start) warm_set += std::to_string(i) + " ";
       pivot::fuzz::finding("a `solved` answer fails the independent check: " + wrong + "; " +
-                           describe(M, q));
+                           describe(M, q) + ", z = " +
+                           (std::ostringstream() << result.z.transpose().format(fmt)).str() +
+                           (sparse ? ", sparse" : ", dense") + ", warm start {" + warm_set +
+                           "}, path " + pivot::lcp::to_string(result.path));
+    }
   } else if (kind != Kind::arbitrary) {
     pivot::fuzz::finding(std::string("a P-matrix LCP was reported ") +
                          pivot::lcp::to_string(result.status) + " (" + result.message + "); " +
