@@ -10,9 +10,7 @@
 # loader also from the shipped scenes and with the schema's dictionary). New inputs go to
 # build/fuzz/corpus/TARGET (never into the source tree), a crash input to
 # build/fuzz/artifacts/TARGET/. Exits non-zero on a finding (crash, sanitizer report, leak,
-# timeout of one input or out of memory). Set PIVOT_FUZZ_JOBS to change the build's -j (2), and
-# PIVOT_FUZZ_PRESET=fuzz-quick for the -O0 build that CI uses (a third of the build time of
-# `fuzz`, slower executions; docs/reliability.md "Cost in CI").
+# timeout of one input or out of memory). Set PIVOT_FUZZ_JOBS to change the build's -j (2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -39,14 +37,9 @@ fi
   exit 2
 }
 
-preset=${PIVOT_FUZZ_PRESET:-fuzz}
-[[ "$preset" == fuzz || "$preset" == fuzz-quick ]] || {
-  echo "run.sh: PIVOT_FUZZ_PRESET must be fuzz or fuzz-quick, got '$preset'" >&2
-  exit 2
-}
-build=build/$preset
+build=build/fuzz
 if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}; fi
-[[ -f $build/build.ninja ]] || cmake --preset "$preset" >/dev/null
+[[ -f $build/build.ninja ]] || cmake --preset fuzz >/dev/null
 build_targets=()
 for t in "${selected[@]}"; do build_targets+=(--target "fuzz_$t"); done
 cmake --build $build -j "${PIVOT_FUZZ_JOBS:-2}" "${build_targets[@]}"
