@@ -57,7 +57,7 @@ for t in "${selected[@]}"; do
            -artifact_prefix="$artifacts")
   case $t in
     scene_loader) inputs+=("$build/tests/fuzz/seeds/scene_loader")
-                  options+=(-dict="$build/tests/fuzz/scene.dict" -max_len=16384) ;;
+                  options+=(-dict="$build/tests/fuzz/scene.dict" -max_len=32768) ;;  # the largest shipped scene is 23 kB
     lcp_files) options+=(-max_len=2048) ;;
     lemke) options+=(-max_len=256) ;;
     step) options+=(-max_len=512) ;;
