@@ -110,7 +110,9 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
     // the caller keeps the old velocities
     message = result.lcp.message;
     failed_status = result.lcp.status;
-    const double scale = std::max(1.0, problem.S.cwiseAbs().sum() / std::max(1, m));
+    // (an island of joints alone has m = 0 and an empty S, whose sum() Eigen does not allow:
+    // its debug assertion, found by the step fuzz target)
+    const double scale = m > 0 ? std::max(1.0, problem.S.cwiseAbs().sum() / m) : 1.0;
     for (int i = 0; i < m; ++i) problem.S.coeffRef(i, i) += 1e-8 * scale;
     const lcp::MixedLcpResult retry = lcp::solve_mixed_lcp(problem, options);
     add_times(retry);

@@ -58,9 +58,15 @@ void solve_blocks(Scratch& s) {
   s.Y.resize(6 * nb, s.G.rows());
   s.Z.resize(6 * nb, s.Je.rows());
   s.y.resize(6 * nb);
+  // a block of a matrix without columns (an island of joints alone has no complementarity
+  // rows, one without joints no equality rows) has no storage: Eigen would offset a null
+  // pointer (UBSan; found by the step fuzz target), so empty products are skipped
+  const bool has_g = s.G.rows() > 0, has_je = s.Je.rows() > 0;
   for (int b = 0; b < nb; ++b) {
-    s.Y.middleRows<6>(6 * b).noalias() = s.A_inv[b] * s.G.middleCols<6>(6 * b).transpose();
-    s.Z.middleRows<6>(6 * b).noalias() = s.A_inv[b] * s.Je.middleCols<6>(6 * b).transpose();
+    if (has_g)
+      s.Y.middleRows<6>(6 * b).noalias() = s.A_inv[b] * s.G.middleCols<6>(6 * b).transpose();
+    if (has_je)
+      s.Z.middleRows<6>(6 * b).noalias() = s.A_inv[b] * s.Je.middleCols<6>(6 * b).transpose();
     s.y.segment<6>(6 * b).noalias() = s.A_inv[b] * s.r.segment<6>(6 * b);
   }
 }
@@ -117,7 +123,6 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
   const auto start = std::chrono::steady_clock::now();
   const IslandLcp island(rows, in);
   const int nv = island.nv(), ne = island.ne(), m = island.layout().m;
-  const int nb = nv / 6;
   s.G.setZero(m, nv);
   s.S.setZero(m, m);
   s.v.setZero(m);

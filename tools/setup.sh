@@ -4,6 +4,8 @@
 # when everything is present. Debian 12; run as root.
 #   --bench         also the benchmarks' peers (docs/benchmarks.md)
 #   --viewer-tests  also chromium, for the viewer's browser tests (tests/viewer; .ci/run uses it)
+#   --fuzz          also clang-14 and libFuzzer, for the fuzz and release-clang presets
+#                   (tests/fuzz, tools/fuzz/run.sh, tools/ci/cross_compiler_hashes.sh; .ci/run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +22,8 @@ for option in "$@"; do
     # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)
     --bench) packages+=(libbenchmark-dev libode-dev libdart-dev libsiconos-numerics-dev) ;;
     --viewer-tests) packages+=(chromium) ;;
-    *) echo "setup: unknown option $option (--bench, --viewer-tests)" >&2; exit 2 ;;
+    --fuzz) packages+=(clang-14 libfuzzer-14-dev) ;;
+    *) echo "setup: unknown option $option (--bench, --viewer-tests, --fuzz)" >&2; exit 2 ;;
   esac
 done
 # Node.js bundles the replay viewer (docs/viewer.md); a node that is already there (e.g. from

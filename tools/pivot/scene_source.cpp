@@ -19,7 +19,9 @@ using ojson = nlohmann::ordered_json;
 
 /// applies one edit to `doc`; `where` names the file in messages
 void apply_edit(ojson& doc, const SceneEdit& edit, const std::string& where) {
-  const auto& [pointer, value] = edit;
+  // (not a structured binding: clang 14, the release-clang preset, cannot capture one)
+  const std::string& pointer = edit.first;
+  const nlohmann::json& value = edit.second;
   const auto fail = [&](const std::string& what) {
     throw Error(fmt::format("--set {}={}: {}: {}", pointer, value.dump(), where, what));
   };

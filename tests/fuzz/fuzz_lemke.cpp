@@ -1,0 +1,155 @@
+// Fuzz target: Lemke's algorithm on small fuzzed LCPs (lcp/lemke.hpp, docs/reliability.md).
+//
+// The bytes decode to n ≤ 8, a kind of M, its entries, q (with a scale 10^−6 … 10^6 against M)
+// and the storage (dense or sparse, optionally a warm start). Two oracles, both independent of
+// the solver's own residual check:
+//   1. an answer reported `solved` must solve the LCP: with w = M z + q recomputed here,
+//        z_i ≥ −τ ‖z‖∞,   w_i ≥ −τ s_i,   min(|z_i| / ‖z‖∞, |w_i| / s_i) ≤ τ,
+//      s_i = |q_i| + Σ_j |M_ij| (|z_j| + n ε ‖z‖∞) the scale of row i, τ = 1e-7 (looser than the
+//      solver's 1e-9: only a wrong answer, not rounding, is a finding). The n ε ‖z‖∞ term is the
+//      rounding level of z's entries: a z_j of 1e-30 beside a z_k of 70 is zero to rounding, and
+//      in a row whose other terms vanish (q_i = 0) it must not count as the whole of w_i (the
+//      first finding of this target, tests/fuzz/regressions/lemke/, was such a row: the answer
+//      was right and the oracle too strict);
+//   2. on a P-matrix the LCP has exactly one solution for every q (Cottle, Pang & Stone 1992,
+//      Thm 3.3.7) and Lemke's method finds it (Cline 2002 §2.7.1; Murty 1988 §2.3), so any other
+//      status is a finding. Two P-matrix families: strictly diagonally dominant rows with a
+//      positive diagonal, and AᵀA + I (symmetric positive definite).
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "pivot/lcp/lemke.hpp"
+
+namespace {
+
+using pivot::lcp::DenseMatrix;
+using pivot::lcp::Vector;
+
+enum class Kind { arbitrary, diagonally_dominant, gram_plus_identity };
+
+/// the independent check of a reported solution; returns what is wrong, or empty
+std::string check_solution(const DenseMatrix& M, const Vector& q, const Vector& z) {
+  constexpr double tau = 1e-7;
+  const Eigen::Index n = q.size();
+  if (z.size() != n) return "z has the wrong size";
+  double z_max = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!std::isfinite(z(i))) return "z is not finite";
+    z_max = std::max(z_max, std::abs(z(i)));
+  }
+  const double z_noise = static_cast<double>(n) * std::numeric_limits<double>::epsilon() * z_max;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double w = q(i);
+    double scale = std::abs(q(i));
+    for (Eigen::Index j = 0; j < n; ++j) {
+      w += M(i, j) * z(j);
+      scale += std::abs(M(i, j)) * (std::abs(z(j)) + z_noise);
+    }
+    const double z_rel = z_max > 0.0 ? z(i) / z_max : 0.0;
+    const double w_rel = scale > 0.0 ? w / scale : 0.0;
+    const std::string row = " in row " + std::to_string(i);
+    if (z_rel < -tau) return "z < 0" + row + " (z_i/|z| = " + std::to_string(z_rel) + ")";
+    if (w_rel < -tau) return "w < 0" + row + " (w_i/s_i = " + std::to_string(w_rel) + ")";
+    if (std::min(std::abs(z_rel), std::abs(w_rel)) > tau)
+      return "z_i w_i != 0" + row + " (z_i/|z| = " + std::to_string(z_rel) +
+             ", w_i/s_i = " + std::to_string(w_rel) + ")";
+  }
+  return {};
+}
+
+std::string describe(const DenseMatrix& M, const Vector& q) {
+  const Eigen::IOFormat fmt(Eigen::FullPrecision, 0, " ", "; ", "", "", "[", "]");
+  std::string s = "M = ";
+  s += (std::ostringstream() << M.format(fmt)).str();
+  s += ", q = ";
+  s += (std::ostringstream() << q.transpose().format(fmt)).str();
+  return s;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  pivot::fuzz::ByteReader in(data, size);
+  const int n = 1 + in.below(8);
+  const auto kind = static_cast<Kind>(in.below(3));
+  const bool sparse = in.flag();
+  const bool warm = in.flag();
+  // M's entries and q in [−128, 128) (1/256 steps), q scaled by 10^e, e ∈ {−6, …, 6}
+  const double q_scale = std::pow(10.0, in.below(13) - 6);
+
+  DenseMatrix A(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) A(i, j) = in.unit_ish();
+  Vector q(n);
+  for (int i = 0; i < n; ++i) q(i) = in.unit_ish() * q_scale;
+
+  DenseMatrix M;
+  switch (kind) {
+    case Kind::arbitrary:
+      M = A;
+      break;
+    case Kind::diagonally_dominant: {
+      // M_ii = Σ_{j≠i} |A_ij| + 1 + |A_ii|: strictly dominant rows, positive diagonal
+      M = A;
+      for (int i = 0; i < n; ++i) {
+        double off = 0.0;
+        for (int j = 0; j < n; ++j)
+          if (j != i) off += std::abs(A(i, j));
+        M(i, i) = off + 1.0 + std::abs(A(i, i));
+      }
+      break;
+    }
+    case Kind::gram_plus_identity:
+      M = A.transpose() * A + DenseMatrix::Identity(n, n);
+      break;
+  }
+
+  pivot::lcp::LemkeOptions options;
+  if (warm) {
+    std::vector<int> active;
+    const int bits = in.byte();
+    for (int i = 0; i < n; ++i)
+      if (bits & (1 << i)) active.push_back(i);
+    options.warm_start = active;
+  }
+
+  pivot::lcp::LcpResult result;
+  try {
+    if (sparse) {
+      pivot::lcp::SparseLcpProblem problem{M.sparseView(), q, "fuzz"};
+      result = pivot::lcp::solve_lemke(problem, options);
+    } else {
+      result = pivot::lcp::solve_lemke(pivot::lcp::LcpProblem{M, q, "fuzz"}, options);
+    }
+  } catch (const std::exception& e) {
+    pivot::fuzz::finding(std::string("solve_lemke threw: ") + e.what() + "; " + describe(M, q));
+  }
+
+  if (result.ok()) {
+    const std::string wrong = check_solution(M, q, result.z);
+    if (!wrong.empty()) {
+      const Eigen::IOFormat fmt(Eigen::FullPrecision, 0, " ", "; ", "", "", "[", "]");
+      std::string warm_set;
+      if (options.warm_start)
+        for (int i : *options.warm_start) warm_set += std::to_string(i) + " ";
+      pivot::fuzz::finding("a `solved` answer fails the independent check: " + wrong + "; " +
+                           describe(M, q) + ", z = " +
+                           (std::ostringstream() << result.z.transpose().format(fmt)).str() +
+                           (sparse ? ", sparse" : ", dense") + ", warm start {" + warm_set +
+                           "}, path " + pivot::lcp::to_string(result.path));
+    }
+  } else if (kind != Kind::arbitrary) {
+    pivot::fuzz::finding(std::string("a P-matrix LCP was reported ") +
+                         pivot::lcp::to_string(result.status) + " (" + result.message + "); " +
+                         describe(M, q));
+  }
+  return 0;
+}
