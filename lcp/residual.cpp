@@ -5,7 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "pivot/lcp/matrix_access.hpp"
 
 namespace pivot::lcp {
 namespace {
@@ -20,13 +19,16 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), tiny);
     // the scale of each w_i: |q_i| + Σ_j |M_ij z_j|, what its rounding error is relative to
     const Vector w_scale = (q.cwiseAbs() + M.cwiseAbs() * z.cwiseAbs()).cwiseMax(tiny);
-    // the noise floor η = n ε max(‖q‖∞, ‖M‖∞‖z‖∞): a w_i within it counts as 0. A row whose terms
-    // cancel exactly (a friction-cone row μ λ_n − Σ λ_f of a degenerate contact) comes out as
-    // ±(the rounding of z, amplified by the basis' condition), which is nothing next to the
-    // problem's scale but everything next to the row's own vanishing scale.
-    const double m_norm = access::max_row_abs_sum(M);
+    // the noise floor η = n ε max(‖q‖∞, max_i (|M| |z|)_i): a w_i within it counts as 0. A row
+    // whose terms cancel exactly (a friction-cone row μ λ_n − Σ λ_f of a degenerate contact) comes
+    // out as ±(the rounding of z, amplified by the basis' condition), which is nothing next to the
+    // problem's scale but everything next to the row's own vanishing scale. The problem's scale
+    // is the largest row magnitude that really occurs, not the bound ‖M‖∞ ‖z‖∞: a huge z_j in a
+    // column of M that is zero (a free direction of the LCP) contributes to no w_i, and with the
+    // bound it made η large enough to hide a w_i of −8971 (a false `solved` found by the lemke
+    // fuzz target, tests/fuzz/regressions/lemke/false_solved_huge_z_in_zero_column).
     const double eta = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
-                       std::max(q.lpNorm<Eigen::Infinity>(), m_norm * z.lpNorm<Eigen::Infinity>());
+                       std::max(q.lpNorm<Eigen::Infinity>(), w_scale.maxCoeff());
     const Vector w_judged = w.unaryExpr([eta](double x) { return std::abs(x) <= eta ? 0.0 : x; });
     r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
     r.min_w = std::min(0.0, w_judged.cwiseQuotient(w_scale).minCoeff());
