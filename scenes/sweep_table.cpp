@@ -6,44 +6,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "pivot/core/csv_line.hpp"
 #include "pivot/scenes/sweep.hpp"
 #include "pivot/scenes/sweep_pointer.hpp"
 
 namespace pivot {
-namespace {
-
-/// the cells of one CSV line (no line break in it; RFC 4180 quotes); false when malformed
-bool split_csv(const std::string& line, std::vector<std::string>& cells) {
-  cells.clear();
-  std::string cell;
-  bool quoted = false, was_quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c != '"') {
-        cell += c;
-      } else if (i + 1 < line.size() && line[i + 1] == '"') {
-        cell += '"';
-        ++i;
-      } else {
-        quoted = false;
-      }
-    } else if (c == ',') {
-      cells.push_back(std::move(cell));
-      cell.clear();
-      was_quoted = false;
-    } else if (c == '"' && cell.empty() && !was_quoted) {
-      quoted = was_quoted = true;
-    } else {
-      cell += c;
-    }
-  }
-  if (quoted) return false;
-  cells.push_back(std::move(cell));
-  return true;
-}
-
-}  // namespace
 
 const std::vector<std::string>& sweep_summary_keys() {
   static const std::vector<std::string> keys = {"steps",
@@ -144,7 +111,7 @@ std::map<long, std::string> read_sweep_results(const Sweep& sweep,
     const auto fail = [&](const std::string& what) {
       throw Error(source, fmt::format("line {}", line), what);
     };
-    if (!split_csv(row.substr(0, row.size() - 1), cells) || cells.size() != columns)
+    if (!split_csv_line(row.substr(0, row.size() - 1), cells) || cells.size() != columns)
       fail(fmt::format("expected {} cells", columns));
     std::size_t used = 0;
     long index = -1;

@@ -5,37 +5,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "pivot/core/csv_line.hpp"
 #include "pivot/core/error.hpp"
 
 namespace pivot::cli {
-
-bool split_csv_line(std::string_view line, std::vector<std::string>& cells) {
-  cells.clear();
-  std::string cell;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c != '"') {
-        cell += c;
-      } else if (i + 1 < line.size() && line[i + 1] == '"') {
-        cell += '"';
-        ++i;
-      } else {
-        quoted = false;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.push_back(std::move(cell));
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  cells.push_back(std::move(cell));
-  return !quoted;
-}
 
 CsvReader::CsvReader(const std::filesystem::path& file, std::string_view header)
     : file_(file), in_(file, std::ios::binary) {

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pivot/core/csv_line.hpp"
+
 namespace pivot::cli {
 
 class CsvReader {
@@ -43,7 +45,6 @@ class CsvReader {
 /// the number a whole field reads as (as std::stod reads it), if it does
 [[nodiscard]] std::optional<double> read_number(const std::string& text);
 
-/// the fields of one CSV line (quoted fields unquoted); false when a quote is not closed
-bool split_csv_line(std::string_view line, std::vector<std::string>& cells);
+using pivot::split_csv_line;  // (core/csv_line.hpp)
 
 }  // namespace pivot::cli
