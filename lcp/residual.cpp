@@ -14,7 +14,15 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
   LcpResiduals r;
   const Eigen::Index n = q.size();
   Vector w = n > 0 ? Vector(M * z + q) : Vector();
-  if (n > 0) {
+  if (n > 0 && !(z.allFinite() && w.allFinite())) {
+    // a z or w that is not finite solves nothing: every comparison with a NaN is false, so it
+    // must not reach the measures below (a NaN z from a singular warm basis was judged
+    // `solved`: tests/fuzz/regressions/lemke/nan_z_from_singular_warm_basis)
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    r.min_z = -inf;
+    r.min_w = -inf;
+    r.max_complementarity = inf;
+  } else if (n > 0) {
     constexpr double tiny = std::numeric_limits<double>::min();
     const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), tiny);
     // the scale of each w_i: |q_i| + Σ_j |M_ij z_j|, what its rounding error is relative to

@@ -1,5 +1,5 @@
 // The residual check's definition (lcp/lcp_result.hpp): componentwise scales, and the noise
-// floor η = n ε max(‖q‖∞, ‖M‖∞ ‖z‖∞) below which a w_i counts as zero.
+// floor η = n ε max(‖q‖∞, maxᵢ (|M| |z|)ᵢ) below which a w_i counts as zero.
 #include <catch2/catch.hpp>
 #include <limits>
 
@@ -70,4 +70,23 @@ TEST_CASE("residuals: scaling the problem changes nothing", "[lcp]") {
   const LcpResiduals d = measure_residuals(1e8 * M, 1e8 * q, z_off);
   CHECK(c.max_complementarity == Approx(0.2 / 2.2).epsilon(1e-12));
   CHECK(d.max_complementarity == Approx(0.2 / 2.2).epsilon(1e-12));
+}
+
+TEST_CASE("residuals: a z that is not finite is never within any tolerance", "[lcp]") {
+  // every comparison with a NaN is false, so a NaN that reached the measures would pass any
+  // check written as "worst() <= tol" only by accident of evaluation order; found by the lemke
+  // fuzz target (a singular warm basis gave z = (0, NaN, NaN, NaN, NaN), judged `solved`)
+  DenseMatrix M(2, 2);
+  M << 2.0, 1.0,  //
+      1.0, 2.0;
+  Vector q(2);
+  q << -1.0, 0.5;
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity()}) {
+    Vector z(2);
+    z << 0.0, bad;
+    const LcpResiduals r = measure_residuals(M, q, z);
+    CHECK_FALSE(r.worst() <= 1e-9);
+    CHECK(r.worst() == std::numeric_limits<double>::infinity());
+  }
 }
