@@ -109,11 +109,14 @@ LiveReply LiveSession::handle(const json& message) {
   }
   const std::string type = message["type"].get<std::string>();
   const auto no_keys = [&](std::initializer_list<const char*> allowed) {
-    for (const auto& [key, value] : message.items())
+    for (const auto& item : message.items()) {
+      // (a named copy, not a structured binding: clang 14 cannot capture one in a lambda)
+      const std::string& key = item.key();
       if (key != "type" && std::find_if(allowed.begin(), allowed.end(), [&](const char* a) {
                              return key == a;
                            }) == allowed.end())
         return std::optional<std::string>(fmt::format("message: /{}: unknown key", key));
+    }
     return std::optional<std::string>();
   };
   try {
