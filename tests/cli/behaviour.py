@@ -13,38 +13,14 @@ import math
 import os
 import pty
 import select
-import shutil
 import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
 
-PIVOT = SCENES = WORK = BUILD = None
+from cli_harness import Failed, check, fresh, pivot, run
 
-
-class Failed(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failed(message)
-
-
-def pivot(*args, cwd=None, code=0):
-    """runs pivot; checks the exit code; returns (stdout, stderr)"""
-    r = subprocess.run([PIVOT, *map(str, args)], capture_output=True, text=True, cwd=cwd)
-    check(r.returncode == code,
-          f"pivot {' '.join(map(str, args))}: exit code {r.returncode}, expected {code}\n"
-          f"stdout: {r.stdout}\nstderr: {r.stderr}")
-    return r.stdout, r.stderr
-
-
-def fresh(name):
-    path = os.path.join(WORK, name)
-    shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path)
-    return path
+PIVOT = SCENES = WORK = BUILD = None  # set by cli_harness.run
 
 
 def write_scene(folder, name, scene):
@@ -482,19 +458,5 @@ def test_own_suite():
           f"missing golden: {out}")
 
 
-def main():
-    global PIVOT, SCENES, WORK, BUILD
-    name, PIVOT, SCENES, WORK, *rest = sys.argv[1:]
-    BUILD = rest[0] if rest else None
-    os.makedirs(WORK, exist_ok=True)
-    try:
-        globals()["test_" + name]()
-    except Failed as e:
-        print(f"FAILED: {e}")
-        return 1
-    print(f"ok: {name}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(globals()))

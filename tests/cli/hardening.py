@@ -11,42 +11,14 @@ the test needs is not available on this machine.
 """
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 
-PIVOT = SCENES = WORK = None
+from cli_harness import Failed, Skipped, check, fresh, pivot, run
 
-
-class Failed(Exception):
-    pass
-
-
-class Skipped(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failed(message)
-
-
-def pivot(*args, code=0, timeout=120):
-    """runs pivot; checks the exit code; returns (stdout, stderr)"""
-    r = subprocess.run([PIVOT, *map(str, args)], capture_output=True, text=True, timeout=timeout)
-    check(r.returncode == code,
-          f"pivot {' '.join(map(str, args))[:300]}: exit code {r.returncode}, expected {code}\n"
-          f"stdout: {r.stdout[:2000]}\nstderr: {r.stderr[:2000]}")
-    return r.stdout, r.stderr
-
-
-def fresh(name):
-    path = os.path.join(WORK, name)
-    shutil.rmtree(path, ignore_errors=True)
-    os.makedirs(path)
-    return path
+PIVOT = SCENES = WORK = None  # set by cli_harness.run
 
 
 def scene_file(name):
@@ -368,21 +340,5 @@ def test_lcp_huge_n():
     print(f"{os.path.getsize(path)}-byte file refused in {time.monotonic() - start:.2f} s: {line}")
 
 
-def main():
-    global PIVOT, SCENES, WORK
-    name, PIVOT, SCENES, WORK = sys.argv[1:5]
-    os.makedirs(WORK, exist_ok=True)
-    try:
-        globals()["test_" + name]()
-    except Skipped as e:
-        print(f"skipped: {e}")
-        return 77
-    except Failed as e:
-        print(f"FAILED: {e}")
-        return 1
-    print(f"ok: {name}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(globals()))
