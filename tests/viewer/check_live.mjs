@@ -6,28 +6,11 @@
 //   node check_live.mjs PIVOT SCENE SCREENSHOT.png
 // Exit 0 when every check passes, 1 when one fails, 77 (CTest's skip) without chromium.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+
+import { check, failures, findChromium, launchBrowser, openPage } from './browser.mjs';
 
 const [pivot, sceneFile, screenshot] = process.argv.slice(2);
-const chromium = process.env.PIVOT_CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  console.log(`SKIP: no chromium at ${chromium} (apt-get install chromium, or tools/setup.sh --viewer-tests)`);
-  process.exit(77);
-}
-const viewer = process.env.PIVOT_VIEWER_DIR || fileURLToPath(new URL('../../viewer', import.meta.url));
-const require = createRequire(resolve(viewer, 'package.json'));
-const puppeteer = require('puppeteer-core');
-
-const failures = [];
-const check = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${what}`);
-  if (!ok) failures.push(what);
-};
-
+const chromium = findChromium();
 const server = spawn(pivot, ['serve', sceneFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
 let serverErr = '';
 server.stderr.on('data', (d) => { serverErr += d; });
@@ -43,23 +26,9 @@ const address = await new Promise((done, fail) => {
 });
 console.log(`server at ${address}`);
 
-const profile = mkdtempSync(join(tmpdir(), 'pivot-chromium-'));
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  userDataDir: profile,
-  args: [
-    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--window-size=1280,720',
-  ],
-});
+const browser = await launchBrowser(chromium);
 try {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 720 });
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { page, errors } = await openPage(browser);
   const foreign = [];
   page.on('request', (r) => { if (!r.url().startsWith(address.replace(/\/$/, '')) && !/^(data|blob):/.test(r.url())) foreign.push(r.url()); });
 
@@ -105,8 +74,7 @@ try {
 } catch (e) {
   check(false, `the live viewer runs: ${e.message}`);
 } finally {
-  await browser.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.closeAndClean();
   server.kill('SIGINT');
   const { code, signal } = await serverExit;
   check(code === 0, `pivot serve stops cleanly on SIGINT (exit ${code}${signal ? ', ' + signal : ''})`);

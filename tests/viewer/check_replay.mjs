@@ -4,46 +4,16 @@
 // saves a screenshot.
 //   node check_replay.mjs REPLAY.html SCREENSHOT.png TOGGLE,TOGGLE,...
 // Exit 0 when every check passes, 1 when one fails, 77 (CTest's skip) without chromium.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { check, failures, findChromium, launchBrowser, openPage } from './browser.mjs';
 
 const [html, screenshot, toggleList = ''] = process.argv.slice(2);
-const chromium = process.env.PIVOT_CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  console.log(`SKIP: no chromium at ${chromium} (apt-get install chromium, or tools/setup.sh --viewer-tests)`);
-  process.exit(77);
-}
-// puppeteer-core is a development package of the viewer (viewer/package.json)
-const viewer = process.env.PIVOT_VIEWER_DIR || fileURLToPath(new URL('../../viewer', import.meta.url));
-const require = createRequire(resolve(viewer, 'package.json'));
-const puppeteer = require('puppeteer-core');
-
-const failures = [];
-const check = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${what}`);
-  if (!ok) failures.push(what);
-};
-
-const profile = mkdtempSync(join(tmpdir(), 'pivot-chromium-'));
-const browser = await puppeteer.launch({
-  executablePath: chromium,
-  headless: true,
-  userDataDir: profile,
-  args: [
-    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--window-size=1280,720',
-  ],
-});
+const chromium = findChromium();
+const browser = await launchBrowser(chromium);
 try {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 720 });
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { page, errors } = await openPage(browser);
   const network = [];
   page.on('request', (r) => { if (!/^(file|data|blob):/.test(r.url())) network.push(r.url()); });
 
@@ -107,7 +77,6 @@ try {
 } catch (e) {
   check(false, `the replay runs: ${e.message}`);
 } finally {
-  await browser.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.closeAndClean();
 }
 process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,57 @@
+// What the headless-chromium checks (check_replay.mjs, check_live.mjs) share: chromium or CTest's
+// skip (exit 77), puppeteer-core from the viewer's development packages (viewer/package.json),
+// the list of checks, and a page that collects console errors.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** the chromium binary (PIVOT_CHROMIUM, else /usr/bin/chromium); exits 77 when there is none */
+export function findChromium() {
+  const chromium = process.env.PIVOT_CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    console.log(`SKIP: no chromium at ${chromium} (apt-get install chromium, or tools/setup.sh --viewer-tests)`);
+    process.exit(77);
+  }
+  return chromium;
+}
+
+/** failed checks, by description; check() prints every check */
+export const failures = [];
+export const check = (ok, what) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${what}`);
+  if (!ok) failures.push(what);
+};
+
+/** headless chromium with a throwaway profile; close() also removes the profile */
+export async function launchBrowser(chromium) {
+  const viewer = process.env.PIVOT_VIEWER_DIR || fileURLToPath(new URL('../../viewer', import.meta.url));
+  const puppeteer = createRequire(resolve(viewer, 'package.json'))('puppeteer-core');
+  const profile = mkdtempSync(join(tmpdir(), 'pivot-chromium-'));
+  const browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    userDataDir: profile,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--window-size=1280,720',
+    ],
+  });
+  browser.closeAndClean = async () => {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return browser;
+}
+
+/** a 1280 x 720 page; `errors` collects its console errors and uncaught exceptions */
+export async function openPage(browser) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 720 });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { page, errors };
+}
