@@ -73,6 +73,10 @@ struct RigidBody {
   /// `mass` and `inertia_B` still the shape's); null for dynamic and fixed bodies
   std::shared_ptr<const KinematicTrack> kinematic;
 
+  /// true for dynamic and kinematic bodies: the ones with a trajectory row, a final state and a
+  /// pose in a live view (a kinematic body is `fixed` to the LCPs but still moves)
+  [[nodiscard]] bool moves() const { return !fixed || kinematic != nullptr; }
+
   /// world inertia R I_B Rᵀ at orientation q_WB (Cline eq. 2.15)
   [[nodiscard]] Mat3 inertia_W(const Quat& q_WB) const;
   /// its inverse, R I_B⁻¹ Rᵀ (zero for fixed bodies)

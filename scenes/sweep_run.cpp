@@ -98,7 +98,7 @@ VariantRun run(const Scene& scene, const SweepKeep& keep) {
                  {"hybrid.exits", std::to_string(t.reduced_exits)}};
   if (keep.final_state)
     for (int i = 0; i < world.body_count(); ++i) {
-      if (world.bodies().body(i).fixed) continue;
+      if (!world.bodies().body(i).moves()) continue;
       const Pose p = world.pose(i);
       const Twist V = world.twist(i);
       for (const double x :

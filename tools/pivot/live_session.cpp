@@ -212,7 +212,7 @@ std::string LiveSession::frame_json(bool contacts) const {
   j["bodies_version"] = bodies_version_;
   std::vector<double> poses;
   for (int i = 0; i < w.body_count(); ++i) {
-    if (w.bodies().body(i).fixed) continue;
+    if (!w.bodies().body(i).moves()) continue;
     const Pose p = w.pose(i);
     poses.insert(poses.end(), {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(),
                                p.q_WB.y(), p.q_WB.z()});
@@ -248,7 +248,7 @@ std::string LiveSession::bodies_json() const {
   j["bodies"] = replay_shapes(shown_, *world_)["bodies"];
   ojson dynamic = ojson::array();
   for (int i = 0; i < world_->body_count(); ++i)
-    if (!world_->bodies().body(i).fixed) dynamic.push_back(i);
+    if (world_->bodies().body(i).moves()) dynamic.push_back(i);
   j["dynamic"] = dynamic;
   return j.dump();
 }
