@@ -22,6 +22,7 @@
 #include "replay_geometry.hpp"
 #include "replay_html.hpp"
 #include "run_output.hpp"
+#include "seconds_option.hpp"
 #include "scene_source.hpp"
 
 namespace pivot::cli {
@@ -157,17 +158,7 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
   j["simulated_time_s"] = step_time(frames, h);
   j["wall_time_s"] = wall;
   j["final_state_hash"] = hash_to_hex(state_hash(world));
-  ojson bodies = ojson::array();
-  static const char* keys[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
-                                 "vx", "vy", "vz", "wx", "wy", "wz"};
-  for (int i = 0; i < n; ++i) {
-    const auto s = body_state(world, i);
-    ojson b;
-    b["body"] = world.bodies().body(i).name;
-    for (int c = 0; c < 13; ++c) b[keys[c]] = s[c];
-    bodies.push_back(b);
-  }
-  j["final_state"] = bodies;
+  j["final_state"] = final_state_json(world);
   const double potential = world.potential_energy();
   j["energy"] = {{"final", {{"kinetic", 0.0}, {"potential", potential}, {"total", potential}}}};
   j["max_joint_error"] = 0.0;
@@ -198,10 +189,7 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
     replay = write_replay(dir.file(""), dir.file("replay.html"));
     replay->file = dir.target() / "replay.html";
   }
-  std::vector<std::string> stale;
-  for (const char* f : {"contacts.csv", "joints.csv", "replay.html"})
-    if (std::find(outputs.begin(), outputs.end(), f) == outputs.end()) stale.emplace_back(f);
-  dir.commit(outputs, stale);
+  dir.commit(outputs, stale_outputs(outputs));
   if (!options.quiet) {
     fmt::print("pivot animate: {} ({})\n", scene.name, scene.source);
     fmt::print("  frames       {} of {:g} s; {} with overlaps\n", frames + 1, h, overlap_frames);
@@ -247,8 +235,10 @@ void register_animate(CLI::App& app, Registry& registry) {
   sub->add_option("scene", args->scene, "scene file or shipped scene name")->required();
   sub->add_option("--out", args->out, "output folder (default ./pivot-out/<scene name>)");
   args->duration_option =
-      sub->add_option("--duration", args->duration, "animated time in s (overrides the scene)");
-  args->dt_option = sub->add_option("--dt", args->dt, "frame interval in s (overrides the scene)");
+      sub->add_option("--duration", args->duration, "animated time in s (overrides the scene)")
+          ->check(positive_seconds());
+  args->dt_option = sub->add_option("--dt", args->dt, "frame interval in s (overrides the scene)")
+                        ->check(positive_seconds());
   sub->add_option("--set", args->sets,
                   "edit the scene first: /json/pointer=value, the value as JSON (repeatable)");
   sub->add_flag("--quiet,-q", args->quiet, "no summary on stdout");
@@ -257,18 +247,8 @@ void register_animate(CLI::App& app, Registry& registry) {
     std::vector<SceneEdit> edits;
     for (const std::string& s : args->sets) edits.push_back(parse_scene_edit(s));
     Scene scene = load_scene_with_edits(resolve_scene_path(args->scene), edits);
-    auto positive = [](const char* flag, double x) {
-      if (!(x > 0.0) || !std::isfinite(x))
-        throw Error(fmt::format("{}: expected a positive number of seconds (got {})", flag, x));
-    };
-    if (args->duration_option->count() > 0) {
-      positive("--duration", args->duration);
-      scene.settings.duration = args->duration;
-    }
-    if (args->dt_option->count() > 0) {
-      positive("--dt", args->dt);
-      scene.settings.world.time_step = args->dt;
-    }
+    if (args->duration_option->count() > 0) scene.settings.duration = args->duration;
+    if (args->dt_option->count() > 0) scene.settings.world.time_step = args->dt;
     const fs::path target =
         args->out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args->out);
     return animate_scene(scene, target, {.quiet = args->quiet, .html = args->html});

@@ -171,12 +171,6 @@ ojson energy_json(const Energy& e) {
 }
 
 
-/// every file a run may write; the ones a run does not write are removed from its folder, so
-/// the folder never mixes two runs
-const std::vector<std::string> kRunFiles = {"trajectory.csv", "metrics.csv",  "summary.json",
-                                            "shapes.json",    "contacts.csv", "joints.csv",
-                                            "replay.html"};
-
 void write_frame(OutputFile& out, const World& world) {
   write_trajectory_rows(out, world, output_time(world));
 }
@@ -246,17 +240,7 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
       stats.wall_seconds > 0.0 ? static_cast<double>(stats.steps) / stats.wall_seconds : 0.0;
   j["realtime_factor"] = stats.wall_seconds > 0.0 ? output_time(world) / stats.wall_seconds : 0.0;
   j["final_state_hash"] = hash_to_hex(hash);
-  ojson bodies = ojson::array();
-  for (int i = 0; i < world.body_count(); ++i) {
-    const auto s = body_state(world, i);
-    static const char* keys[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
-                                   "vx", "vy", "vz", "wx", "wy", "wz"};
-    ojson b;
-    b["body"] = world.bodies().body(i).name;
-    for (int k = 0; k < 13; ++k) b[keys[k]] = s[k];
-    bodies.push_back(b);
-  }
-  j["final_state"] = bodies;
+  j["final_state"] = final_state_json(world);
   j["energy"] = {{"initial", energy_json(initial)}, {"final", energy_json(final_energy)}};
   j["max_joint_error"] = stats.max_joint_error;
   j["max_penetration"] = stats.max_penetration;
@@ -504,10 +488,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     replay = write_replay(dir.file(""), dir.file("replay.html"));
     replay->file = dir.target() / "replay.html";
   }
-  std::vector<std::string> stale;
-  for (const std::string& f : kRunFiles)
-    if (std::find(outputs.begin(), outputs.end(), f) == outputs.end()) stale.push_back(f);
-  dir.commit(outputs, stale);
+  dir.commit(outputs, stale_outputs(outputs));
   if (!quiet) {
     print_summary(scene, world, stats, hash, dir.target());
     if (replay) print_replay_written(*replay);

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -230,10 +231,34 @@ std::array<double, 13> body_state(const World& world, int i) {
           V.v().x(),  V.v().y(),  V.v().z(),  V.w().x(),  V.w().y(),  V.w().z()};
 }
 
+std::vector<std::string> stale_outputs(const std::vector<std::string>& written) {
+  static const char* const kOutputs[] = {"trajectory.csv", "metrics.csv", "summary.json",
+                                         "shapes.json",    "contacts.csv", "joints.csv",
+                                         "animator.csv",   "replay.html"};
+  std::vector<std::string> stale;
+  for (const char* f : kOutputs)
+    if (std::find(written.begin(), written.end(), f) == written.end()) stale.emplace_back(f);
+  return stale;
+}
+
+nlohmann::ordered_json final_state_json(const World& world) {
+  static const char* keys[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
+                                 "vx", "vy", "vz", "wx", "wy", "wz"};
+  nlohmann::ordered_json bodies = nlohmann::ordered_json::array();
+  for (int i = 0; i < world.body_count(); ++i) {
+    const auto s = body_state(world, i);
+    nlohmann::ordered_json b;
+    b["body"] = world.bodies().body(i).name;
+    for (int k = 0; k < 13; ++k) b[keys[k]] = s[k];
+    bodies.push_back(b);
+  }
+  return bodies;
+}
+
 void write_trajectory_rows(OutputFile& out, const World& world, double t) {
   for (int i = 0; i < world.body_count(); ++i) {
     const RigidBody& body = world.bodies().body(i);
-    if (body.fixed && !body.kinematic) continue;
+    if (!body.moves()) continue;
     const auto s = body_state(world, i);
     out.print("{},{},{}\n", t, csv_field(body.name), fmt::join(s, ","));
   }

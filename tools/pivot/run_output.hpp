@@ -4,6 +4,7 @@
 // leaves a folder that looks complete.
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdio>
@@ -30,6 +31,13 @@ inline constexpr const char* kMetricsHeader =
 /// one frame of trajectory.csv at time t: a row per body that moves (dynamic or kinematic)
 class OutputFile;
 void write_trajectory_rows(OutputFile& out, const World& world, double t);
+
+/// the outputs of `pivot run`/`pivot animate` not in `written`: files a rerun into the same
+/// folder removes, so that no output of an earlier run stays beside the new ones (docs/cli.md)
+[[nodiscard]] std::vector<std::string> stale_outputs(const std::vector<std::string>& written);
+
+/// summary.json's "final_state": every body's name and its 13 numbers (x … wz)
+[[nodiscard]] nlohmann::ordered_json final_state_json(const World& world);
 
 class OutputDir {
  public:
