@@ -59,13 +59,15 @@ def _write_run_folder(sweep: _pivot.Sweep, index: int, folder: Path) -> None:
         scene = sweep.resolved_variant_scene(index)
     except _pivot.Error:
         return
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.parent.mkdir(parents=True, exist_ok=True)
     scene_file = folder.parent / f".{folder.name}.scene-{os.getpid()}.json"
     scene_file.write_text(scene)
     try:
-        subprocess.run([cli_path(), "run", str(scene_file), "--out", str(folder), "--quiet",
-                        "--threads", "1"], capture_output=True)
-        os.replace(scene_file, folder / "scene.json")
+        done = subprocess.run([cli_path(), "run", str(scene_file), "--out", str(folder),
+                               "--quiet", "--threads", "1"], capture_output=True)
+        # a failed run leaves no folder (pivot run writes all or nothing), and so no scene.json
+        if done.returncode == 0:
+            os.replace(scene_file, folder / "scene.json")
     finally:
         if scene_file.exists():
             scene_file.unlink()
