@@ -25,7 +25,8 @@ KinematicTrack read_kinematic(const Context& ctx, const json& j, const std::stri
     const Object f(ctx, frames[i], fp, keys);
     KeyFrame k;
     k.t = f.required_number("t", Range::any);
-    k.p_WS = f.required_vec3("position", Range::any);
+    k.p_WS = within(ctx, f.pointer("position"), f.required_vec3("position", Range::any),
+                    kMaxLength, "m");
     k.q_WB = f.orientation();  // unit within 1e-3, normalized (json_reader.hpp)
     if (!track.keyframes.empty() && !(k.t > track.keyframes.back().t))
       ctx.fail(f.pointer("t"),
