@@ -6,8 +6,8 @@
 // DIR/shapes.json, DIR/contacts.csv and DIR/joints.csv unless --no-forces, and DIR/replay.html
 // with --html (docs/cli.md has their columns and units). DIR defaults to
 // ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
-// reported, not fatal), 1 the run failed (non-finite state, write error, interrupted), 2 bad
-// input (the scene or the options).
+// reported, not fatal), 1 the run failed (non-finite state, write error), 2 bad input (the
+// scene or the options), 130 interrupted by SIGINT/SIGTERM (the outputs up to then written).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <unistd.h>
