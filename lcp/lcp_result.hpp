@@ -20,14 +20,16 @@ enum class LcpStatus {
 
 /// How far (z, w) is from solving the LCP, each relative to its own scale (componentwise, so a
 /// huge z cannot hide a violated row):
-///   s_i                 = |q_i| + Σ_j |M_ij z_j|      the scale of w_i (its rounding error ~ ε
-///   s_i) w̃_i                 = 0 if |w_i| ≤ η, else w_i    η = n ε max_i s_i, the noise
-///                                                     floor: rows whose terms cancel exactly are
-///                                                     not judged on rounding
+///   s_i                 = |q_i| + Σ_j |M_ij z_j|      the scale of w_i (its rounding error ~ ε s_i)
+///   w̃_i                 = 0 if |w_i| ≤ η and some z̃ ≥ 0 whose terms M_ij z̃_j are each within η
+///                         of M_ij z_j makes w̃_i = 0; else w_i.  η = n ε max(‖q‖∞, max_i s_i), the
+///                         noise floor: rows whose terms cancel exactly are not judged on
+///                         rounding, rows whose sign the data fixes (q_i > 0, M_ij ≥ 0) are
 ///   min_z               = min(0, min_i z_i) / ‖z‖∞
 ///   min_w               = min(0, min_i w̃_i / s_i)
 ///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w̃_i| / s_i)
-/// (0/0 counts as 0; a z or w that is not finite gives ±∞.) w is recomputed as M z + q from the problem, never taken from the solver.
+/// (0/0 counts as 0; a z or w that is not finite gives ±∞.) w is recomputed as M z + q from the
+/// problem, never taken from the solver.
 struct LcpResiduals {
   double min_z = 0.0;
   double min_w = 0.0;

@@ -5,9 +5,45 @@
 #include <cmath>
 #include <limits>
 
-
 namespace pivot::lcp {
 namespace {
+
+/// calls f(i, j, M_ij) for every (stored) entry of M
+template <typename F>
+void for_each_entry(const DenseMatrix& M, F&& f) {
+  for (Eigen::Index j = 0; j < M.cols(); ++j)
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+      if (M(i, j) != 0.0) f(i, j, M(i, j));
+}
+template <typename F>
+void for_each_entry(const SparseMatrix& M, F&& f) {
+  for (Eigen::Index j = 0; j < M.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
+      if (it.value() != 0.0) f(it.row(), j, it.value());
+}
+
+/// For each row, 1 when some w̃_i = q_i + Σ_j t̃_ij is 0 with every term t̃_ij within η of
+/// t_ij = M_ij z_j and of the sign of M_ij (z̃_j ≥ 0), else 0. A term's range is
+/// [max(0, t − η), t + η] for M_ij > 0 and [t − η, min(0, t + η)] for M_ij < 0, each kept
+/// non-empty for a t of the wrong sign (a z_j of −1e-18 is rounding of a 0; min_z judges z).
+template <typename Matrix>
+Vector zero_reachable(const Matrix& M, const Vector& q, const Vector& z, double eta) {
+  Vector lower = q, upper = q;
+  for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+    const double t = m * z(j);
+    if (m > 0.0) {
+      lower(i) += std::min(std::max(0.0, t - eta), t + eta);
+      upper(i) += t + eta;
+    } else {
+      lower(i) += t - eta;
+      upper(i) += std::max(std::min(0.0, t + eta), t - eta);
+    }
+  });
+  Vector reach(q.size());
+  for (Eigen::Index i = 0; i < q.size(); ++i)
+    reach(i) = (lower(i) <= 0.0 && upper(i) >= 0.0) ? 1.0 : 0.0;
+  return reach;
+}
 
 template <typename Matrix>
 LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* w_out) {
@@ -37,7 +73,18 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // fuzz target, tests/fuzz/regressions/lemke/false_solved_huge_z_in_zero_column).
     const double eta = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
                        std::max(q.lpNorm<Eigen::Infinity>(), w_scale.maxCoeff());
-    const Vector w_judged = w.unaryExpr([eta](double x) { return std::abs(x) <= eta ? 0.0 : x; });
+    // Within the floor, a w_i counts as 0 only if rounding can make it 0 with z ≥ 0: moving each
+    // term M_ij z_j of the row by at most η, without z_j crossing 0 (a term never changes sign).
+    // A row whose sign the data fixes cannot be zero however loosely z is known: w₃ = 3480 +
+    // 2.43 z₀ is ≥ 3480 for every z₀ ≥ 0, yet beside z entries of 7e19 (terms of 4.4e21 in other
+    // rows, η ≈ 4.9e6) the floor alone judged it 0 with z₃ = 3.7e19, a false `solved` of an LCP
+    // that has no solution (found by the lemke fuzz target,
+    // tests/fuzz/regressions/lemke/false_solved_global_noise_floor). Rows whose terms cancel, as
+    // above, always reach 0: their terms have both signs or can shrink to 0.
+    const Vector reach = zero_reachable(M, q, z, eta);
+    Vector w_judged = w;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (std::abs(w(i)) <= eta && reach(i) > 0.0) w_judged(i) = 0.0;
     r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
     r.min_w = std::min(0.0, w_judged.cwiseQuotient(w_scale).minCoeff());
     for (Eigen::Index i = 0; i < n; ++i)

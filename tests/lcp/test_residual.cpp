@@ -1,5 +1,6 @@
 // The residual check's definition (lcp/lcp_result.hpp): componentwise scales, and the noise
-// floor η = n ε max(‖q‖∞, maxᵢ (|M| |z|)ᵢ) below which a w_i counts as zero.
+// floor η = n ε max(‖q‖∞, maxᵢ (|M| |z|)ᵢ) below which a w_i counts as zero when rounding of its
+// terms (each by at most η, none changing sign) can make it zero.
 #include <catch2/catch.hpp>
 #include <limits>
 
@@ -47,6 +48,38 @@ TEST_CASE("residuals: a violated row above the noise floor is still rejected", "
   CHECK(r.min_w ==
         Approx(-1e-6 / 1.0).epsilon(1e-3));  // w_1 = −1e-6 against s_1 = 0.5 + 0.5 + 1e-6
   CHECK(r.worst() > 1e-9);
+}
+
+TEST_CASE("residuals: a row whose sign the data fixes is not zero within the floor", "[lcp]") {
+  // The lemke fuzz finding (tests/fuzz/regressions/lemke/false_solved_global_noise_floor) in
+  // three rows: row 0 has terms of 1e20 (η = 3 ε 2e20 ≈ 1.3e5); row 1 is w_1 = 2.43 z_2 + 3480,
+  // which is ≥ 3480 for every z_2 ≥ 0, so z_1 = 1e20 > 0 beside w_1 = 5910 violates
+  // complementarity whatever the rounding. |w_1| is below η, and the floor alone passed it.
+  DenseMatrix M(3, 3);
+  M << 1.0, 0.0, 0.0,  //
+      0.0, 0.0, 2.43,  //
+      0.0, 0.0, 1.0;
+  Vector q(3);
+  q << -1e20, 3480.0, -1000.0;
+  Vector z(3);
+  z << 1e20, 1e20, 1000.0;
+  Vector w;
+  const LcpResiduals r = measure_residuals(M, q, z, &w);
+  REQUIRE(w(0) == 0.0);
+  REQUIRE(w(2) == 0.0);
+  REQUIRE(w(1) == Approx(2.43 * 1000.0 + 3480.0));
+  const double eta = 3 * std::numeric_limits<double>::epsilon() * 2e20;
+  REQUIRE(std::abs(w(1)) < eta);                     // the floor alone would judge it 0
+  CHECK(r.max_complementarity == Approx(1.0));       // min(z_1/‖z‖∞, w_1/s_1) = min(1, 1)
+  CHECK(r.worst() > 1e-9);
+
+  // the same row with terms of 1e20 that cancel (w_1 = q_1 − z_0 + 2.43 z_2, q_1 = 1e20 after
+  // rounding): a term of the other sign, which rounding may move by η, reaches 0, and the row is
+  // judged on the floor as before
+  M(1, 0) = -1.0;
+  q(1) = 3480.0 + 1e20;
+  const LcpResiduals cancel = measure_residuals(M, q, z);
+  CHECK(cancel.worst() <= 1e-9);
 }
 
 TEST_CASE("residuals: scaling the problem changes nothing", "[lcp]") {
