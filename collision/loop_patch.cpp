@@ -14,14 +14,41 @@
 
 namespace pivot::detail {
 
-std::array<Taylor2, 12> loop_regular_basis(const Vec2& vw) {
-  // Stam 1998, App. A: with u = 1 − v − w, 12 N_i = the quartics below
-  const Taylor2 v = Taylor2::variable_u(vw.x()), w = Taylor2::variable_v(vw.y());
-  const Taylor2 u = Taylor2::constant(1.0) - v - w;
-  const Taylor2 u2 = u * u, u3 = u2 * u, u4 = u3 * u;
-  const Taylor2 v2 = v * v, v3 = v2 * v, v4 = v3 * v;
-  const Taylor2 w2 = w * w, w3 = w2 * w, w4 = w3 * w;
-  std::array<Taylor2, 12> N;
+namespace {
+
+// a polynomial of total degree ≤ 4 in (v, w): c[5 i + j] multiplies v^i w^j
+struct Quartic {
+  std::array<double, 25> c{};
+};
+Quartic operator+(Quartic a, const Quartic& b) {
+  for (int k = 0; k < 25; ++k) a.c[k] += b.c[k];
+  return a;
+}
+Quartic operator-(Quartic a, const Quartic& b) {
+  for (int k = 0; k < 25; ++k) a.c[k] -= b.c[k];
+  return a;
+}
+Quartic operator*(double s, Quartic a) {
+  for (double& x : a.c) x *= s;
+  return a;
+}
+Quartic operator*(const Quartic& a, const Quartic& b) {
+  Quartic r;
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; i + j < 5; ++j)
+      for (int k = 0; i + k < 5; ++k)
+        for (int l = 0; i + j + k + l < 5; ++l)
+          r.c[5 * (i + k) + j + l] += a.c[5 * i + j] * b.c[5 * k + l];
+  return r;
+}
+
+// Stam 1998, App. A: with u = 1 − v − w, 12 N_i = the quartics below
+template <class T>
+std::array<T, 12> box_spline_basis(const T& u, const T& v, const T& w) {
+  const T u2 = u * u, u3 = u2 * u, u4 = u3 * u;
+  const T v2 = v * v, v3 = v2 * v, v4 = v3 * v;
+  const T w2 = w * w, w3 = w2 * w, w4 = w3 * w;
+  std::array<T, 12> N;
   N[0] = u4 + 2 * u3 * v;
   N[1] = u4 + 2 * u3 * w;
   N[2] = u4 + 2 * u3 * w + 6 * u3 * v + 6 * u2 * v * w + 12 * u2 * v2 + 6 * u * v2 * w +
@@ -43,27 +70,70 @@ std::array<Taylor2, 12> loop_regular_basis(const Vec2& vw) {
   N[10] = 2 * u * w3 + w4 + 6 * u * v * w2 + 6 * v * w3 + 6 * u * v2 * w + 12 * v2 * w2 +
           2 * u * v3 + 6 * v3 * w + v4;
   N[11] = w4 + 2 * v * w3;
-  for (Taylor2& n : N) n *= 1.0 / 12.0;
+  for (T& n : N) n = (1.0 / 12.0) * n;
   return N;
 }
 
-SurfaceJet loop_regular_jet(const std::array<Vec3, 12>& points, const Vec2& vw) {
-  const std::array<Taylor2, 12> N = loop_regular_basis(vw);
-  SurfaceJet j;
-  for (int i = 0; i < 12; ++i) {
-    const Vec3& P = points[i];
-    j.p += N[i].derivative(0, 0) * P;
-    j.p_u += N[i].derivative(1, 0) * P;
-    j.p_v += N[i].derivative(0, 1) * P;
-    j.p_uu += N[i].derivative(2, 0) * P;
-    j.p_uv += N[i].derivative(1, 1) * P;
-    j.p_vv += N[i].derivative(0, 2) * P;
-    j.p_uuu += N[i].derivative(3, 0) * P;
-    j.p_uuv += N[i].derivative(2, 1) * P;
-    j.p_uvv += N[i].derivative(1, 2) * P;
-    j.p_vvv += N[i].derivative(0, 3) * P;
+// the 12 basis functions' monomial coefficients, exact up to rounding (computed once)
+const std::array<Quartic, 12>& basis_coefficients() {
+  static const std::array<Quartic, 12> table = [] {
+    Quartic one, v, w;
+    one.c[0] = 1.0;
+    v.c[5] = 1.0;
+    w.c[1] = 1.0;
+    return box_spline_basis(one - v - w, v, w);
+  }();
+  return table;
+}
+
+constexpr double falling(int n, int k) {  // n (n − 1) ... (n − k + 1)
+  double r = 1.0;
+  for (int i = 0; i < k; ++i) r *= n - i;
+  return r;
+}
+
+}  // namespace
+
+LoopQuartic loop_regular_coefficients(const std::array<Vec3, 12>& points) {
+  const std::array<Quartic, 12>& N = basis_coefficients();
+  LoopQuartic a;
+  for (Vec3& x : a) x.setZero();
+  for (int i = 0; i < 12; ++i)
+    for (int k = 0; k < 25; ++k)
+      if (N[i].c[k] != 0.0) a[k] += N[i].c[k] * points[i];
+  return a;
+}
+
+SurfaceJet loop_quartic_jet(const LoopQuartic& a, const Vec2& vw) {
+  std::array<double, 5> vp{1.0}, wp{1.0};
+  for (int k = 1; k < 5; ++k) {
+    vp[k] = vp[k - 1] * vw.x();
+    wp[k] = wp[k - 1] * vw.y();
   }
+  // ∂^(p+q)/∂v^p ∂w^q of Σ a_ij v^i w^j
+  auto d = [&](int p, int q) {
+    Vec3 r = Vec3::Zero();
+    for (int i = p; i < 5; ++i)
+      for (int j = q; i + j < 5; ++j)
+        r += (falling(i, p) * vp[i - p] * falling(j, q) * wp[j - q]) * a[5 * i + j];
+    return r;
+  };
+  SurfaceJet j;
+  j.p = d(0, 0);
+  j.p_u = d(1, 0);
+  j.p_v = d(0, 1);
+  j.p_uu = d(2, 0);
+  j.p_uv = d(1, 1);
+  j.p_vv = d(0, 2);
+  j.p_uuu = d(3, 0);
+  j.p_uuv = d(2, 1);
+  j.p_uvv = d(1, 2);
+  j.p_vvv = d(0, 3);
   return j;
+}
+
+SurfaceJet loop_regular_jet(const std::array<Vec3, 12>& points, const Vec2& vw) {
+  return loop_quartic_jet(loop_regular_coefficients(points), vw);
 }
 
 std::array<int, 12> loop_regular_vertices(const LoopMesh& mesh, int a, int b, int c) {

@@ -6,7 +6,7 @@
 // at (0, 0), b at (1, 0), c at (0, 1).
 // - Regular (a, b, c of valence 6): a quartic box spline over the 12 control points of the
 //   1-rings of a, b, c (Stam 1998 App. A). Lattice positions (v, w) of the 12 points, in the
-//   order of `loop_regular_basis`:
+//   order of `loop_regular_coefficients`:
 //     0 (0,−1)  1 (−1,0)  2 (1,−1)  3 (0,0)=a  4 (−1,1)  5 (2,−1)
 //     6 (1,0)=b 7 (0,1)=c 8 (−1,2)  9 (2,0)   10 (1,1)  11 (0,2)
 // - One extraordinary vertex (EV) of valence N ≠ 6 at a: the K = N + 6 control points
@@ -26,8 +26,15 @@
 
 namespace pivot::detail {
 
-/// the 12 box-spline basis functions at (v, w) as third-order Taylor series (Stam 1998 App. A)
-[[nodiscard]] std::array<Taylor2, 12> loop_regular_basis(const Vec2& vw);
+/// a quartic patch in monomial form: p(v, w) = Σ_{i+j≤4} a[5 i + j] v^i w^j
+using LoopQuartic = std::array<Vec3, 25>;
+
+/// the regular patch's monomial coefficients from its 12 control points (the box-spline basis
+/// of Stam 1998 App. A, expanded once)
+[[nodiscard]] LoopQuartic loop_regular_coefficients(const std::array<Vec3, 12>& points);
+
+/// point and partials to third order of a quartic at (v, w)
+[[nodiscard]] SurfaceJet loop_quartic_jet(const LoopQuartic& a, const Vec2& vw);
 
 /// the regular patch's point and partials to third order at (v, w) (any (v, w): a polynomial)
 [[nodiscard]] SurfaceJet loop_regular_jet(const std::array<Vec3, 12>& points, const Vec2& vw);

@@ -60,7 +60,9 @@ LoopSurface::LoopSurface(std::vector<Vec3> points, std::vector<std::array<int, 3
     p.valence = mesh.valence(t[0]);
     if (p.valence == 6) {
       const std::array<int, 12> ids = detail::loop_regular_vertices(mesh, t[0], t[1], t[2]);
-      for (int i = 0; i < 12; ++i) p.regular[i] = points_[ids[i]];
+      std::array<Vec3, 12> control;
+      for (int i = 0; i < 12; ++i) control[i] = points_[ids[i]];
+      p.regular = detail::loop_regular_coefficients(control);
     } else {
       if (static_cast<int>(bases_.size()) <= p.valence) bases_.resize(p.valence + 1);
       if (!bases_[p.valence])
@@ -98,7 +100,7 @@ LoopSurface::~LoopSurface() = default;
 
 SurfaceJet LoopSurface::evaluate(int patch, const Vec2& uv) const {
   const Patch& p = patches_[patch];
-  if (p.valence == 6) return detail::loop_regular_jet(p.regular, uv);
+  if (p.valence == 6) return detail::loop_quartic_jet(p.regular, uv);
   return detail::loop_ev_jet(*bases_[p.valence], p.C0, p.C_hat, uv);
 }
 

@@ -61,7 +61,7 @@ class LoopSurface final : public SmoothSurface {
   struct Patch {
     std::array<int, 3> corners{};
     int valence = 6;
-    std::array<Vec3, 12> regular{};  // regular patches: the 12 control points
+    std::array<Vec3, 25> regular{};  // regular patches: monomial coefficients (loop_patch.hpp)
     Eigen::MatrixXd C0;              // EV patches: the K control points
     Eigen::MatrixXcd C_hat;          // and V⁻¹ C0 (Stam 1998 §4)
     std::array<PatchEdgeLink, 3> links{};
