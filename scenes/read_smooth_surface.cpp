@@ -10,8 +10,8 @@ namespace pivot::detail {
 
 // ---- smooth surfaces ----
 
-constexpr std::array<const char*, 7> kSurfaceTypes = {
-    "bezier", "torus", "paraboloid", "ellipsoid", "sphere", "plane", "loop"};
+constexpr std::array<const char*, 7> kSurfaceTypes = {"bezier", "torus", "paraboloid", "ellipsoid",
+                                                      "sphere", "plane", "loop"};
 
 std::vector<std::string> surface_keys(SceneSurfaceType type) {
   std::vector<std::string> keys = {"type", "position"};

@@ -126,13 +126,12 @@ ojson surface_mesh(const SmoothSurface& surface, const Vec3& offset) {
   std::vector<int> triangles;
   // surfaces of many small patches (Loop surfaces: a patch per control triangle) get fewer
   // cells per patch, about 40 000 grid points in all; the few-patch surfaces keep kSurfaceCells
-  const int cells = std::clamp(
-      static_cast<int>(std::sqrt(40000.0 / std::max(1, surface.patch_count()))) - 1, 2,
-      kSurfaceCells);
+  const int cells =
+      std::clamp(static_cast<int>(std::sqrt(40000.0 / std::max(1, surface.patch_count()))) - 1, 2,
+                 kSurfaceCells);
   for (int patch = 0; patch < surface.patch_count(); ++patch) {
     const bool periodic = !surface.domain(patch).bounded();
-    if (!tessellate_patch(surface, patch, periodic ? 2 * cells : cells, offset,
-                          points, triangles))
+    if (!tessellate_patch(surface, patch, periodic ? 2 * cells : cells, offset, points, triangles))
       return nullptr;
   }
   return {{"type", surface.name()}, {"vertices", flat_points(points)}, {"triangles", triangles}};
