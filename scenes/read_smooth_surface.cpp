@@ -1,4 +1,8 @@
 // The "smooth_surface" of a body (docs/scene-format.md, "Smooth surfaces"), for the hybrid mode.
+#include <filesystem>
+#include <fstream>
+
+#include "pivot/collision/loop_surface.hpp"
 #include "pivot/scenes/json_reader.hpp"
 #include "pivot/scenes/section_readers.hpp"
 
@@ -6,8 +10,8 @@ namespace pivot::detail {
 
 // ---- smooth surfaces ----
 
-constexpr std::array<const char*, 6> kSurfaceTypes = {"bezier",    "torus",  "paraboloid",
-                                                      "ellipsoid", "sphere", "plane"};
+constexpr std::array<const char*, 7> kSurfaceTypes = {"bezier", "torus", "paraboloid", "ellipsoid",
+                                                      "sphere", "plane", "loop"};
 
 std::vector<std::string> surface_keys(SceneSurfaceType type) {
   std::vector<std::string> keys = {"type", "position"};
@@ -30,6 +34,9 @@ std::vector<std::string> surface_keys(SceneSurfaceType type) {
       break;
     case SceneSurfaceType::plane:
       keys.insert(keys.end(), {"normal", "offset"});
+      break;
+    case SceneSurfaceType::loop:
+      keys.emplace_back("obj");
       break;
   }
   return keys;
@@ -109,6 +116,26 @@ SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const 
         s.offset = o.number("offset", 0.0, Range::any);
         base = make_plane_surface(s.normal, s.offset);
         break;
+      case SceneSurfaceType::loop: {
+        // the control mesh, an OBJ file relative to the scene (as mesh shapes)
+        s.obj = o.required_string("obj");
+        if (s.obj.empty())
+          ctx.fail(o.pointer("obj"), "expected the path of an OBJ control mesh (got \"\")");
+        std::filesystem::path path(s.obj);
+        if (path.is_relative()) path = ctx.base_dir / path;
+        std::error_code ec;
+        const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+        s.obj_path = (ec ? path : absolute).lexically_normal();
+        if (!std::ifstream(s.obj_path))
+          ctx.fail(o.pointer("obj"), fmt::format("cannot read the control mesh file {}",
+                                                 pivot::quoted(s.obj_path.string(), 256)));
+        try {
+          base = load_loop_surface(s.obj_path.string());
+        } catch (const Error& e) {
+          ctx.fail(o.pointer("obj"), e.what());
+        }
+        break;
+      }
     }
     s.built = place_surface(base, Pose{s.position, s.orientation});
   } catch (const std::exception& e) {

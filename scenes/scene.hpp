@@ -60,7 +60,7 @@ struct SceneSettings {
 };
 
 /// the kinds of smooth surface a scene can give a body ("smooth_surface"/"type")
-enum class SceneSurfaceType { bezier, torus, paraboloid, ellipsoid, sphere, plane };
+enum class SceneSurfaceType { bezier, torus, paraboloid, ellipsoid, sphere, plane, loop };
 
 /// "bezier", "torus", ... as written in scene files
 [[nodiscard]] const char* to_string(SceneSurfaceType type);
@@ -80,6 +80,8 @@ struct SceneSmoothSurface {
   double radius = 0.0;                  ///< sphere, m
   Vec3 normal = Vec3::UnitZ();          ///< plane, unit (out of the solid)
   double offset = 0.0;                  ///< plane: n·x = offset, m
+  std::string obj;                      ///< loop: the control mesh's path as written in the file
+  std::filesystem::path obj_path;       ///< loop: that path resolved against the scene's folder
   Vec3 position = Vec3::Zero();         ///< placement in the shape frame, m
   Quat orientation = Quat::Identity();  ///< surface → shape frame rotation
   SmoothSurfacePtr built;               ///< the placed surface

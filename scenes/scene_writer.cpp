@@ -100,6 +100,9 @@ ojson smooth_surface_json(const SceneSmoothSurface& s) {
       j["normal"] = vec(s.normal);
       j["offset"] = s.offset;
       break;
+    case SceneSurfaceType::loop:
+      j["obj"] = s.obj_path.string();
+      break;
   }
   j["position"] = vec(s.position);
   j["quat_wxyz"] = wxyz(s.orientation);

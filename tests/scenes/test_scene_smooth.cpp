@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <numbers>
 #include <string>
 
@@ -382,4 +383,52 @@ TEST_CASE("bad smooth surfaces and hybrid settings name the JSON pointer",
     CHECK(message.find(std::string("inline.json: /settings/") + key + ": " + expected) !=
           std::string::npos);
   }
+}
+
+TEST_CASE("smooth_surface: a loop surface reads its control mesh relative to the scene",
+          "[scene][smooth][loop]") {
+  const Scene scene = load_scene(scenes_dir() / "bowl_on_table.json");
+  const SmoothSurface& table = surface_of(scene, 0);
+  const SmoothSurface& bowl = surface_of(scene, 1);
+  CHECK(table.name() == "loop");
+  CHECK(bowl.name() == "loop");
+  // the 14-triangle bowl of Kry 2000 App. B.2 has triangles with two EVs: one global step
+  // (Kry 2000 §5.2) gives its 56 patches
+  CHECK(bowl.patch_count() == 56);
+  // the table's top is flat: a patch in the middle lies in z = 0 of the control mesh (the
+  // surface is placed 15 mm up in the body's frame) with an upward normal
+  const SurfacePoint mid = table.closest_point(Vec3(0.01, 0.02, 0.1));
+  const SurfaceJet j = table.evaluate(mid.patch, mid.uv);
+  CHECK(std::abs(j.p.z() - 0.015) < 1e-12);
+  CHECK((j.p.head<2>() - Vec2(0.01, 0.02)).norm() < 1e-9);
+  CHECK(j.p_u.cross(j.p_v).normalized().z() == Approx(1.0).epsilon(1e-12));
+  // the writer keeps the path (resolved) and the type
+  const Scene again = parse_scene(resolved_scene_json(scene), fs::path("/"), "again.json");
+  CHECK(again.bodies[1].smooth_surface->type == SceneSurfaceType::loop);
+  CHECK(surface_of(again, 1).patch_count() == 56);
+}
+
+TEST_CASE("bad loop surfaces name the JSON pointer and the file", "[scene][smooth][loop][errors]") {
+  CHECK_THAT(error_of(with_surface(R"({"type": "loop"})")),
+             Catch::Contains("/bodies/0/smooth_surface/obj: missing"));
+  CHECK_THAT(error_of(with_surface(R"({"type": "loop", "obj": "no_such_mesh.obj"})")),
+             Catch::Contains("/bodies/0/smooth_surface/obj: cannot read the control mesh file") &&
+                 Catch::Contains("no_such_mesh.obj"));
+  const fs::path dir = fs::temp_directory_path() / "pivot_scene_loop";
+  fs::create_directories(dir);
+  {
+    // one lone triangle: no patch
+    std::ofstream(dir / "lone.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  }
+  const std::string lone = R"({"pivot_scene": 1, "bodies": [{"name": "b",
+      "shape": {"type": "sphere", "radius": 1},
+      "smooth_surface": {"type": "loop", "obj": "lone.obj"}}]})";
+  std::string message;
+  try {
+    (void)build_world(parse_scene(lone, dir, "lone_scene.json"));
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  CHECK_THAT(message, Catch::Contains("/bodies/0/smooth_surface/obj") &&
+                          Catch::Contains("lone.obj") && Catch::Contains("no triangle"));
 }

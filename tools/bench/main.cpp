@@ -6,6 +6,8 @@
 //   pivot-bench scaling    time per step against pyramid size, with fitted exponents
 //   pivot-bench hybrid     rolling ellipsoid: reduced contact coordinates against the LCP
 //                          (accuracy and cost; docs/hybrid.md)
+//   pivot-bench bowl       the bowl thrown on a table, Loop surfaces: Kry & Pai 2002 Table II
+//                          (docs/loop-surfaces.md)
 //   pivot-bench speed      the targets of issue #16: small scenes, a 20-cube stack, large and
 //                          separate pyramids (1 and 2 threads)
 //   pivot-bench dump-lcps  only write the LCPs of Pivot's scenes (to --scene-lcps)
@@ -20,6 +22,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bowl_benchmark.hpp"
 #include "hybrid_benchmark.hpp"
 #include "lcp_benchmark.hpp"
 #include "report.hpp"
@@ -64,12 +67,15 @@ int main(int argc, char** argv) {
   auto* hybrid =
       app.add_subcommand("hybrid", "rolling ellipsoid: reduced coordinates against the LCP");
   auto* speed = app.add_subcommand("speed", "the speed targets of issue #16");
+  auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
   const bool everything = app.get_subcommands().empty() || all->parsed();
 
   HybridBenchOptions hybrid_options;
+  BowlBenchOptions bowl_options;
+  bowl_options.scene = fs::path(PIVOT_SOURCE_SCENES_DIR) / "bowl_on_table.json";
   SpeedBenchOptions speed_options;
   LcpBenchOptions lcp_options;
   lcp_options.data_dir = data;
@@ -84,6 +90,8 @@ int main(int argc, char** argv) {
     hybrid_options.lcp_steps = {1e-2, 1e-3, 4e-4, 2e-4};
     hybrid_options.min_repeats = 1;
     hybrid_options.budget_seconds = 0.0;
+    bowl_options.min_repeats = 1;
+    bowl_options.budget_seconds = 0.0;
     speed_options.budget_seconds = 5.0;
     speed_options.large_pyramids = {7};
     speed_options.scaling_levels = {3, 5, 7};
@@ -105,6 +113,7 @@ int main(int argc, char** argv) {
   if (everything || scaling->parsed()) run_scaling_benchmark(scene_options, std::cout);
   if (everything || speed->parsed()) run_speed_benchmark(speed_options, std::cout);
   if (everything || hybrid->parsed()) run_hybrid_benchmark(hybrid_options, std::cout);
+  if (everything || bowl->parsed()) run_bowl_benchmark(bowl_options, std::cout);
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;
 }

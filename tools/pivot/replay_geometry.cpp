@@ -1,5 +1,6 @@
 #include "replay_geometry.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -123,10 +124,14 @@ bool tessellate_patch(const SmoothSurface& surface, int patch, int n, const Vec3
 ojson surface_mesh(const SmoothSurface& surface, const Vec3& offset) {
   std::vector<Vec3> points;
   std::vector<int> triangles;
+  // surfaces of many small patches (Loop surfaces: a patch per control triangle) get fewer
+  // cells per patch, about 40 000 grid points in all; the few-patch surfaces keep kSurfaceCells
+  const int cells =
+      std::clamp(static_cast<int>(std::sqrt(40000.0 / std::max(1, surface.patch_count()))) - 1, 2,
+                 kSurfaceCells);
   for (int patch = 0; patch < surface.patch_count(); ++patch) {
     const bool periodic = !surface.domain(patch).bounded();
-    if (!tessellate_patch(surface, patch, periodic ? 2 * kSurfaceCells : kSurfaceCells, offset,
-                          points, triangles))
+    if (!tessellate_patch(surface, patch, periodic ? 2 * cells : cells, offset, points, triangles))
       return nullptr;
   }
   return {{"type", surface.name()}, {"vertices", flat_points(points)}, {"triangles", triangles}};

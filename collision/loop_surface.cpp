@@ -1,0 +1,119 @@
+#include "pivot/collision/loop_surface.hpp"
+
+#include <fmt/format.h>
+
+#include "pivot/collision/loop_mesh.hpp"
+#include "pivot/collision/loop_patch.hpp"
+#include "pivot/collision/shape.hpp"
+#include "pivot/core/error.hpp"
+
+namespace pivot {
+
+using detail::LoopMesh;
+
+namespace {
+
+// a triangle all of whose vertices are interior; how many of them are extraordinary
+bool is_patch(const LoopMesh& mesh, const std::array<int, 3>& t) {
+  return mesh.interior(t[0]) && mesh.interior(t[1]) && mesh.interior(t[2]);
+}
+int ev_count(const LoopMesh& mesh, const std::array<int, 3>& t) {
+  int n = 0;
+  for (const int v : t) n += mesh.valence(v) != 6;
+  return n;
+}
+
+}  // namespace
+
+LoopSurface::LoopSurface(std::vector<Vec3> points, std::vector<std::array<int, 3>> triangles,
+                         std::string source)
+    : points_(std::move(points)) {
+  if (source.empty()) source = "control mesh";
+  for (std::size_t i = 0; i < points_.size(); ++i)
+    if (!points_[i].allFinite())
+      throw Error(fmt::format("loop surface \"{}\": control point {} is not finite", source, i));
+  LoopMesh mesh(static_cast<int>(points_.size()), std::move(triangles), source);
+
+  // Kry 2000 §5.2: one global subdivision step when a patch has two or more EVs
+  bool needs_step = false;
+  for (const auto& t : mesh.faces())
+    needs_step = needs_step || (is_patch(mesh, t) && ev_count(mesh, t) > 1);
+  if (needs_step) {
+    LoopMesh::Refined fine = mesh.subdivide();
+    std::vector<Vec3> next(fine.stencils.size());
+    for (std::size_t i = 0; i < next.size(); ++i)
+      next[i] = detail::apply_stencil(fine.stencils[i], points_);
+    points_ = std::move(next);
+    mesh = std::move(fine.mesh);
+    subdivided_ = true;
+  }
+
+  domain_.vertices = {Vec2(0, 0), Vec2(1, 0), Vec2(0, 1)};
+  std::vector<int> patch_of_face(mesh.face_count(), -1);
+  for (int f = 0; f < mesh.face_count(); ++f) {
+    std::array<int, 3> t = mesh.face(f);
+    if (!is_patch(mesh, t)) continue;
+    // the EV (if any) first
+    for (int r = 0; r < 3 && mesh.valence(t[0]) == 6; ++r) t = {t[1], t[2], t[0]};
+    Patch p;
+    p.corners = t;
+    p.valence = mesh.valence(t[0]);
+    if (p.valence == 6) {
+      const std::array<int, 12> ids = detail::loop_regular_vertices(mesh, t[0], t[1], t[2]);
+      std::array<Vec3, 12> control;
+      for (int i = 0; i < 12; ++i) control[i] = points_[ids[i]];
+      p.regular = detail::loop_regular_coefficients(control);
+    } else {
+      if (static_cast<int>(bases_.size()) <= p.valence) bases_.resize(p.valence + 1);
+      if (!bases_[p.valence])
+        bases_[p.valence] = std::make_shared<detail::LoopEvBasis>(detail::loop_ev_basis(p.valence));
+      const detail::LoopEvBasis& basis = *bases_[p.valence];
+      const std::vector<int> ids = detail::loop_ev_vertices(mesh, t[0], t[1], t[2]);
+      p.C0.resize(static_cast<int>(ids.size()), 3);
+      for (std::size_t i = 0; i < ids.size(); ++i)
+        p.C0.row(static_cast<int>(i)) = points_[ids[i]].transpose();
+      if (basis.diagonal) p.C_hat = basis.V_inverse * p.C0.cast<std::complex<double>>();
+    }
+    patch_of_face[f] = patch_count();
+    patches_.push_back(std::move(p));
+  }
+  if (patches_.empty())
+    throw Error(
+        fmt::format("loop surface \"{}\": no triangle has all three vertices inside the "
+                    "mesh (every triangle touches the boundary)",
+                    source));
+  // links: edge e of a patch runs corners[e] → corners[e + 1]; across it the triangle holding
+  // the reversed edge, whose own edge runs the other way (g(α) = 1 − α, Kry & Pai 2002 §3.5)
+  for (Patch& p : patches_)
+    for (int e = 0; e < 3; ++e) {
+      const int x = p.corners[e], y = p.corners[(e + 1) % 3];
+      const int g = mesh.face_of_edge(y, x);
+      if (g < 0 || patch_of_face[g] < 0) continue;
+      const Patch& q = patches_[patch_of_face[g]];
+      for (int k = 0; k < 3; ++k)
+        if (q.corners[k] == y && q.corners[(k + 1) % 3] == x)
+          p.links[e] = PatchEdgeLink{patch_of_face[g], k, true};
+    }
+}
+
+LoopSurface::~LoopSurface() = default;
+
+SurfaceJet LoopSurface::evaluate(int patch, const Vec2& uv) const {
+  const Patch& p = patches_[patch];
+  if (p.valence == 6) return detail::loop_quartic_jet(p.regular, uv);
+  return detail::loop_ev_jet(*bases_[p.valence], p.C0, p.C_hat, uv);
+}
+
+std::vector<SurfacePoint> LoopSurface::samples() const {
+  std::vector<SurfacePoint> out;
+  out.reserve(patches_.size());
+  for (int i = 0; i < patch_count(); ++i) out.push_back({i, Vec2(1.0 / 3.0, 1.0 / 3.0)});
+  return out;
+}
+
+std::shared_ptr<const LoopSurface> load_loop_surface(const std::string& obj_path) {
+  const ShapePtr mesh = load_obj_mesh(obj_path);
+  return std::make_shared<LoopSurface>(mesh->points, mesh->triangles, obj_path);
+}
+
+}  // namespace pivot
