@@ -2,8 +2,8 @@
 //
 // A kinematic body has infinite mass in both LCPs (it is `fixed` for islands, forces, the
 // post-step), and its motion enters the constraint rows as a known velocity:
-//   pose at step k:  exactly the track's at t_k = k h (never integrated, so it follows its key
-//                    frames to the last bit at their times);
+//   pose at step k:  exactly the track's at t_k = k h (World::time_at_step when h changed; never
+//                    integrated, so it follows its key frames to the last bit at their times);
 //   twist in [t, t+h]: the step average V̄ = (log(q(t+h) q(t)⁻¹); x(t+h) − x(t)) / h, so
 //                    that p(t) ⊕ h V̄ = p(t+h): the rows see the displacement the body makes;
 //   rows: a row J_A v_A + J_K v_K (+ b) with K kinematic has the column of K removed and
@@ -28,8 +28,9 @@ Pose World::kinematic_pose(const RigidBody& body, double t) {
 
 void World::prescribe_kinematic_twists() {
   const double h = settings_.time_step;
-  // the track's times are k h (as the outputs'), not the accumulated clock
-  const double t0 = static_cast<double>(steps_) * h, t1 = static_cast<double>(steps_ + 1) * h;
+  // the track's times are the step grid's (k h while h never changed, as the outputs'), not the
+  // accumulated clock
+  const double t0 = time_at_step(steps_), t1 = time_at_step(steps_ + 1);
   for (int i = 0; i < set_.size(); ++i) {
     const RigidBody& b = set_.body(i);
     if (!b.kinematic) continue;
@@ -66,7 +67,7 @@ void World::add_kinematic_bias() {
 }
 
 void World::place_kinematic_bodies() {
-  const double t1 = static_cast<double>(steps_ + 1) * settings_.time_step;
+  const double t1 = time_at_step(steps_ + 1);
   for (int i = 0; i < set_.size(); ++i) {
     const RigidBody& b = set_.body(i);
     if (b.kinematic) set_.set_pose(i, kinematic_pose(b, t1));

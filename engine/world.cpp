@@ -199,6 +199,18 @@ void World::set_time_step(double h) {
   settings_.time_step = h;
 }
 
+double World::time_at_step(long k) const {
+  if (time_step_history_.empty()) return static_cast<double>(k) * settings_.time_step;
+  double t = 0.0;
+  for (std::size_t s = 0; s < time_step_history_.size(); ++s) {
+    const auto [first, h] = time_step_history_[s];
+    const long end = s + 1 < time_step_history_.size() ? time_step_history_[s + 1].first : k;
+    if (k <= end) return t + static_cast<double>(k - first) * h;
+    t += static_cast<double>(end - first) * h;
+  }
+  return t;  // not reached: the last stretch ends at k
+}
+
 void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   check_body(body, "set_state");
   if (body < 0) throw Error("set_state: the world has no state");

@@ -175,6 +175,11 @@ class World {
     return time_step_history_;
   }
 
+  /// the time at the end of step k (k ≥ 0) on the step grid: k h while h never changed, else the
+  /// sum over set_time_step's stretches (key-framed tracks are sampled at these times, so they
+  /// do not jump when h changes)
+  [[nodiscard]] double time_at_step(long k) const;
+
   /// advances by one time step h; the report says what the solvers did
   const StepReport& step();
 

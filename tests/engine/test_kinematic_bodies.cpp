@@ -55,6 +55,24 @@ TEST_CASE("a kinematic body follows its track to 1e-12 at its key frames") {
   CHECK(w.twist(b).norm() == 0.0);
 }
 
+TEST_CASE("a kinematic body stays on its track when the time step changes mid-run") {
+  // x(t) = t on a straight line; 100 steps of 1 ms, then 50 of 4 ms: t = 0.1 + 0.2 = 0.3 s.
+  // With the track sampled at k h after the change it would jump to 150 · 4 ms = 0.6 s.
+  World w({.time_step = 1e-3});
+  const int b = w.add_body({.name = "slider",
+                            .shape = make_sphere(0.1),
+                            .kinematic = line(0.0, Vec3(0, 0, 1), 1.0, Vec3(1, 0, 1))});
+  for (int k = 0; k < 100; ++k) w.step();
+  w.set_time_step(4e-3);
+  w.step();
+  CHECK(w.pose(b).p_WB.x() == Approx(0.104).margin(1e-12));
+  CHECK(w.twist(b).tail<3>().x() == Approx(1.0).margin(1e-9));  // the step average, 1 m/s
+  for (int k = 1; k < 50; ++k) w.step();
+  CHECK(w.time() == Approx(0.3).margin(1e-12));
+  CHECK(w.time_at_step(w.step_count()) == Approx(0.3).margin(1e-12));
+  CHECK(w.pose(b).p_WB.x() == Approx(0.3).margin(1e-12));
+}
+
 TEST_CASE("a kinematic pusher moves a box on the ground by the prescribed displacement") {
   // the pusher's face reaches the box at x = −0.2 (half extents 0.1 each) and pushes it at
   // 0.5 m/s to x = 0.2; then the box slides on, decelerated by μ g: v²/(2 μ g) further
