@@ -131,10 +131,14 @@ Character add_character(World& world, std::shared_ptr<const BvhMotion> motion,
     throw Error("character " + pivot::quoted(s.name) + ": density must be positive");
   if (!(s.thickness > 0.0) || !std::isfinite(s.thickness))
     throw Error("character " + pivot::quoted(s.name) + ": thickness must be positive");
+  // the motion's time is the World's, from 0: the root's track and the feed-forward table
+  // start there
+  if (world.time() != 0.0 || world.step_count() != 0)
+    throw Error("character " + pivot::quoted(s.name) + ": add it before the World's first step");
   const BvhClip& clip = motion->clip();
   check_skeleton(clip);
   const double h = world.settings().time_step;
-  const double t0 = world.time();
+  const double t0 = 0.0;
   const auto n = static_cast<int>(clip.joints.size());
   const auto J0 = motion->evaluate(t0);
 

@@ -81,10 +81,10 @@ struct SegmentMass {
 /// the convex shape of a BVH joint's segment, in its joint frame, scaled to metres
 [[nodiscard]] ShapePtr segment_shape(const BvhClip& clip, int joint, double scale, double thickness);
 
-/// adds the character to the World at the motion's pose at the World's current time (0):
-/// bodies, joints, the root's track and the muscles. Throws pivot::Error naming the BVH joint
-/// for a skeleton it cannot build (a joint with 2 rotation channels, position channels below the
-/// root) or bad settings
+/// adds the character to the World at the motion's pose at t = 0 (the motion's time is the
+/// World's): bodies, joints, the root's track and the muscles. Throws pivot::Error naming the
+/// BVH joint for a skeleton it cannot build (a joint with 2 rotation channels, position channels
+/// below the root), for bad settings, or when the World has already stepped
 Character add_character(World& world, std::shared_ptr<const BvhMotion> motion,
                         const CharacterSettings& settings);
 

@@ -295,6 +295,16 @@ Frame Time: 0.01
 )";
   World world;
   auto motion = std::make_shared<BvhMotion>(parse_bvh(text, "two.bvh"), BvhMapping{});
+  // and a World that has stepped already: the motion's time would not be the World's
+  World stepped;
+  stepped.step();
+  try {
+    (void)add_character(stepped, shipped_motion("arm_swing.bvh"), {});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) ==
+          "character \"character\": add it before the World's first step");
+  }
   try {
     (void)add_character(world, motion, {});
     FAIL("no error");
