@@ -35,6 +35,7 @@
 #include "pivot/engine/animator.hpp"
 #include "pivot/engine/rigid_body.hpp"
 #include "pivot/engine/world.hpp"
+#include "pivot/scenes/character.hpp"
 #include "pivot/scenes/interaction.hpp"
 
 namespace pivot {
@@ -154,6 +155,19 @@ struct SceneSpring {
   std::string body_b;       ///< body name or "world"
 };
 
+/// a motion-capture-driven character ("character" in the file; docs/character.md)
+struct SceneCharacter {
+  std::string bvh;                 ///< the BVH path as written in the file
+  std::filesystem::path bvh_path;  ///< resolved against the scene's folder
+  BvhMapping mapping{};            ///< "scale", "up", "origin"
+  CharacterSettings settings{};    ///< "name", "density", "thickness", "gains", ...
+  std::shared_ptr<const BvhMotion> motion;  ///< the clip read at load time, splines fitted
+};
+
+/// the largest rotation error of the scene's character against its motion at the World's time,
+/// rad (its joints' relative rotations |log(R_PC,d R_PCᵀ)|, from the bodies named NAME/JOINT)
+[[nodiscard]] double character_tracking_error(const World& world, const SceneCharacter& character);
+
 struct Scene {
   std::string name;         ///< "name" (default: the file's stem, or "unnamed")
   std::string description;  ///< free text ("description"), default empty
@@ -163,6 +177,8 @@ struct Scene {
   std::vector<SceneBody> bodies;   ///< in file order: World body index i is bodies[i]
   std::vector<SceneJoint> joints;  ///< in file order: World joint index j is joints[j]
   std::vector<SceneSpring> springs;
+  /// the character, added after the bodies, joints and springs (its bodies follow theirs)
+  std::optional<SceneCharacter> character;
   /// what a user did to a live run, with step numbers (interaction.hpp); `pivot run` applies
   /// them in order and, with an "end" event, stops there
   std::vector<SceneInteraction> interactions;

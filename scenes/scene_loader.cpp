@@ -27,7 +27,7 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
   const Object o(
       ctx, doc, "",
       {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints", "springs",
-       "interactions"});
+       "interactions", "character"});
   if (o.has("$schema")) (void)o.required_string("$schema");
   if (!o.has("pivot_scene"))
     ctx.fail("/pivot_scene", fmt::format("missing: a scene file starts with \"pivot_scene\": {}",
@@ -77,6 +77,7 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
     for (std::size_t i = 0; i < springs.size(); ++i)
       scene.springs.push_back(read_spring(ctx, springs[i], "/springs/" + std::to_string(i), scene));
   }
+  if (o.has("character")) scene.character = read_character(ctx, o.required("character"), "/character");
   if (o.has("interactions")) scene.interactions = read_interactions(ctx, o.required("interactions"));
   return scene;
 }

@@ -1,5 +1,6 @@
 // Scene → World, and the final-state hash of a world.
 #include <fmt/core.h>
+#include <algorithm>
 #include <bit>
 
 #include "pivot/scenes/scene.hpp"
@@ -48,7 +49,30 @@ World build_world(const Scene& scene) {
       fail(scene, "/springs/" + std::to_string(i), e);
     }
   }
+  if (scene.character) {
+    try {
+      (void)add_character(world, scene.character->motion, scene.character->settings);
+    } catch (const std::exception& e) {
+      fail(scene, "/character", e);
+    }
+  }
   return world;
+}
+
+double character_tracking_error(const World& world, const SceneCharacter& character) {
+  const BvhClip& clip = character.motion->clip();
+  const auto J = character.motion->evaluate(world.time());
+  std::vector<int> body(clip.joints.size());
+  for (std::size_t j = 0; j < clip.joints.size(); ++j)
+    body[j] = world.find_body(character.settings.name + "/" + clip.joints[j].name);
+  double worst = 0.0;
+  for (std::size_t j = 1; j < clip.joints.size(); ++j) {
+    const int b = body[j], p = body[clip.joints[j].parent];
+    if (b < 0 || p < 0) continue;
+    const Quat q_PC = world.pose(p).q_WB.conjugate() * world.pose(b).q_WB;
+    worst = std::max(worst, quat_log(Quat(J[j].R_PJ) * q_PC.conjugate()).norm());
+  }
+  return worst;
 }
 
 std::uint64_t state_hash(const World& world) {

@@ -322,6 +322,22 @@ std::string resolved_scene_json(const Scene& scene) {
   for (const SceneJoint& jt : scene.joints) j["joints"].push_back(joint_json(jt));
   j["springs"] = ojson::array();
   for (const SceneSpring& s : scene.springs) j["springs"].push_back(spring_json(s));
+  if (scene.character) {
+    const SceneCharacter& c = *scene.character;
+    j["character"] = {{"name", c.settings.name},
+                      {"bvh", c.bvh_path.string()},
+                      {"scale", c.mapping.scale},
+                      {"up", c.mapping.y_up ? "y" : "z"},
+                      {"origin", vec(c.mapping.origin)},
+                      {"density", c.settings.density},
+                      {"thickness", c.settings.thickness},
+                      {"gains",
+                       {{"stiffness", c.settings.gains.stiffness},
+                        {"damping", c.settings.gains.damping},
+                        {"min_torque", c.settings.gains.min_torque}}},
+                      {"friction", c.settings.friction},
+                      {"restitution", c.settings.restitution}};
+  }
   // written only when there are some, so scenes without them read as before
   if (!scene.interactions.empty()) {
     j["interactions"] = ojson::array();

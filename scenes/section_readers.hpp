@@ -35,6 +35,8 @@ KinematicTrack read_kinematic(const Context& ctx, const json& j, const std::stri
 AnimatorBodySettings read_animator(const Context& ctx, const json& j, const std::string& ptr);
 /// "interactions": events in non-decreasing step order, "end" last (interaction.hpp)
 std::vector<SceneInteraction> read_interactions(const Context& ctx, const json& j);
+/// "character" (read_character.cpp): reads the BVH file it names, relative to the scene's folder
+SceneCharacter read_character(const Context& ctx, const json& j, const std::string& ptr);
 /// "settings" (null: every default)
 SceneSettings read_settings(const Context& ctx, const json* j);
 

@@ -89,7 +89,7 @@ def test_install():
     check(os.path.isfile(os.path.join(share, "schema", "pivot-scene-1.schema.json")),
           "the schema is not installed at share/pivot/scenes/schema/")
     stray = [f for f in os.listdir(share)
-             if not (f.endswith(".json") or f in ("meshes", "schema", "sweeps"))]
+             if not (f.endswith(".json") or f in ("meshes", "mocap", "schema", "sweeps"))]
     check(not stray, f"installed beside the scenes: {stray}")
     # the example sweeps (docs/sweeps.md) are installed and find their scenes there
     example = os.path.join(share, "sweeps", "box_drop_grid.json")

@@ -10,6 +10,8 @@
 //                          (docs/loop-surfaces.md)
 //   pivot-bench speed      the targets of issue #16: small scenes, a 20-cube stack, large and
 //                          separate pyramids (1 and 2 threads)
+//   pivot-bench character  the motion-capture-driven character: steps/s of the 54-DOF walk,
+//                          tracking error, explicit against implicit feedback (docs/character.md)
 //   pivot-bench dump-lcps  only write the LCPs of Pivot's scenes (to --scene-lcps)
 //
 // Tables are Markdown, printed to stdout; docs/benchmarks.md holds the latest run.
@@ -23,6 +25,7 @@
 #include <iostream>
 
 #include "bowl_benchmark.hpp"
+#include "character_benchmark.hpp"
 #include "hybrid_benchmark.hpp"
 #include "lcp_benchmark.hpp"
 #include "report.hpp"
@@ -68,6 +71,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("hybrid", "rolling ellipsoid: reduced coordinates against the LCP");
   auto* speed = app.add_subcommand("speed", "the speed targets of issue #16");
   auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
+  auto* character = app.add_subcommand("character", "the motion-capture-driven character");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
@@ -114,6 +118,10 @@ int main(int argc, char** argv) {
   if (everything || speed->parsed()) run_speed_benchmark(speed_options, std::cout);
   if (everything || hybrid->parsed()) run_hybrid_benchmark(hybrid_options, std::cout);
   if (everything || bowl->parsed()) run_bowl_benchmark(bowl_options, std::cout);
+  if (everything || character->parsed())
+    run_character_benchmark({.scenes_dir = PIVOT_SOURCE_SCENES_DIR,
+                             .budget_seconds = quick ? 0.0 : 3.0},
+                            std::cout);
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;
 }

@@ -385,9 +385,19 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     outputs.insert(outputs.end(), {"contacts.csv", "joints.csv"});
   }
   if (options.html) outputs.push_back("replay.html");
+  // a character's tracking error against its motion at each frame (docs/character.md)
+  std::unique_ptr<OutputFile> character;
+  if (scene.character) {
+    character = std::make_unique<OutputFile>(dir.file("character.csv"));
+    character->print("t,tracking_error_rad\n");
+    outputs.push_back("character.csv");
+  }
   const auto frame = [&] {
     write_frame(trajectory, world);
     if (forces) forces->write_frame(world);
+    if (character)
+      character->print("{},{}\n", step_time(world.step_count(), world.settings().time_step),
+                       character_tracking_error(world, *scene.character));
   };
 
   if (!state_is_finite(world)) throw std::runtime_error("the initial state is not finite");

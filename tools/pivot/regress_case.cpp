@@ -58,7 +58,8 @@ const std::set<std::string> kKinds = {"final",        "at",           "max",
                                       "min",          "mean",         "first_sign_change",
                                       "slope",        "displacement", "max_displacement",
                                       "period",       "sign_changes", "metric_max",
-                                      "metric_final", "energy_drift", "summary"};
+                                      "metric_final", "energy_drift", "summary",
+                                      "character_max"};
 
 Measure read_measure(const json& j, const std::string& where, const fs::path& file) {
   Reader r(j, where, file);
@@ -289,6 +290,13 @@ double measure(const Measure& m, const RunData& run) {
     double worst = -INFINITY;
     for (std::size_t i = 0; i < values.size(); ++i)
       if (t[i] >= m.from - 1e-12 && t[i] <= m.to + 1e-12) worst = std::max(worst, values[i]);
+    return worst;
+  }
+  if (k == "character_max") {  // the largest tracking error in [from, to] (character.csv)
+    if (run.character.empty()) throw std::runtime_error("the run has no character.csv");
+    double worst = -INFINITY;
+    for (const auto& [t, e] : run.character)
+      if (t >= m.from - 1e-12 && t <= m.to + 1e-12) worst = std::max(worst, e);
     return worst;
   }
   if (k == "energy_drift") {  // max |E(t) − E(0)| / |E(0)| over the steps

@@ -17,12 +17,13 @@ namespace pivot::cli {
 /// what a check measures from a run (docs/regression.md, "Measures")
 struct Measure {
   std::string kind;   ///< final, at, max, min, slope, displacement, max_displacement, period,
-                      ///< sign_changes, metric_max, metric_final, energy_drift, summary
+                      ///< sign_changes, metric_max, metric_final, energy_drift, summary,
+                      ///< character_max (character.csv)
   std::string body;   ///< for the trajectory kinds
   std::string field;  ///< a trajectory field (run_data.hpp) or a metrics.csv column
   double time = 0.0;  ///< `at`
   double from = -1e300, to = 1e300;  ///< time window of max, min, slope, period, sign_changes,
-                                     ///< metric_max
+                                     ///< metric_max, character_max
   std::string pointer;               ///< `summary`: a JSON pointer into summary.json
 };
 
@@ -40,7 +41,7 @@ struct FigureSeries {
   std::string label;
   std::string body;    ///< with `field`: a trajectory field of this body
   std::string field;   ///< a trajectory field (run_data.hpp)
-  std::string metric;  ///< or a metrics.csv column
+  std::string metric;  ///< or a metrics.csv column, or "character": character.csv's error
   double scale = 1.0;
 };
 

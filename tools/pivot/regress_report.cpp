@@ -177,7 +177,12 @@ std::string figures(const fs::path& file, const ReportInput& in) {
     std::vector<PlotSeries> series;
     for (const FigureSeries& f : c.figure->series) {
       PlotSeries s{f.label, {}, {}};
-      if (!f.metric.empty()) {
+      if (f.metric == "character") {  // character.csv's tracking error (docs/character.md)
+        for (const auto& [t, e] : c.run->character) {
+          s.x.push_back(t);
+          s.y.push_back(f.scale * e);
+        }
+      } else if (!f.metric.empty()) {
         const auto t = c.run->metric("t"), y = c.run->metric(f.metric);
         for (std::size_t i = 0; i < t.size(); i += std::max<std::size_t>(1, t.size() / 2000)) {
           s.x.push_back(t[i]);

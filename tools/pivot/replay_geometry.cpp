@@ -152,8 +152,10 @@ ojson replay_shapes(const Scene& scene, const World& world) {
     ojson parts = ojson::array();
     if (body.shape) add_parts(*body.shape, body.shape_offset, Quat::Identity(), parts);
     b["parts"] = parts;
-    // the surface the scene gives (a sphere's or ellipsoid's own surface is its shape)
-    const auto& given = scene.bodies.at(static_cast<std::size_t>(i)).smooth_surface;
+    // the surface the scene gives (a sphere's or ellipsoid's own surface is its shape); bodies
+    // after the scene's own (a character's, docs/character.md) have none
+    const bool given = static_cast<std::size_t>(i) < scene.bodies.size() &&
+                       scene.bodies[static_cast<std::size_t>(i)].smooth_surface;
     b["surface"] = given && body.smooth_surface
                        ? surface_mesh(*body.smooth_surface, body.shape_offset)
                        : ojson();

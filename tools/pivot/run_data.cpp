@@ -105,6 +105,18 @@ RunData read_run(const fs::path& dir) {
       data.metrics.push_back(std::move(row));
     }
   }
+  if (fs::exists(dir / "character.csv")) {
+    const fs::path file = dir / "character.csv";
+    std::ifstream in = open(file);
+    std::string line;
+    std::getline(in, line);
+    for (std::size_t n = 2; std::getline(in, line); ++n) {
+      const std::vector<std::string> cells = split(line);
+      if (cells.size() != 2)
+        throw std::runtime_error(fmt::format("{}: line {}: expected 2 columns", file.string(), n));
+      data.character.push_back({number(cells[0], file, n), number(cells[1], file, n)});
+    }
+  }
   {
     const fs::path file = dir / "summary.json";
     std::ifstream in = open(file);

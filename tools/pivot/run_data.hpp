@@ -19,6 +19,8 @@ struct RunData {
   std::vector<std::string> metric_columns;           ///< numeric columns of metrics.csv
   std::vector<std::vector<double>> metrics;          ///< rows × metric_columns
   nlohmann::json summary;
+  /// character.csv's rows (t, tracking error in rad) when the run has a character, else empty
+  std::vector<std::array<double, 2>> character;
 
   /// the column of metrics.csv named `name`; throws std::runtime_error when there is none
   [[nodiscard]] std::vector<double> metric(const std::string& name) const;
@@ -26,7 +28,7 @@ struct RunData {
   [[nodiscard]] const std::vector<Frame>& body(const std::string& name) const;
 };
 
-/// reads the three files of `dir`; throws std::runtime_error naming the file on any problem
+/// reads the three files of `dir` (and character.csv when there is one); throws std::runtime_error naming the file on any problem
 [[nodiscard]] RunData read_run(const std::filesystem::path& dir);
 
 /// A trajectory field of a frame: the CSV columns t, x, …, wz, and the body-frame angular

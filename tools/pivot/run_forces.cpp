@@ -49,8 +49,22 @@ ForceWriter::ForceWriter(const Scene& scene, const World& world,
   joints_.print("{}\n", kJointsHeader);
   for (int j = 0; j < world.joint_count(); ++j) {
     const Joint& joint = world.joint(j);
-    frames_.push_back(joint_frame(scene.joints.at(static_cast<std::size_t>(j)),
-                                  world.pose(joint.body_a()), world.pose(joint.body_b())));
+    if (static_cast<std::size_t>(j) < scene.joints.size()) {
+      frames_.push_back(joint_frame(scene.joints[static_cast<std::size_t>(j)],
+                                    world.pose(joint.body_a()), world.pose(joint.body_b())));
+      continue;
+    }
+    // joints after the scene's own: a character's ball joints and hinges (docs/character.md)
+    JointFrame f;
+    if (const auto* hinge = dynamic_cast<const HingeJoint*>(&joint)) {
+      f.anchor_A = hinge->anchor_A();
+      f.anchor_B = hinge->anchor_B();
+      f.axis_u_A = hinge->axis_A();
+    } else if (const auto* ball = dynamic_cast<const BallJoint*>(&joint)) {
+      f.anchor_A = ball->anchor_A();
+      f.anchor_B = ball->anchor_B();
+    }
+    frames_.push_back(f);
   }
 }
 

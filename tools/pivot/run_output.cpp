@@ -234,7 +234,7 @@ std::array<double, 13> body_state(const World& world, int i) {
 std::vector<std::string> stale_outputs(const std::vector<std::string>& written) {
   static const char* const kOutputs[] = {"trajectory.csv", "metrics.csv", "summary.json",
                                          "shapes.json",    "contacts.csv", "joints.csv",
-                                         "animator.csv",   "replay.html"};
+                                         "animator.csv",   "replay.html",  "character.csv"};
   std::vector<std::string> stale;
   for (const char* f : kOutputs)
     if (std::find(written.begin(), written.end(), f) == written.end()) stale.emplace_back(f);
