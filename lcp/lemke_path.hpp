@@ -363,13 +363,12 @@ class LemkeSolver {
       row_times_inverse(r, out);
     } else {
       if (M_rows_.rows() != n_) M_rows_ = M_;  // row-major copy, made once per path
-      const int kk = k();
-      const auto X = Ainv_.topLeftCorner(kk, kk);
+      // the rows of A⁻¹ as contiguous columns of its transpose (transposed_inverse())
       out.setZero();
       for (RowMajorSparse::InnerIterator it(M_rows_, r); it; ++it)
         if (const int b = pos_col_[static_cast<std::size_t>(it.col())]; b >= 0)
-          out.noalias() += it.value() * X.row(b).transpose();
-      if (const int b = pos_col_[n_]; b >= 0) out.noalias() += d_(r) * X.row(b).transpose();
+          out.noalias() += it.value() * Ainv_t_.col(b);
+      if (const int b = pos_col_[n_]; b >= 0) out.noalias() += d_(r) * Ainv_t_.col(b);
     }
   }
 
@@ -427,6 +426,8 @@ class LemkeSolver {
       w_slot_count_ = 0;
       for (const auto& c : ties_) w_slot_count_ += c.is_z ? 0 : 1;
       lex_columns();
+      if constexpr (std::is_same_v<Matrix, SparseMatrix>)
+        if (w_slot_count_ > 0) Ainv_t_ = Ainv_.topLeftCorner(k(), k()).transpose();
       lex_rows_.resize(ties_.size());
       double scale = 0.0;
       int w_slot = k();
@@ -584,6 +585,7 @@ class LemkeSolver {
   int w_slot_count_ = 0;                         // tied w's: their unit columns' slots
   using RowMajorSparse = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
   RowMajorSparse M_rows_;  // a sparse M by rows, for row_times_inverse_sparse
+  DenseMatrix Ainv_t_;     // (A⁻¹)ᵀ at the current tie break: rows of A⁻¹ read contiguously
   Completion completion_;
   bool completed_ = false;
   double z0_start_ = 0.0, last_completion_z0_ = 0.0;
