@@ -26,6 +26,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "pivot/lcp/active_set.hpp"
@@ -323,17 +325,50 @@ class LemkeSolver {
     out.noalias() = Ainv_.topLeftCorner(kk, kk).transpose() * b;
   }
 
-  // row of B⁻¹ (over the n equation columns) of a basic variable
-  void inverse_row(int pos, bool is_z, Vector& out) {
+  // The lexicographic rows of the tied variables, compact. A row of B⁻¹ is zero outside the
+  // columns L (and, for w_r, the column r ∉ L of its unit entry), so each tied row is kept on
+  // the columns lex_cols_ = L ∪ {r of the tied w_r} only, sorted by column index: comparing
+  // there is comparing the full rows (a column where both rows are 0 is skipped by the
+  // comparison anyway), at O(k) per row instead of O(n).
+  //   row of z_Z(b): −(A⁻¹)(b, ·) on L
+  //   row of w_r:    e_rᵀ − M̃(r, Z) A⁻¹ on L
+  void lex_columns() {
     const int kk = k();
-    out.setZero(n_);
+    lex_cols_.clear();
+    for (int a = 0; a < kk; ++a) lex_cols_.push_back({rows_[a], a});
+    int slot = kk;
+    for (const auto& c : ties_)
+      if (!c.is_z) lex_cols_.push_back({c.pos, slot++});
+    std::sort(lex_cols_.begin(), lex_cols_.end());
+  }
+
+  // the compact row (slots 0…k−1: columns L by position; k + j: the j-th tied w's unit column)
+  void lex_row(int pos, bool is_z, int w_slot, Vector& out) {
+    const int kk = k();
+    out.setZero(kk + w_slot_count_);
     if (is_z) {
-      for (int a = 0; a < kk; ++a) out(rows_[a]) = -Ainv_(pos, a);
+      out.head(kk) = -Ainv_.row(pos).head(kk).transpose();
     } else {
-      out(pos) = 1.0;
+      out(w_slot) = 1.0;
       auto t = work2_.head(kk);
-      row_times_inverse(pos, t);
-      for (int a = 0; a < kk; ++a) out(rows_[a]) -= t(a);
+      row_times_inverse_sparse(pos, t);
+      out.head(kk) -= t;
+    }
+  }
+
+  // bᵀA⁻¹ for b = M̃(r, Z) from the stored entries of row r of M only (a sparse M: about
+  // nnz(row) · k instead of k²; a dense M: row_times_inverse)
+  void row_times_inverse_sparse(int r, Eigen::Ref<Vector> out) {
+    if constexpr (!std::is_same_v<Matrix, SparseMatrix>) {
+      row_times_inverse(r, out);
+    } else {
+      if (M_rows_.rows() != n_) M_rows_ = M_;  // row-major copy, made once per path
+      // the rows of A⁻¹ as contiguous columns of its transpose (transposed_inverse())
+      out.setZero();
+      for (RowMajorSparse::InnerIterator it(M_rows_, r); it; ++it)
+        if (const int b = pos_col_[static_cast<std::size_t>(it.col())]; b >= 0)
+          out.noalias() += it.value() * Ainv_t_.col(b);
+      if (const int b = pos_col_[n_]; b >= 0) out.noalias() += d_(r) * Ainv_t_.col(b);
     }
   }
 
@@ -387,18 +422,24 @@ class LemkeSolver {
       }
     std::size_t best = 0;
     if (ties_.size() > 1) {
-      // lexicographic minimum of (B⁻¹)_r· / D_r over the tied rows
+      // lexicographic minimum of (B⁻¹)_r· / D_r over the tied rows, on their compact rows
+      w_slot_count_ = 0;
+      for (const auto& c : ties_) w_slot_count_ += c.is_z ? 0 : 1;
+      lex_columns();
+      if constexpr (std::is_same_v<Matrix, SparseMatrix>)
+        if (w_slot_count_ > 0) Ainv_t_ = Ainv_.topLeftCorner(k(), k()).transpose();
       lex_rows_.resize(ties_.size());
       double scale = 0.0;
+      int w_slot = k();
       for (std::size_t c = 0; c < ties_.size(); ++c) {
-        inverse_row(ties_[c].pos, ties_[c].is_z, lex_rows_[c]);
+        lex_row(ties_[c].pos, ties_[c].is_z, ties_[c].is_z ? -1 : w_slot++, lex_rows_[c]);
         lex_rows_[c] /= ties_[c].rate;
-        scale = std::max(scale, lex_rows_[c].lpNorm<Eigen::Infinity>());
+        scale = std::max(scale, lex_rows_[c].template lpNorm<Eigen::Infinity>());
       }
       const double eq_tol = 1e-12 * std::max(scale, kTiny);
       for (std::size_t c = 1; c < ties_.size(); ++c) {
-        for (int col = 0; col < n_; ++col) {
-          const double a = lex_rows_[c](col), b = lex_rows_[best](col);
+        for (const auto& [col, slot] : lex_cols_) {
+          const double a = lex_rows_[c](slot), b = lex_rows_[best](slot);
           if (std::abs(a - b) <= eq_tol) continue;
           if (a < b) best = c;
           break;
@@ -539,7 +580,12 @@ class LemkeSolver {
     double rate;
   };
   std::vector<Candidate> candidates_, ties_;
-  std::vector<Vector> lex_rows_;
+  std::vector<Vector> lex_rows_;                 // compact lexicographic rows of the ties
+  std::vector<std::pair<int, int>> lex_cols_;    // (column of B⁻¹, slot in a compact row)
+  int w_slot_count_ = 0;                         // tied w's: their unit columns' slots
+  using RowMajorSparse = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+  RowMajorSparse M_rows_;  // a sparse M by rows, for row_times_inverse_sparse
+  DenseMatrix Ainv_t_;     // (A⁻¹)ᵀ at the current tie break: rows of A⁻¹ read contiguously
   Completion completion_;
   bool completed_ = false;
   double z0_start_ = 0.0, last_completion_z0_ = 0.0;

@@ -88,6 +88,58 @@ TEST_CASE("sparse Lemke: larger problems give the dense storage's unique answer"
   }
 }
 
+TEST_CASE("sparse Lemke: degenerate problems break their ties as in dense storage",
+          "[lcp][sparse][degenerate]") {
+  // M = BᵀB for a block-bidiagonal B of small integers, each block's last column a copy of its
+  // first (duplicated rows and columns of M: PSD, rank-deficient), and q = w − M z for a planted
+  // complementary pair with many z_i = w_i = 0 (zero ratios): the ratio test ties at almost
+  // every pivot, as on a box pyramid's friction rows. The sparse storage resolves the ties on
+  // compact rows of B⁻¹ with products over the stored entries of M's rows (lemke_path.hpp,
+  // lex_row); the dense storage forms the full rows: both must take the same path.
+  std::mt19937 rng(8128);
+  std::uniform_int_distribution<int> entry(-1, 1), pick(0, 2);
+  for (int blocks : {12, 20}) {
+    for (int trial = 0; trial < 4; ++trial) {
+      const int b = 5, n = blocks * b;
+      MatrixXd B = MatrixXd::Zero(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          if (j / b == i / b || j / b == i / b + 1) B(i, j) = entry(rng);
+      for (int k = 0; k < blocks; ++k) B.col(k * b + b - 1) = B.col(k * b);
+      // odd trials: q = −1, every row tied at the start, the lexicographic rule deciding among
+      // the w's from the first pivot on (a solution need not exist: then both storages must end
+      // the same way after the same pivots)
+      const bool all_tied = trial % 2 == 1;
+      const MatrixXd M = B.transpose() * B;
+      VectorXd z = VectorXd::Zero(n), w = VectorXd::Zero(n);
+      for (int i = 0; i < n; ++i) {
+        const int kind = pick(rng);  // 0: both zero, 1: z basic, 2: w basic
+        if (kind == 1) z(i) = 1.0 + (i % 2);
+        if (kind == 2) w(i) = 1.0;
+      }
+      const VectorXd q = all_tied ? VectorXd(VectorXd::Constant(n, -1.0)) : VectorXd(w - M * z);
+      const SparseLcpProblem sparse{sparse_of(M), q, "degenerate sparse"};
+      REQUIRE(sparse_path(sparse.M));
+      const LcpResult s = solve_lemke(sparse);
+      const LcpResult d = solve_lemke(LcpProblem{M, q, "degenerate dense"});
+      INFO("n = " << n << " trial " << trial << ": sparse " << to_string(s.status) << " ("
+                  << s.pivots << " pivots, attempt " << s.attempt << "), dense "
+                  << to_string(d.status) << " (" << d.pivots << " pivots, attempt " << d.attempt
+                  << ")");
+      CHECK(s.status == d.status);
+      CHECK(s.pivots == d.pivots);
+      CHECK(s.attempt == d.attempt);
+      CHECK(s.active_set == d.active_set);
+      CHECK(relative_difference(s.z, d.z) <= 1e-9);
+      if (all_tied) continue;
+      REQUIRE(s.ok());
+      CHECK(independent_worst(M, q, s.z) <= 1e-9);
+      // symmetric PSD: every solution has the same w, the planted one
+      CHECK(relative_difference(VectorXd(M * s.z + q), w) <= 1e-9);
+    }
+  }
+}
+
 TEST_CASE("sparse Lemke: the warm start is accepted in sparse storage", "[lcp][sparse]") {
   std::mt19937 rng(99);
   const MatrixXd M = block_tridiagonal_spd(rng, 30, 4);
