@@ -472,9 +472,12 @@ struct CollisionWorld::Impl {
       case Manifold::gjk:
         if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) return {*c};
         return {};
-      case Manifold::sdf_pair:
-        return sdf_pair_manifold(A, objA->getUserIndex(), objA->isStaticObject(), B,
-                                 objB->getUserIndex(), objB->isStaticObject(), margin, sdf_caches);
+      case Manifold::sdf_pair: {
+        // fixed from the settings (Bullet marks every bare btCollisionObject static)
+        const int a = objA->getUserIndex(), b = objB->getUserIndex();
+        return sdf_pair_manifold(A, a, objects[by_body.at(a)]->settings.fixed, B, b,
+                                 objects[by_body.at(b)]->settings.fixed, margin, sdf_caches);
+      }
       case Manifold::shell_primitive:
         return shell_primitive_manifold(A, objA->getUserIndex(), B, objB->getUserIndex(), margin,
                                         sdf_caches);

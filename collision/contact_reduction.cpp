@@ -5,7 +5,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <tuple>
+#include <cstdint>
+#include <unordered_map>
 
 namespace pivot::detail {
 
@@ -31,21 +32,26 @@ std::vector<int> contact_patches(const std::vector<ContactPoint>& points,
   std::vector<int> parent(static_cast<std::size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
   const double link = std::max(settings.link, 1e-12);
-  // a spatial hash of cells of the link size: neighbours are in the 27 cells around
-  using Cell = std::tuple<long, long, long>;
-  std::map<Cell, std::vector<int>> cells;
-  auto cell_of = [&](const Vec3& p) {
-    return Cell{static_cast<long>(std::floor(p.x() / link)), static_cast<long>(std::floor(p.y() / link)),
-                static_cast<long>(std::floor(p.z() / link))};
+  // a spatial hash of cells of the link size: neighbours are in the 27 cells around (cell
+  // coordinates packed 21 bits each; the points are near each other, so no wrap-around)
+  const auto coord = [&](double x) { return static_cast<std::int64_t>(std::floor(x / link)); };
+  const auto key = [](std::int64_t x, std::int64_t y, std::int64_t z) {
+    const auto m = [](std::int64_t v) { return static_cast<std::uint64_t>(v) & 0x1FFFFFu; };
+    return (m(x) << 42) | (m(y) << 21) | m(z);
   };
-  for (int i = 0; i < n; ++i) cells[cell_of(points[static_cast<std::size_t>(i)].p_WCa)].push_back(i);
+  std::unordered_map<std::uint64_t, std::vector<int>> cells;
+  cells.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const Vec3& p = points[static_cast<std::size_t>(i)].p_WCa;
+    cells[key(coord(p.x()), coord(p.y()), coord(p.z()))].push_back(i);
+  }
   for (int i = 0; i < n; ++i) {
     const ContactPoint& a = points[static_cast<std::size_t>(i)];
-    const auto [cx, cy, cz] = cell_of(a.p_WCa);
-    for (long dx = -1; dx <= 1; ++dx)
-      for (long dy = -1; dy <= 1; ++dy)
-        for (long dz = -1; dz <= 1; ++dz) {
-          const auto it = cells.find({cx + dx, cy + dy, cz + dz});
+    const std::int64_t cx = coord(a.p_WCa.x()), cy = coord(a.p_WCa.y()), cz = coord(a.p_WCa.z());
+    for (std::int64_t dx = -1; dx <= 1; ++dx)
+      for (std::int64_t dy = -1; dy <= 1; ++dy)
+        for (std::int64_t dz = -1; dz <= 1; ++dz) {
+          const auto it = cells.find(key(cx + dx, cy + dy, cz + dz));
           if (it == cells.end()) continue;
           for (const int j : it->second) {
             if (j <= i) continue;

@@ -11,6 +11,9 @@ namespace {
 
 /// neighbours closer than this many mean spacings of the shell join a patch
 constexpr double kLinkSpacings = 2.5;
+/// a shell point is a contact only where its normal and the distance's gradient oppose within
+/// 60°
+constexpr double kFacingCos = 0.5;
 
 }  // namespace
 
@@ -26,6 +29,12 @@ std::vector<ContactPoint> shell_contacts(const PointShell& shell, const Mat3& R_
   std::vector<ContactPoint> points;
   points.reserve(hits.size());
   for (const ShellHit& h : hits) {
+    // a point counts only where its outward normal faces the other body within 60°
+    // (N · ∇d ≤ −cos 60°): a face turned away (the far side of a thin part, within the
+    // margin) would only forbid separating motion, and at an edge the side face's points
+    // grazing a floor (N ⟂ ∇d) would push sideways out of a floor penetration
+    const Vec3 N_S = R_SA * shell.normals[static_cast<std::size_t>(h.point)];
+    if (!(N_S.dot(oracle.normal(h.p_S)) <= -kFacingCos)) continue;
     ContactPoint c;
     c.p_WCa = R_A * shell.points[static_cast<std::size_t>(h.point)] + p_A;
     c.n_BA_W = -(R_A * shell.normals[static_cast<std::size_t>(h.point)]);

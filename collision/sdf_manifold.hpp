@@ -8,7 +8,9 @@
 //                              axes and is discontinuous across voxel faces),
 //   gap     φ = d(p)          (the field value, which post-stabilization drives to ≥ 0; its
 //                              derivative is taken as nᵀ, the thesis' ∂d/∂p ≈ N₀ᵀ, §4.2),
-//   Ca = p on A's surface, Cb = p − φ n.
+//   Ca = p on A's surface, Cb = p − φ n;
+// a point counts only where its normal faces the other body within 60°, N·∇d ≤ −1/2 (the
+// thesis uses every point; with an LCP a side face grazing a floor would push sideways).
 // The points are then reduced per patch (contact_reduction.hpp).
 //
 // Roles (§3.13): between two sdf shapes the field is the fixed body's, else the larger body's

@@ -2,9 +2,14 @@
 """The closed triangle meshes of the sdf scenes (docs/distributed-contact.md), written to
 scenes/meshes/:
 
-  peg.obj           a square peg, 20 x 20 x 40 mm, centred at the origin
+  peg.obj           a square peg, 21 x 21 x 40 mm, centred at the origin
   holed_block.obj   an 80 x 80 x 40 mm block (top at z = 0.02) with a blind square hole
-                    21 x 21 x 20 mm from the top: 0.5 mm clearance per side around the peg
+                    22 x 22 x 20 mm from the top: 0.5 mm clearance per side around the peg.
+                    The hole's walls (x, y = +-0.011) and bottom (z = 0) lie on the planes of
+                    a 1 mm grid: trilinear interpolation of a distance field undershoots near a
+                    concave crease whose faces lie between grid planes (by up to ~h/2, a false
+                    penetration), and is exact-or-above when they lie on them
+                    (docs/distributed-contact.md, limits).
   bumpy_plate.obj   a 200 x 100 mm plate, 10 mm thick, whose top carries smooth bumps along x:
                     z = 0.005 + 0.0005 (1 - cos(2 pi x / 0.02)) (1 mm high, 20 mm apart)
   sled.obj          a 40 x 30 x 10 mm box that slides over the bumps
@@ -131,13 +136,13 @@ def main():
     os.makedirs(out, exist_ok=True)
 
     box = lambda hx, hy, hz: cells_mesh([-hx, hx], [-hy, hy], [-hz, hz], lambda i, j, k: True)
-    write_obj(os.path.join(out, "peg.obj"), *box(0.01, 0.01, 0.02), "square peg 20 x 20 x 40 mm")
+    write_obj(os.path.join(out, "peg.obj"), *box(0.0105, 0.0105, 0.02), "square peg 21 x 21 x 40 mm")
 
-    a, h = 0.04, 0.0105
+    a, h = 0.04, 0.011
     xs = [-a, -h, h, a]
     write_obj(os.path.join(out, "holed_block.obj"),
               *cells_mesh(xs, xs, [-0.02, 0.0, 0.02], lambda i, j, k: not (i == 1 and j == 1 and k == 1)),
-              "block 80 x 80 x 40 mm, blind hole 21 x 21 x 20 mm from the top (z = 0.02)")
+              "block 80 x 80 x 40 mm, blind hole 22 x 22 x 20 mm from the top (z = 0.02)")
 
     bump = lambda x, y: 0.005 + 0.0005 * (1 - math.cos(2 * math.pi * x / 0.02))
     write_obj(os.path.join(out, "bumpy_plate.obj"),
