@@ -21,7 +21,7 @@ SdfQuery::SdfQuery(ShapePtr shell, ShapePtr field) : impl_(std::make_unique<Impl
 SdfQuery::~SdfQuery() = default;
 
 SdfQueryStats SdfQuery::traverse(const Pose& shell_pose, const Pose& field_pose, double margin,
-                                 long budget, bool coherence) {
+                                 long budget, bool coherence, bool reduce) {
   const detail::SdfModel& a = *impl_->shell->sdf;
   const detail::SdfModel& b = *impl_->field->sdf;
   detail::TraversalSettings settings;
@@ -31,13 +31,20 @@ SdfQueryStats SdfQuery::traverse(const Pose& shell_pose, const Pose& field_pose,
   detail::TraversalStats st;
   const Mat3 R_A = shell_pose.q_WB.normalized().toRotationMatrix();
   const Mat3 R_B = field_pose.q_WB.normalized().toRotationMatrix();
-  const auto contacts = detail::shell_contacts(a.shell, R_A, shell_pose.p_WB, b.field, R_B,
-                                               field_pose.p_WB, settings, impl_->cache, &st);
+  std::size_t contacts = 0;
+  if (reduce)
+    contacts = detail::shell_contacts(a.shell, R_A, shell_pose.p_WB, b.field, R_B,
+                                      field_pose.p_WB, settings, impl_->cache, &st)
+                   .size();
+  else
+    (void)detail::traverse_point_tree(a.shell, b.field, R_B.transpose() * R_A,
+                                      R_B.transpose() * (shell_pose.p_WB - field_pose.p_WB),
+                                      settings, impl_->cache, &st);
   SdfQueryStats out;
   out.points = static_cast<int>(a.shell.points.size());
   out.levels = a.shell.levels();
   out.touching = st.touching;
-  out.contacts = static_cast<int>(contacts.size());
+  out.contacts = static_cast<int>(contacts);
   out.visited = st.visited;
   out.skipped = st.skipped;
   out.queries = st.queries;

@@ -31,9 +31,10 @@ class SdfQuery {
   SdfQuery& operator=(const SdfQuery&) = delete;
 
   /// the tree traversal; its caches persist between calls (call it along a motion for the
-  /// temporal-coherence skip); budget 0: unlimited
+  /// temporal-coherence skip); budget 0: unlimited; `reduce`: also the contacts for the LCP
+  /// (facing rule and patch reduction), else only the touching points (contacts stays 0)
   SdfQueryStats traverse(const Pose& shell_pose, const Pose& field_pose, double margin,
-                         long budget = 0, bool coherence = true);
+                         long budget = 0, bool coherence = true, bool reduce = true);
   /// every point tested, no tree, no reduction
   SdfQueryStats brute_force(const Pose& shell_pose, const Pose& field_pose, double margin);
 

@@ -25,6 +25,7 @@
 #include "report.hpp"
 #include "scene_benchmark.hpp"
 #include "scene_lcps.hpp"
+#include "sdf_benchmark.hpp"
 #include "speed_benchmark.hpp"
 
 namespace fs = std::filesystem;
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("hybrid", "rolling ellipsoid: reduced coordinates against the LCP");
   auto* speed = app.add_subcommand("speed", "the speed targets of issue #16");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
+  auto* sdf = app.add_subcommand("sdf", "sdf contact generation: point tree against brute force");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
   const bool everything = app.get_subcommands().empty() || all->parsed();
@@ -105,6 +107,15 @@ int main(int argc, char** argv) {
   if (everything || scaling->parsed()) run_scaling_benchmark(scene_options, std::cout);
   if (everything || speed->parsed()) run_speed_benchmark(speed_options, std::cout);
   if (everything || hybrid->parsed()) run_hybrid_benchmark(hybrid_options, std::cout);
+  if (everything || sdf->parsed()) {
+    SdfBenchOptions sdf_options;
+    sdf_options.meshes = fs::path(PIVOT_BENCH_SCENES_DIR) / "meshes";
+    if (quick) {
+      sdf_options.steps = 10;
+      sdf_options.points = 8192;
+    }
+    run_sdf_benchmark(sdf_options, std::cout);
+  }
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;
 }
