@@ -1,3 +1,4 @@
+// Long file: the one Bullet bridge (every Bullet-backed manifold and the narrow-phase dispatch in one place, as collision.md describes)
 // The Bullet bridge, the only source of Pivot that includes Bullet (through bullet_shapes.hpp):
 // the shapes as Bullet objects, the broadphase, GJK/EPA, the mesh queries, and the narrow
 // phase's dispatch through the pair table (pair_table.hpp); the analytic manifolds are in
@@ -51,6 +52,8 @@
 #include "pivot/collision/mesh_info.hpp"
 #include "pivot/collision/pair_table.hpp"
 #include "pivot/collision/polytope.hpp"
+#include "pivot/collision/sdf_manifold.hpp"
+#include "pivot/collision/sdf_model.hpp"
 #include "pivot/core/error.hpp"
 
 namespace pivot {
@@ -97,6 +100,7 @@ struct CollisionWorld::Impl {
   std::vector<std::unique_ptr<Object>> objects;                     // in order of addition
   std::map<int, std::size_t> by_body;
   std::set<std::pair<int, int>> excluded;
+  SdfCaches sdf_caches;  // the point-tree traversals' memory, per pair of bodies
 
   Impl() {
     // check every cached pair for overlap each call (default: 10% per call), so the pair
@@ -195,6 +199,21 @@ struct CollisionWorld::Impl {
         meshes.push_back(std::move(array));
         part.scale = 1.0;
         bt = own(std::move(m));
+        break;
+      }
+      case ShapeType::sdf: {
+        // for the broadphase only: the mesh's bounding box (the narrow phase is sdf_manifold)
+        Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+        for (const Vec3& v : shape.points) {
+          lo = lo.cwiseMin(v);
+          hi = hi.cwiseMax(v);
+        }
+        auto box = std::make_unique<btBoxShape>(to_bt(0.5 * (hi - lo)));
+        box->setMargin(0.0);
+        auto holder = std::make_unique<btCompoundShape>(false);
+        holder->addChildShape(to_bt(Mat3::Identity(), 0.5 * (hi + lo)), own(std::move(box)));
+        part.scale = shape.sdf->bounding_radius;
+        bt = own(std::move(holder));
         break;
       }
       case ShapeType::compound: {
@@ -453,6 +472,15 @@ struct CollisionWorld::Impl {
       case Manifold::gjk:
         if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) return {*c};
         return {};
+      case Manifold::sdf_pair: {
+        // fixed from the settings (Bullet marks every bare btCollisionObject static)
+        const int a = objA->getUserIndex(), b = objB->getUserIndex();
+        return sdf_pair_manifold(A, a, objects[by_body.at(a)]->settings.fixed, B, b,
+                                 objects[by_body.at(b)]->settings.fixed, margin, sdf_caches);
+      }
+      case Manifold::shell_primitive:
+        return shell_primitive_manifold(A, objA->getUserIndex(), B, objB->getUserIndex(), margin,
+                                        sdf_caches);
     }
     return {};
   }

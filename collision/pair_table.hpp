@@ -19,7 +19,10 @@
 //     spheres, so a lying capsule rests on two points;
 //   · against a mesh, a box/hull face contact becomes the clipped face (as on a plane),
 //     and contacts on edges between coplanar triangles are dropped;
-//   · the rest (cylinder, ellipsoid against curved or polyhedral shapes): one GJK/EPA pair.
+//   · the rest (cylinder, ellipsoid against curved or polyhedral shapes): one GJK/EPA pair;
+//   · an sdf shape: its point shell against the other sdf shape's field, or against the exact
+//     distance of a plane, sphere, box or capsule (sdf_manifold.hpp); against a cylinder,
+//     ellipsoid, hull or mesh it gets no contacts (docs/distributed-contact.md, limits).
 
 #include <array>
 #include <cstddef>
@@ -39,6 +42,8 @@ enum class Manifold {
   segments,        ///< capsule A against sphere or capsule B, analytic (manifold_segments.cpp)
   capsule_convex,  ///< capsule A against any other convex B: GJK plus the end spheres
   gjk,             ///< one GJK/EPA closest pair (cylinder, ellipsoid against curved shapes)
+  sdf_pair,        ///< sdf A against sdf B: point shell against distance field (sdf_manifold.cpp)
+  shell_primitive, ///< sdf A's point shell against plane, sphere, box or capsule B's exact distance
 };
 
 /// "plane", "mesh", ...
@@ -62,6 +67,10 @@ enum class Manifold {
       return "capsule_convex";
     case Manifold::gjk:
       return "gjk";
+    case Manifold::sdf_pair:
+      return "sdf_pair";
+    case Manifold::shell_primitive:
+      return "shell_primitive";
   }
   return "unknown";
 }
@@ -77,6 +86,13 @@ struct PairRule {
   const auto is_polytope = [](ShapeType t) { return t == box || t == convex; };
   const auto is_static = [](ShapeType t) { return t == plane || t == mesh; };
   if (a == compound || b == compound) return {};
+  // sdf shapes: a shell against a field or an exact primitive distance; the sdf shape is A
+  const auto has_distance = [](ShapeType t) {
+    return t == plane || t == sphere || t == box || t == capsule;
+  };
+  if (a == sdf && b == sdf) return {Manifold::sdf_pair};
+  if (a == sdf) return has_distance(b) ? PairRule{Manifold::shell_primitive} : PairRule{};
+  if (b == sdf) return has_distance(a) ? PairRule{Manifold::shell_primitive, true} : PairRule{};
   // planes and meshes belong to fixed bodies and are always B
   if (is_static(a)) return is_static(b) ? PairRule{} : PairRule{pair_rule_of(b, a).manifold, true};
   if (b == plane) return {Manifold::plane};
@@ -90,7 +106,7 @@ struct PairRule {
   return {Manifold::gjk};
 }
 
-inline constexpr std::size_t kShapeTypeCount = 9;  // ShapeType's enumerators
+inline constexpr std::size_t kShapeTypeCount = 10;  // ShapeType's enumerators
 
 /// the rule of every ordered pair, indexed by the ShapeType values
 inline constexpr auto kPairTable = [] {

@@ -8,6 +8,8 @@
 #include <fmt/core.h>
 
 #include "pivot/collision/convex_hull.hpp"
+#include "pivot/collision/mesh_file.hpp"
+#include "pivot/collision/sdf_model.hpp"
 #include "pivot/core/error.hpp"
 
 namespace pivot {
@@ -206,6 +208,10 @@ ShapePtr make_compound(std::vector<CompoundChild> children) {
     if (c.shape->type == ShapeType::plane || c.shape->type == ShapeType::mesh)
       throw Error(fmt::format("compound: child {} is a {} (only solid shapes can be children)", i,
                               to_string(c.shape->type)));
+    if (c.shape->type == ShapeType::sdf)
+      throw Error(fmt::format("compound: child {} is an sdf shape (an sdf shape is a body's whole "
+                              "shape, not a part)",
+                              i));
     if (!c.position.allFinite() || !c.orientation.coeffs().allFinite())
       throw Error(fmt::format("compound: child {} has a non-finite position or orientation", i));
     if (c.orientation.norm() < 1e-6)
@@ -271,6 +277,34 @@ MassProperties polyhedron(const ConvexHull& hull, double density) {
 
 }  // namespace
 
+ShapePtr make_sdf_shape(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles,
+                        const SdfShapeSettings& settings, std::string source) {
+  const std::string who =
+      source.empty() ? std::string("sdf shape") : fmt::format("sdf shape \"{}\"", source);
+  const int nv = static_cast<int>(vertices.size());
+  for (std::size_t t = 0; t < triangles.size(); ++t)
+    for (const int i : triangles[t])
+      if (i < 0 || i >= nv)
+        throw Error(
+            fmt::format("{}: triangle {} has vertex index {} out of range [0, {})", who, t, i, nv));
+  for (std::size_t i = 0; i < vertices.size(); ++i)
+    if (!vertices[i].allFinite()) throw Error(fmt::format("{}: vertex {} is not finite", who, i));
+  if (triangles.size() < 4) throw Error(fmt::format("{}: needs a closed mesh of at least 4 triangles", who));
+  detail::TriangleMesh mesh{std::move(vertices), std::move(triangles)};
+  auto s = std::make_shared<Shape>();
+  s->type = ShapeType::sdf;
+  s->sdf = detail::build_sdf_model(mesh, settings, who);
+  s->points = std::move(mesh.vertices);
+  s->triangles = std::move(mesh.triangles);
+  s->source = std::move(source);
+  return s;
+}
+
+ShapePtr load_sdf_shape(const std::string& path, const SdfShapeSettings& settings) {
+  detail::TriangleMesh mesh = detail::read_obj_file(path);
+  return make_sdf_shape(std::move(mesh.vertices), std::move(mesh.triangles), settings, path);
+}
+
 MassProperties mass_properties(const Shape& shape, double density) {
   if (!(density > 0.0) || !std::isfinite(density))
     throw Error(fmt::format("{} shape: density must be positive and finite (got {})",
@@ -322,6 +356,8 @@ MassProperties mass_properties(const Shape& shape, double density) {
     }
     case ShapeType::convex:
       return polyhedron(convex_hull(shape.points), density);
+    case ShapeType::sdf:  // the closed mesh itself (the divergence theorem needs no convexity)
+      return polyhedron(ConvexHull{shape.points, shape.triangles}, density);
     case ShapeType::compound: {
       // Σ children: I = Σ [R_i I_i R_iᵀ + m_i (|d_i|² 1 − d_i d_iᵀ)], d_i = c_i − c
       MassProperties total;

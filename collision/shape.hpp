@@ -17,14 +17,14 @@
 
 namespace pivot {
 
-enum class ShapeType { sphere, box, capsule, cylinder, ellipsoid, convex, plane, mesh, compound };
+enum class ShapeType { sphere, box, capsule, cylinder, ellipsoid, convex, plane, mesh, compound, sdf };
 
 /// the one table of shape names, as written in scene files, in no particular order
 struct ShapeTypeName {
   ShapeType type;
   const char* name;
 };
-inline constexpr std::array<ShapeTypeName, 9> kShapeTypeNames = {{
+inline constexpr std::array<ShapeTypeName, 10> kShapeTypeNames = {{
     {ShapeType::sphere, "sphere"},
     {ShapeType::box, "box"},
     {ShapeType::capsule, "capsule"},
@@ -34,12 +34,17 @@ inline constexpr std::array<ShapeTypeName, 9> kShapeTypeNames = {{
     {ShapeType::plane, "plane"},
     {ShapeType::mesh, "mesh"},
     {ShapeType::compound, "compound"},
+    {ShapeType::sdf, "sdf"},
 }};
 
 /// "sphere", "box", ... as written in scene files (kShapeTypeNames)
 [[nodiscard]] const char* to_string(ShapeType type);
 /// the shape type of a name of kShapeTypeNames; none for any other text
 [[nodiscard]] std::optional<ShapeType> shape_type_from_name(std::string_view name);
+
+namespace detail {
+struct SdfModel;  // collision/sdf_model.hpp
+}
 
 struct Shape;
 using ShapePtr = std::shared_ptr<const Shape>;
@@ -62,7 +67,25 @@ struct Shape {
   Vec3 normal = Vec3::UnitZ();                ///< plane: unit outward normal
   double offset = 0.0;                        ///< plane: n·x = offset, m
   std::vector<CompoundChild> children;        ///< compound
-  std::string source;                         ///< mesh: the file it was read from (for messages)
+  std::string source;                         ///< mesh, sdf: the file it was read from (for messages)
+  /// sdf: the distance field and point shell of the closed mesh in `points`/`triangles`
+  std::shared_ptr<const detail::SdfModel> sdf;
+};
+
+/// the default grid of an sdf shape: its bounding box's largest side over this many voxels
+inline constexpr double kSdfDefaultCells = 64.0;
+/// the default point count of an sdf shape's point shell is area / voxel² (Barbič 2007, §3.8:
+/// points no coarser than voxels), within these bounds
+inline constexpr int kSdfMinDefaultPoints = 512;
+inline constexpr int kSdfMaxDefaultPoints = 16384;
+/// the most points a shell may have (farthest-point ordering is O(points²))
+inline constexpr int kSdfMaxPoints = 65536;
+
+/// how an sdf shape is built from its closed triangle mesh (docs/distributed-contact.md)
+struct SdfShapeSettings {
+  double voxel = 0.0;    ///< grid spacing, m; 0: the bounding box's largest side / 64
+  int points = 0;        ///< point-shell size; 0: area / voxel² within [512, 16384]
+  long node_budget = 0;  ///< visited tree nodes per pair and step (V_W); 0: unlimited
 };
 
 // Factories: validate (positive finite sizes, enough non-degenerate points, unit-able normal)
@@ -86,6 +109,14 @@ struct Shape {
 /// throws pivot::Error naming the file and line
 [[nodiscard]] ShapePtr load_obj_mesh(const std::string& path);
 [[nodiscard]] ShapePtr make_compound(std::vector<CompoundChild> children);
+/// a shape for complex, non-convex bodies, fixed or moving: a closed, outward-oriented triangle
+/// mesh, given its signed distance field and point shell now (Barbič 2007, ch. 3); throws
+/// pivot::Error naming `source` for an open or inverted mesh or bad settings
+[[nodiscard]] ShapePtr make_sdf_shape(std::vector<Vec3> vertices,
+                                      std::vector<std::array<int, 3>> triangles,
+                                      const SdfShapeSettings& settings, std::string source);
+/// the same from a Wavefront OBJ file (read by tinyobjloader)
+[[nodiscard]] ShapePtr load_sdf_shape(const std::string& path, const SdfShapeSettings& settings);
 
 /// mass, centre of mass and inertia of a solid shape of uniform density
 struct MassProperties {

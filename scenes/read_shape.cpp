@@ -34,6 +34,8 @@ std::vector<std::string> shape_keys(ShapeType type) {
       return {"type", "obj"};
     case ShapeType::compound:
       return {"type", "children"};
+    case ShapeType::sdf:
+      return {"type", "mesh", "voxel", "points", "node_budget"};
   }
   return {"type"};
 }
@@ -46,6 +48,23 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
   SceneShape s;
   s.type = shape_type(ctx, probe);
   const Object o(ctx, j, ptr, shape_keys(s.type));
+  if (in_compound && s.type == ShapeType::sdf)
+    ctx.fail(o.pointer("type"), "an sdf shape cannot be part of a compound (it is a body's whole "
+                                "shape)");
+  // a mesh file named by `key`, resolved against the scene's folder and probed now
+  const auto mesh_file = [&](const char* key) {
+    s.obj = o.required_string(key);
+    if (s.obj.empty()) ctx.fail(o.pointer(key), "expected the path of an OBJ file (got \"\")");
+    fs::path path = fs::path(s.obj);
+    if (path.is_relative()) path = ctx.base_dir / path;
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(path, ec);
+    s.obj_path = (ec ? path : absolute).lexically_normal();
+    std::ifstream probe_file(s.obj_path);
+    if (!probe_file)
+      ctx.fail(o.pointer(key),
+               fmt::format("cannot read the mesh file {}", pivot::quoted(s.obj_path.string(), 256)));
+  };
   if (in_compound && (s.type == ShapeType::plane || s.type == ShapeType::mesh))
     ctx.fail(o.pointer("type"), fmt::format("a {} cannot be part of a compound (it has no "
                                             "volume); use it as the shape of a fixed body",
@@ -110,18 +129,26 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
       s.offset = within(ctx, o.pointer("offset"), o.number("offset", 0.0, Range::any), kMaxLength,
                         "m");
       break;
-    case ShapeType::mesh: {
-      s.obj = o.required_string("obj");
-      if (s.obj.empty()) ctx.fail(o.pointer("obj"), "expected the path of an OBJ file (got \"\")");
-      fs::path path = fs::path(s.obj);
-      if (path.is_relative()) path = ctx.base_dir / path;
-      std::error_code ec;
-      const fs::path absolute = fs::absolute(path, ec);
-      s.obj_path = (ec ? path : absolute).lexically_normal();
-      std::ifstream probe_file(s.obj_path);
-      if (!probe_file)
-        ctx.fail(o.pointer("obj"),
-                 fmt::format("cannot read the mesh file {}", pivot::quoted(s.obj_path.string(), 256)));
+    case ShapeType::mesh:
+      mesh_file("obj");
+      break;
+    case ShapeType::sdf: {
+      mesh_file("mesh");
+      if (o.has("voxel"))
+        s.sdf.voxel = within(ctx, o.pointer("voxel"), o.required_number("voxel", Range::positive),
+                             kMaxLength, "m");
+      if (o.has("points")) {
+        s.sdf.points = o.integer("points", 0);
+        if (s.sdf.points < 8 || s.sdf.points > kSdfMaxPoints)
+          ctx.fail(o.pointer("points"), fmt::format("expected an integer in [8, {}] (got {})",
+                                                    kSdfMaxPoints, s.sdf.points));
+      }
+      if (o.has("node_budget")) {
+        s.sdf.node_budget = o.integer("node_budget", 0);
+        if (s.sdf.node_budget < 0)
+          ctx.fail(o.pointer("node_budget"),
+                   fmt::format("expected an integer ≥ 0 (got {})", s.sdf.node_budget));
+      }
       break;
     }
     case ShapeType::compound: {
@@ -170,6 +197,9 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
       case ShapeType::mesh:
         s.built = load_obj_mesh(s.obj_path.string());
         break;
+      case ShapeType::sdf:
+        s.built = load_sdf_shape(s.obj_path.string(), s.sdf);
+        break;
       case ShapeType::compound: {
         std::vector<CompoundChild> children;
         for (const SceneCompoundChild& c : s.children)
@@ -180,7 +210,10 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
     }
   } catch (const std::exception& e) {
     rethrow_if_in_input(e);
-    ctx.fail(s.type == ShapeType::mesh ? o.pointer("obj") : ptr, e.what());
+    ctx.fail(s.type == ShapeType::mesh  ? o.pointer("obj")
+             : s.type == ShapeType::sdf ? o.pointer("mesh")
+                                        : ptr,
+             e.what());
   }
   return s;
 }

@@ -108,8 +108,9 @@ struct SceneShape {
   std::vector<Vec3> points;                  ///< convex, m
   Vec3 normal = Vec3::UnitZ();               ///< plane, unit
   double offset = 0.0;                       ///< plane, m
-  std::string obj;                           ///< mesh: the path as written in the file
-  std::filesystem::path obj_path;            ///< mesh: the path resolved against the scene's folder
+  std::string obj;                           ///< mesh, sdf: the path as written in the file
+  std::filesystem::path obj_path;            ///< mesh, sdf: the path resolved against the scene's folder
+  SdfShapeSettings sdf;                      ///< sdf: voxel, points, node budget (0: defaults)
   std::vector<SceneCompoundChild> children;  ///< compound
   /// convex: > 0 when the points are the body's smooth surface sampled on an n × n grid per
   /// patch (collision/smooth_surface.hpp surface_grid_points) instead of given

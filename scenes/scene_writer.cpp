@@ -54,6 +54,12 @@ ojson shape_json(const SceneShape& s) {
     case ShapeType::mesh:
       j["obj"] = s.obj_path.string();
       break;
+    case ShapeType::sdf:
+      j["mesh"] = s.obj_path.string();
+      if (s.sdf.voxel > 0.0) j["voxel"] = s.sdf.voxel;
+      if (s.sdf.points > 0) j["points"] = s.sdf.points;
+      if (s.sdf.node_budget > 0) j["node_budget"] = s.sdf.node_budget;
+      break;
     case ShapeType::compound: {
       ojson children = ojson::array();
       for (const SceneCompoundChild& c : s.children)

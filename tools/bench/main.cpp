@@ -31,6 +31,7 @@
 #include "report.hpp"
 #include "scene_benchmark.hpp"
 #include "scene_lcps.hpp"
+#include "sdf_benchmark.hpp"
 #include "speed_benchmark.hpp"
 
 namespace fs = std::filesystem;
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
   auto* character = app.add_subcommand("character", "the motion-capture-driven character");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
+  auto* sdf = app.add_subcommand("sdf", "sdf contact generation: point tree against brute force");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
   const bool everything = app.get_subcommands().empty() || all->parsed();
@@ -122,6 +124,15 @@ int main(int argc, char** argv) {
     run_character_benchmark({.scenes_dir = PIVOT_SOURCE_SCENES_DIR,
                              .budget_seconds = quick ? 0.0 : 3.0},
                             std::cout);
+  if (everything || sdf->parsed()) {
+    SdfBenchOptions sdf_options;
+    sdf_options.meshes = fs::path(PIVOT_SOURCE_SCENES_DIR) / "meshes";
+    if (quick) {
+      sdf_options.steps = 10;
+      sdf_options.points = 8192;
+    }
+    run_sdf_benchmark(sdf_options, std::cout);
+  }
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;
 }

@@ -43,7 +43,8 @@ void add_parts(const Shape& shape, const Vec3& position, const Quat& orientation
     return;
   }
   ojson p;
-  p["type"] = to_string(shape.type);
+  // the viewer draws an sdf shape as the closed mesh it was built from
+  p["type"] = shape.type == ShapeType::sdf ? "mesh" : to_string(shape.type);
   p["position"] = vec3(position);
   p["quat_wxyz"] = quat_wxyz(orientation);
   switch (shape.type) {
@@ -68,7 +69,8 @@ void add_parts(const Shape& shape, const Vec3& position, const Quat& orientation
       p["normal"] = vec3(shape.normal);
       p["offset"] = shape.offset;
       break;
-    case ShapeType::mesh: {
+    case ShapeType::mesh:
+    case ShapeType::sdf: {
       p["vertices"] = flat_points(shape.points);
       ojson tris = ojson::array();
       for (const auto& t : shape.triangles)

@@ -1,0 +1,28 @@
+#pragma once
+// Triangle meshes from files, read by tinyobjloader (Debian's libtinyobjloader-dev, double
+// precision build), and the check that a mesh bounds a solid: closed (every edge shared by
+// exactly two triangles, traversed in opposite directions) and wound counter-clockwise seen
+// from outside (positive signed volume).
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "pivot/core/spatial.hpp"
+
+namespace pivot::detail {
+
+struct TriangleMesh {
+  std::vector<Vec3> vertices;                 ///< m
+  std::vector<std::array<int, 3>> triangles;  ///< counter-clockwise seen from outside
+};
+
+/// reads a Wavefront OBJ (faces with more than 3 vertices are triangulated by the loader);
+/// throws pivot::Error naming the file and the loader's message
+[[nodiscard]] TriangleMesh read_obj_file(const std::string& path);
+
+/// throws pivot::Error (prefixed by `who`) unless the mesh is closed, consistently oriented,
+/// with finite vertices and a positive volume; returns the volume, m³
+double check_closed_mesh(const TriangleMesh& mesh, const std::string& who);
+
+}  // namespace pivot::detail

@@ -1,0 +1,103 @@
+#include "pivot/collision/sdf_manifold.hpp"
+
+#include <memory>
+
+#include "pivot/collision/analytic_distance.hpp"
+#include "pivot/collision/sdf_model.hpp"
+
+namespace pivot::detail {
+
+namespace {
+
+/// neighbours closer than this many mean spacings of the shell join a patch
+constexpr double kLinkSpacings = 2.5;
+/// a shell point is a contact only where its normal and the distance's gradient oppose within
+/// 60°
+constexpr double kFacingCos = 0.5;
+
+}  // namespace
+
+std::vector<ContactPoint> shell_contacts(const PointShell& shell, const Mat3& R_A, const Vec3& p_A,
+                                         const DistanceOracle& oracle, const Mat3& R_B,
+                                         const Vec3& p_B, const TraversalSettings& settings,
+                                         TraversalCache& cache, TraversalStats* stats) {
+  // the shell's pose in the oracle's frame S = B: x_S = R_Bᵀ (R_A x_A + p_A − p_B)
+  const Mat3 R_SA = R_B.transpose() * R_A;
+  const Vec3 p_SA = R_B.transpose() * (p_A - p_B);
+  const std::vector<ShellHit> hits =
+      traverse_point_tree(shell, oracle, R_SA, p_SA, settings, cache, stats);
+  std::vector<ContactPoint> points;
+  points.reserve(hits.size());
+  for (const ShellHit& h : hits) {
+    // a point counts only where its outward normal faces the other body within 60°
+    // (N · ∇d ≤ −cos 60°): a face turned away (the far side of a thin part, within the
+    // margin) would only forbid separating motion, and at an edge the side face's points
+    // grazing a floor (N ⟂ ∇d) would push sideways out of a floor penetration
+    const Vec3 N_S = R_SA * shell.normals[static_cast<std::size_t>(h.point)];
+    if (!(N_S.dot(oracle.normal(h.p_S)) <= -kFacingCos)) continue;
+    ContactPoint c;
+    c.p_WCa = R_A * shell.points[static_cast<std::size_t>(h.point)] + p_A;
+    c.n_BA_W = -(R_A * shell.normals[static_cast<std::size_t>(h.point)]);
+    c.gap = h.d;
+    c.p_WCb = c.p_WCa - c.gap * c.n_BA_W;
+    points.push_back(c);
+  }
+  ReductionSettings reduce;
+  reduce.link = kLinkSpacings * shell.spacing;
+  return reduce_patches(points, reduce);
+}
+
+std::vector<ContactPoint> sdf_pair_manifold(const PartGeometry& A, int body_a, bool fixed_a,
+                                            const PartGeometry& B, int body_b, bool fixed_b,
+                                            double margin, SdfCaches& caches) {
+  const SdfModel& a = *A.shape->sdf;
+  const SdfModel& b = *B.shape->sdf;
+  // the field on B unless A is fixed, or A is larger and B is not fixed
+  const bool field_on_a = fixed_a || (!fixed_b && a.bounding_radius > b.bounding_radius);
+  const PartGeometry& shell_part = field_on_a ? B : A;
+  const PartGeometry& field_part = field_on_a ? A : B;
+  const SdfModel& shell_model = field_on_a ? b : a;
+  const SdfModel& field_model = field_on_a ? a : b;
+  TraversalSettings settings;
+  settings.margin = margin;
+  settings.budget = shell_model.node_budget;
+  TraversalCache& cache =
+      caches.pairs[field_on_a ? std::make_pair(body_b, body_a) : std::make_pair(body_a, body_b)];
+  std::vector<ContactPoint> out =
+      shell_contacts(shell_model.shell, shell_part.R, shell_part.p, field_model.field, field_part.R,
+                     field_part.p, settings, cache, &caches.last);
+  if (field_on_a)
+    for (ContactPoint& c : out) c = flipped(c);
+  return out;
+}
+
+std::vector<ContactPoint> shell_primitive_manifold(const PartGeometry& A, int body_a,
+                                                   const PartGeometry& B, int body_b, double margin,
+                                                   SdfCaches& caches) {
+  const SdfModel& a = *A.shape->sdf;
+  const Shape& s = *B.shape;
+  std::unique_ptr<DistanceOracle> oracle;
+  switch (s.type) {
+    case ShapeType::plane:
+      oracle = std::make_unique<PlaneDistance>(s.normal, s.offset);
+      break;
+    case ShapeType::sphere:
+      oracle = std::make_unique<SphereDistance>(s.radius);
+      break;
+    case ShapeType::box:
+      oracle = std::make_unique<BoxDistance>(s.half_extents);
+      break;
+    case ShapeType::capsule:
+      oracle = std::make_unique<CapsuleDistance>(s.radius, s.half_length);
+      break;
+    default:
+      return {};
+  }
+  TraversalSettings settings;
+  settings.margin = margin;
+  settings.budget = a.node_budget;
+  return shell_contacts(a.shell, A.R, A.p, *oracle, B.R, B.p, settings,
+                        caches.pairs[{body_a, body_b}], &caches.last);
+}
+
+}  // namespace pivot::detail

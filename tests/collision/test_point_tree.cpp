@@ -1,0 +1,228 @@
+// collision/point_shell.hpp, point_tree_traversal.hpp, contact_reduction.hpp: the nested point
+// tree (Barbič 2007, §3.9) and its budgeted, coherent traversal (§3.10) against brute force over
+// all points; contact reduction against hand-computed extremes.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "pivot/collision/analytic_distance.hpp"
+#include "pivot/collision/contact_reduction.hpp"
+#include "pivot/collision/mesh_distance_field.hpp"
+#include "pivot/collision/mesh_file.hpp"
+#include "pivot/collision/point_shell.hpp"
+#include "pivot/collision/point_tree_traversal.hpp"
+#include "pivot/collision/sdf_model.hpp"
+#include "pivot/collision/shape.hpp"
+#include "pivot/core/error.hpp"
+
+using namespace pivot;
+using namespace pivot::detail;
+
+namespace {
+
+TriangleMesh box_mesh(const Vec3& lo, const Vec3& hi) {
+  TriangleMesh m;
+  for (int k = 0; k < 8; ++k)
+    m.vertices.emplace_back(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(), k & 4 ? hi.z() : lo.z());
+  m.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  return m;
+}
+
+Mat3 random_rotation(std::mt19937_64& rng) {
+  std::normal_distribution<double> g;
+  return Quat(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
+}
+
+bool same_hits(const std::vector<ShellHit>& a, const std::vector<ShellHit>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].point != b[i].point || a[i].d != b[i].d) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("point shell: points on the surface with its normals, nested levels of 8^i, every "
+          "subtree inside its node's sphere",
+          "[collision]") {
+  const Vec3 h(0.05, 0.03, 0.02);
+  const TriangleMesh m = box_mesh(-h, h);
+  const PointShell s = sample_point_shell(m.vertices, m.triangles, 1000);
+  const BoxDistance box(h);
+  REQUIRE(s.points.size() == 1000u);
+  for (std::size_t k = 0; k < s.points.size(); ++k) {
+    CHECK(std::abs(box.distance(s.points[k])) < 1e-12);
+    CHECK((s.normals[k] - box.normal(s.points[k])).norm() < 1e-9);  // off the edges
+  }
+  CHECK(s.level_size == std::vector<int>{8, 64, 512, 1000});
+  // every point lies in the sphere of each of its ancestors, found independently by descending
+  // from each node through its children
+  for (int level = 0; level < s.levels(); ++level)
+    for (int k = 0; k < s.level_size[static_cast<std::size_t>(level)]; ++k) {
+      const std::size_t id = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(level)] + k);
+      std::vector<int> frontier{k};
+      for (int deeper = level; deeper < s.levels(); ++deeper) {
+        std::vector<int> next;
+        for (const int c : frontier) {
+          CHECK((s.points[static_cast<std::size_t>(c)] - s.points[static_cast<std::size_t>(k)]).norm() <=
+                s.radius[id] + 1e-15);
+          if (deeper + 1 == s.levels()) continue;
+          const std::size_t cid = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(deeper)] + c);
+          next.push_back(c);
+          for (int j = s.child_begin[cid]; j < s.child_begin[cid + 1]; ++j)
+            next.push_back(s.children[static_cast<std::size_t>(j)]);
+        }
+        frontier = next;
+      }
+    }
+  // the tree reaches every point exactly once at the deepest level
+  std::vector<int> all;
+  std::vector<int> frontier;
+  for (int k = 0; k < 8; ++k) frontier.push_back(k);
+  for (int level = 0; level + 1 < s.levels(); ++level) {
+    std::vector<int> next;
+    for (const int c : frontier) {
+      const std::size_t cid = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(level)] + c);
+      next.push_back(c);
+      for (int j = s.child_begin[cid]; j < s.child_begin[cid + 1]; ++j) next.push_back(s.children[static_cast<std::size_t>(j)]);
+    }
+    frontier = next;
+  }
+  std::sort(frontier.begin(), frontier.end());
+  CHECK(frontier.size() == 1000u);
+  CHECK(std::adjacent_find(frontier.begin(), frontier.end()) == frontier.end());
+}
+
+TEST_CASE("point tree: an unlimited traversal finds exactly the brute-force contacts, with and "
+          "without the temporal-coherence skip, along a moving sequence",
+          "[collision]") {
+  const Vec3 h(0.05, 0.03, 0.02);
+  const TriangleMesh m = box_mesh(-h, h);
+  const PointShell shell = sample_point_shell(m.vertices, m.triangles, 3000);
+  // a field: OpenVDB's of a larger box; and the exact distance of a sphere
+  const SignedDistanceField field = mesh_distance_field(box_mesh(Vec3(-0.1, -0.1, -0.05), Vec3(0.1, 0.1, 0.0)), 0.004);
+  const SphereDistance sphere(0.06);
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const DistanceOracle* oracle : {static_cast<const DistanceOracle*>(&field),
+                                       static_cast<const DistanceOracle*>(&sphere)}) {
+    TraversalCache with_skip, without_skip;
+    TraversalSettings on, off;
+    on.margin = off.margin = 0.004;
+    off.coherence = false;
+    Mat3 R = random_rotation(rng);
+    Vec3 p(0.0, 0.0, 0.03);
+    long total_hits = 0, skipped = 0;
+    for (int step = 0; step < 200; ++step) {
+      // a random walk that dips the box into the oracle's surface and out
+      p += 0.002 * Vec3(u(rng), u(rng), u(rng));
+      p.z() = 0.03 + 0.03 * std::sin(0.05 * step) + (oracle == &sphere ? 0.04 : 0.0);
+      R = Eigen::AngleAxisd(0.01 * u(rng), Vec3::UnitX()).toRotationMatrix() * R;
+      TraversalStats stats;
+      const auto a = traverse_point_tree(shell, *oracle, R, p, on, with_skip, &stats);
+      const auto b = traverse_point_tree(shell, *oracle, R, p, off, without_skip);
+      const auto brute = brute_force_points(shell, *oracle, R, p, on.margin);
+      CHECK(same_hits(a, brute));
+      CHECK(same_hits(b, brute));
+      CHECK_FALSE(stats.cut);
+      total_hits += static_cast<long>(brute.size());
+      skipped += stats.skipped;
+    }
+    CHECK(total_hits > 1000);  // the sequence does make contact
+    CHECK(skipped > 0);        // and the skip does work
+  }
+}
+
+TEST_CASE("point tree: a budgeted traversal renders whole levels (brute force over them), and "
+          "is deterministic",
+          "[collision]") {
+  const Vec3 h(0.05, 0.03, 0.02);
+  const TriangleMesh m = box_mesh(-h, h);
+  const PointShell shell = sample_point_shell(m.vertices, m.triangles, 5000);
+  const PlaneDistance floor(Vec3::UnitZ(), 0.0);
+  TraversalSettings s;
+  s.margin = 0.002;
+  s.budget = 300;
+  TraversalCache c1, c2;
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int partial = 0;
+  for (int step = 0; step < 60; ++step) {
+    const Mat3 R = Eigen::AngleAxisd(0.3 * u(rng), Vec3::UnitX()).toRotationMatrix();
+    const Vec3 p(0, 0, 0.02 + 0.003 * u(rng));
+    TraversalStats st1, st2;
+    const auto a = traverse_point_tree(shell, floor, R, p, s, c1, &st1);
+    const auto b = traverse_point_tree(shell, floor, R, p, s, c2, &st2);
+    CHECK(same_hits(a, b));
+    CHECK(st1.visited == st2.visited);
+    CHECK(same_hits(a, brute_force_points(shell, floor, R, p, s.margin, st1.depth + 1)));
+    if (st1.cut) ++partial;
+  }
+  CHECK(partial > 0);  // the budget did cut levels
+}
+
+TEST_CASE("contact reduction: two faces make two patches of their 4 extreme points, deepest first",
+          "[collision]") {
+  std::vector<ContactPoint> pts;
+  // a 10 × 10 grid on z = 0 (normal +z) with one deepest point inside; a 5 × 5 grid on x = 1
+  for (int i = 0; i < 10; ++i)
+    for (int j = 0; j < 10; ++j) {
+      ContactPoint c;
+      c.p_WCa = Vec3(0.1 * i, 0.1 * j, 0.0);
+      c.n_BA_W = Vec3::UnitZ();
+      c.gap = (i == 4 && j == 6) ? -0.01 : -0.001;
+      pts.push_back(c);
+    }
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      ContactPoint c;
+      c.p_WCa = Vec3(1.0, 0.1 * i, 0.2 + 0.1 * j);
+      c.n_BA_W = -Vec3::UnitX();
+      c.gap = -0.02;
+      pts.push_back(c);
+    }
+  ReductionSettings s;
+  s.link = 0.15;
+  const std::vector<int> patch = contact_patches(pts, s);
+  CHECK(*std::max_element(patch.begin(), patch.end()) == 1);
+  const auto out = reduce_patches(pts, s);
+  REQUIRE(out.size() == 8u);
+  // the deeper patch (x = 1, gap −0.02) first; its first point is its first-deepest (0,0)
+  CHECK(out[0].p_WCa.isApprox(Vec3(1.0, 0.0, 0.2)));
+  for (int k = 0; k < 4; ++k) CHECK(out[static_cast<std::size_t>(k)].p_WCa.x() == 1.0);
+  // the floor patch, by hand: p0 = (0.4, 0.6) the deepest; p1 the farthest from it, (0.9, 0)
+  // (|·|² = 0.61 against 0.52, 0.34, 0.25 for the other corners); p2 the largest
+  // |(p1 − p0) × (x − p0)| = |0.6x + 0.5y − 0.54|, at (0, 0): 0.54 (at (0.9, 0.9): 0.45)
+  CHECK(out[4].p_WCa.isApprox(Vec3(0.4, 0.6, 0.0)));
+  CHECK(out[5].p_WCa.isApprox(Vec3(0.9, 0.0, 0.0)));
+  CHECK(out[6].p_WCa.norm() < 1e-15);
+  s.cap = 5;
+  CHECK(reduce_patches(pts, s).size() == 5u);
+}
+
+TEST_CASE("sdf shape: a closed box mesh gives the box's mass properties; open or inverted meshes "
+          "are errors",
+          "[collision]") {
+  const Vec3 h(0.05, 0.03, 0.02);
+  TriangleMesh m = box_mesh(-h, h);
+  SdfShapeSettings settings;
+  settings.voxel = 0.005;
+  settings.points = 500;
+  const ShapePtr s = make_sdf_shape(m.vertices, m.triangles, settings, "box");
+  const MassProperties mp = mass_properties(*s, 1000.0);
+  const MassProperties exact = mass_properties(*make_box(h), 1000.0);
+  CHECK(mp.mass == Approx(exact.mass).epsilon(1e-12));
+  CHECK((mp.inertia - exact.inertia).norm() < 1e-12 * exact.inertia.norm());
+  CHECK(mp.com_S.norm() < 1e-15);
+  TriangleMesh open = m;
+  open.triangles.pop_back();
+  CHECK_THROWS_WITH(make_sdf_shape(open.vertices, open.triangles, settings, "open"),
+                    Catch::Matchers::Contains("closed"));
+  TriangleMesh inverted = m;
+  for (auto& t : inverted.triangles) std::swap(t[1], t[2]);
+  CHECK_THROWS_WITH(make_sdf_shape(inverted.vertices, inverted.triangles, settings, "inverted"),
+                    Catch::Matchers::Contains("counter-clockwise"));
+}

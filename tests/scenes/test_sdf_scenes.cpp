@@ -1,0 +1,123 @@
+// sdf shapes in whole scenes (docs/distributed-contact.md): contacts from point shells against
+// distance fields feed the LCP and post-stabilization. Expected values are geometric: a body
+// resting on a face stays where the face holds it; the meshes are those of
+// tools/scenes/sdf_meshes.py (scenes/meshes/).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "pivot/scenes/scene.hpp"
+#include "support/test_data.hpp"
+
+using namespace pivot;
+
+namespace {
+
+/// a scene with the shipped meshes' folder as its base
+Scene sdf_scene(const std::string& bodies, double dt) {
+  const std::string text = R"({"pivot_scene": 1, "settings": {"dt": )" + std::to_string(dt) +
+                           R"(, "duration": 2.0, "contact_margin": 0.002}, "bodies": [)" + bodies + "]}";
+  return parse_scene(text, pivot::test::source_scenes_dir(), "sdf.json");
+}
+
+struct RunStats {
+  double drift = 0.0;        // largest |p(t) − p(0)| of the body, m
+  double deepest = 0.0;      // most negative contact gap seen, m
+  std::size_t most_contacts = 0;
+  double off_surface = 0.0;  // largest distance of a contact's point Ca from the peg's faces, m
+};
+
+/// the distance of x from the surface of the 21 × 21 × 40 mm peg (peg.obj) at pose P
+double from_peg_surface(const Vec3& x, const Pose& P) {
+  const Vec3 q = (P.q_WB.conjugate() * (x - P.p_WB)).cwiseAbs() - Vec3(0.0105, 0.0105, 0.02);
+  return std::abs(q.cwiseMax(0.0).norm() + std::min(q.maxCoeff(), 0.0));
+}
+
+RunStats run(World& w, int body, double duration) {
+  RunStats s;
+  const Vec3 p0 = w.pose(body).p_WB;
+  while (w.time() < duration - 1e-9) {
+    w.step();
+    s.drift = std::max(s.drift, (w.pose(body).p_WB - p0).norm());
+    for (const ContactInfo& c : w.contacts()) {
+      s.deepest = std::min(s.deepest, c.contact.gap);
+      // A is the moving peg; its point shell must be the one traversed (roles: the fixed
+      // body holds the field), so every Ca lies on the peg's faces
+      if (c.contact.body_a == body)
+        s.off_surface = std::max(s.off_surface, from_peg_surface(c.contact.p_WCa, w.pose(body)));
+    }
+    s.most_contacts = std::max(s.most_contacts, w.contacts().size());
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("sdf scenes: a peg resting in its hole stays: penetration within a voxel, drift "
+          "<= 1e-6 m over 2 s",
+          "[scene]") {
+  // the hole's bottom is at z = 0 and the peg is 40 mm long: its centre rests at z = 0.02
+  const Scene scene = sdf_scene(R"(
+    {"name": "block", "fixed": true, "friction": 0.3,
+     "shape": {"type": "sdf", "mesh": "meshes/holed_block.obj", "voxel": 0.001, "points": 4000}},
+    {"name": "peg", "mass": 0.1, "friction": 0.3, "position": [0, 0, 0.02],
+     "shape": {"type": "sdf", "mesh": "meshes/peg.obj", "voxel": 0.002, "points": 4000}})",
+                                0.004);
+  World w = build_world(scene);
+  const RunStats s = run(w, w.find_body("peg"), 2.0);
+  INFO("drift " << s.drift << " m, deepest gap " << s.deepest << " m, contacts up to "
+                << s.most_contacts);
+  CHECK(s.drift <= 1e-6);
+  CHECK(s.deepest >= -0.001);  // a voxel of the block's field
+  CHECK(s.most_contacts <= 32u);  // reduced (before reduction: hundreds of shell points)
+  CHECK(s.most_contacts >= 4u);
+  CHECK(s.off_surface < 1e-5);  // (the contacts are at the start of a step, the pose at its end)
+}
+
+TEST_CASE("sdf scenes: an sdf peg standing on a plane rests at its half length", "[scene]") {
+  const Scene scene = sdf_scene(R"(
+    {"name": "ground", "fixed": true, "shape": {"type": "plane"}, "friction": 0.5},
+    {"name": "peg", "mass": 0.1, "friction": 0.5, "position": [0, 0, 0.02],
+     "shape": {"type": "sdf", "mesh": "meshes/peg.obj", "points": 2000}})",
+                                0.005);
+  World w = build_world(scene);
+  const int peg = w.find_body("peg");
+  const RunStats s = run(w, peg, 1.0);
+  // the plane's distance is exact and the shell's points lie on the faces: no drift at all
+  CHECK(s.drift <= 1e-9);
+  CHECK(w.pose(peg).p_WB.z() == Approx(0.02).margin(1e-9));
+}
+
+TEST_CASE("sdf scenes: the shipped peg drops into its hole and rests on the bottom", "[scene]") {
+  const Scene scene = load_scene(pivot::test::source_scenes_dir() / "sdf_peg_in_hole.json");
+  World w = build_world(scene);
+  const int peg = w.find_body("peg");
+  const RunStats s = run(w, peg, scene.settings.duration);
+  const Vec3 p = w.pose(peg).p_WB;
+  INFO("final " << p.transpose() << ", deepest gap " << s.deepest);
+  CHECK(p.z() == Approx(0.02).margin(0.001));  // on the bottom, within a voxel
+  CHECK(std::abs(p.x()) <= 0.0005 + 0.001);     // inside the hole (clearance + a voxel)
+  CHECK(std::abs(p.y()) <= 0.0005 + 0.001);
+  CHECK(w.twist(peg).norm() < 1e-3);
+}
+
+TEST_CASE("sdf scenes: the sled rides over the bumps and slows down", "[scene]") {
+  const Scene scene = load_scene(pivot::test::source_scenes_dir() / "sdf_bumps.json");
+  World w = build_world(scene);
+  const int sled = w.find_body("sled");
+  double lowest = 1.0;
+  while (w.time() < scene.settings.duration - 1e-9) {
+    w.step();
+    lowest = std::min(lowest, w.pose(sled).p_WB.z());
+    REQUIRE(w.pose(sled).p_WB.allFinite());
+  }
+  const Vec3 p = w.pose(sled).p_WB;
+  INFO("final " << p.transpose() << ", lowest centre " << lowest);
+  // the plate's top is at least 5 mm high, the sled 5 mm half thick: its centre stays above
+  // 10 mm (less a voxel of penetration)
+  CHECK(lowest >= 0.010 - 0.002);
+  CHECK(p.x() > -0.06 + 0.02);                     // it moved forward over at least one bump
+  CHECK(w.twist(sled).v().x() < 0.3);              // and friction slowed it
+}
