@@ -217,9 +217,10 @@ ShapePtr make_compound(std::vector<CompoundChild> children) {
       throw Error(fmt::format("compound: child {} is a {} (only solid shapes can be children)", i,
                               to_string(c.shape->type)));
     if (c.shape->type == ShapeType::sdf)
-      throw Error(fmt::format("compound: child {} is an sdf shape (an sdf shape is a body's whole "
-                              "shape, not a part)",
-                              i));
+      throw Error(
+          fmt::format("compound: child {} is an sdf shape (an sdf shape is a body's whole "
+                      "shape, not a part)",
+                      i));
     if (!c.position.allFinite() || !c.orientation.coeffs().allFinite())
       throw Error(fmt::format("compound: child {} has a non-finite position or orientation", i));
     if (c.orientation.norm() < 1e-6)
@@ -290,7 +291,8 @@ ShapePtr make_sdf_shape(std::vector<Vec3> vertices, std::vector<std::array<int, 
   const std::string who =
       source.empty() ? std::string("sdf shape") : fmt::format("sdf shape \"{}\"", source);
   check_triangles(who, vertices, triangles);
-  if (triangles.size() < 4) throw Error(fmt::format("{}: needs a closed mesh of at least 4 triangles", who));
+  if (triangles.size() < 4)
+    throw Error(fmt::format("{}: needs a closed mesh of at least 4 triangles", who));
   detail::TriangleMesh mesh{std::move(vertices), std::move(triangles)};
   auto s = std::make_shared<Shape>();
   s->type = ShapeType::sdf;
