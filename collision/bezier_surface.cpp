@@ -57,18 +57,7 @@ SurfaceJet BezierSurface::evaluate(int patch, const Vec2& uv) const {
     }
     return r;
   };
-  SurfaceJet j;
-  j.p = sum(0, 0);
-  j.p_u = sum(1, 0);
-  j.p_v = sum(0, 1);
-  j.p_uu = sum(2, 0);
-  j.p_uv = sum(1, 1);
-  j.p_vv = sum(0, 2);
-  j.p_uuu = sum(3, 0);
-  j.p_uuv = sum(2, 1);
-  j.p_uvv = sum(1, 2);
-  j.p_vvv = sum(0, 3);
-  return j;
+  return SurfaceJet::from_derivatives(sum);
 }
 
 Vec3 BezierSurface::point(int patch, const Vec2& uv) const {

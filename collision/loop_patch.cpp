@@ -118,18 +118,7 @@ SurfaceJet loop_quartic_jet(const LoopQuartic& a, const Vec2& vw) {
         r += (falling(i, p) * vp[i - p] * falling(j, q) * wp[j - q]) * a[5 * i + j];
     return r;
   };
-  SurfaceJet j;
-  j.p = d(0, 0);
-  j.p_u = d(1, 0);
-  j.p_v = d(0, 1);
-  j.p_uu = d(2, 0);
-  j.p_uv = d(1, 1);
-  j.p_vv = d(0, 2);
-  j.p_uuu = d(3, 0);
-  j.p_uuv = d(2, 1);
-  j.p_uvv = d(1, 2);
-  j.p_vvv = d(0, 3);
-  return j;
+  return SurfaceJet::from_derivatives(d);
 }
 
 SurfaceJet loop_regular_jet(const std::array<Vec3, 12>& points, const Vec2& vw) {

@@ -114,12 +114,10 @@ ShapePtr make_plane(const Vec3& normal, double offset) {
   return s;
 }
 
-ShapePtr make_mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles,
-                   std::string source) {
-  const std::string who = source.empty() ? std::string("mesh") : fmt::format("mesh \"{}\"", source);
-  if (vertices.empty() || triangles.empty())
-    throw Error(fmt::format("{}: needs at least one triangle (got {} vertices, {} triangles)", who,
-                            vertices.size(), triangles.size()));
+namespace {
+/// every vertex finite and every triangle's indices in range, else pivot::Error naming `who`
+void check_triangles(const std::string& who, const std::vector<Vec3>& vertices,
+                     const std::vector<std::array<int, 3>>& triangles) {
   for (std::size_t i = 0; i < vertices.size(); ++i)
     if (!vertices[i].allFinite()) throw Error(fmt::format("{}: vertex {} is not finite", who, i));
   const int nv = static_cast<int>(vertices.size());
@@ -128,6 +126,16 @@ ShapePtr make_mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> t
       if (i < 0 || i >= nv)
         throw Error(
             fmt::format("{}: triangle {} has vertex index {} out of range [0, {})", who, t, i, nv));
+}
+}  // namespace
+
+ShapePtr make_mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles,
+                   std::string source) {
+  const std::string who = source.empty() ? std::string("mesh") : fmt::format("mesh \"{}\"", source);
+  if (vertices.empty() || triangles.empty())
+    throw Error(fmt::format("{}: needs at least one triangle (got {} vertices, {} triangles)", who,
+                            vertices.size(), triangles.size()));
+  check_triangles(who, vertices, triangles);
   auto s = std::make_shared<Shape>();
   s->type = ShapeType::mesh;
   s->points = std::move(vertices);
@@ -209,9 +217,10 @@ ShapePtr make_compound(std::vector<CompoundChild> children) {
       throw Error(fmt::format("compound: child {} is a {} (only solid shapes can be children)", i,
                               to_string(c.shape->type)));
     if (c.shape->type == ShapeType::sdf)
-      throw Error(fmt::format("compound: child {} is an sdf shape (an sdf shape is a body's whole "
-                              "shape, not a part)",
-                              i));
+      throw Error(
+          fmt::format("compound: child {} is an sdf shape (an sdf shape is a body's whole "
+                      "shape, not a part)",
+                      i));
     if (!c.position.allFinite() || !c.orientation.coeffs().allFinite())
       throw Error(fmt::format("compound: child {} has a non-finite position or orientation", i));
     if (c.orientation.norm() < 1e-6)
@@ -281,15 +290,9 @@ ShapePtr make_sdf_shape(std::vector<Vec3> vertices, std::vector<std::array<int, 
                         const SdfShapeSettings& settings, std::string source) {
   const std::string who =
       source.empty() ? std::string("sdf shape") : fmt::format("sdf shape \"{}\"", source);
-  const int nv = static_cast<int>(vertices.size());
-  for (std::size_t t = 0; t < triangles.size(); ++t)
-    for (const int i : triangles[t])
-      if (i < 0 || i >= nv)
-        throw Error(
-            fmt::format("{}: triangle {} has vertex index {} out of range [0, {})", who, t, i, nv));
-  for (std::size_t i = 0; i < vertices.size(); ++i)
-    if (!vertices[i].allFinite()) throw Error(fmt::format("{}: vertex {} is not finite", who, i));
-  if (triangles.size() < 4) throw Error(fmt::format("{}: needs a closed mesh of at least 4 triangles", who));
+  check_triangles(who, vertices, triangles);
+  if (triangles.size() < 4)
+    throw Error(fmt::format("{}: needs a closed mesh of at least 4 triangles", who));
   detail::TriangleMesh mesh{std::move(vertices), std::move(triangles)};
   auto s = std::make_shared<Shape>();
   s->type = ShapeType::sdf;

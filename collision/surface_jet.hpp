@@ -29,6 +29,23 @@ struct SurfaceJet {
 
   /// the jet of the moved surface R p + t (derivatives rotate, only p moves)
   [[nodiscard]] SurfaceJet transformed(const Mat3& R, const Vec3& t) const;
+
+  /// the jet whose ∂^(i+j) p / ∂u^i ∂v^j is d(i, j), for i + j ≤ 3
+  template <typename Derivative>
+  [[nodiscard]] static SurfaceJet from_derivatives(Derivative&& d) {
+    SurfaceJet j;
+    j.p = d(0, 0);
+    j.p_u = d(1, 0);
+    j.p_v = d(0, 1);
+    j.p_uu = d(2, 0);
+    j.p_uv = d(1, 1);
+    j.p_vv = d(0, 2);
+    j.p_uuu = d(3, 0);
+    j.p_uuv = d(2, 1);
+    j.p_uvv = d(1, 2);
+    j.p_vvv = d(0, 3);
+    return j;
+  }
 };
 
 /// f(u0 + du, v0 + dv) = Σ_{i+j≤3} c[index(i,j)] du^i dv^j, truncated at total degree 3.
