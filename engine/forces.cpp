@@ -5,6 +5,20 @@
 #include "pivot/core/error.hpp"
 
 namespace pivot {
+
+Eigen::Matrix<double, 3, 6> point_jacobian(const Vec3& r) {
+  Eigen::Matrix<double, 3, 6> J;
+  J.leftCols<3>() = -skew(r);
+  J.rightCols<3>() = Mat3::Identity();
+  return J;
+}
+
+void add_gradient_block(Triplets& t, int row_body, int col_body, const Mat6& block) {
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j)
+      if (block(i, j) != 0.0) t.emplace_back(6 * row_body + i, 6 * col_body + j, block(i, j));
+}
+
 namespace {
 
 class ConstantForce final : public ExternalForce {
@@ -19,15 +33,6 @@ class ConstantForce final : public ExternalForce {
  private:
   ConstantForceSettings s_;
 };
-
-// J_P maps a body's twist (or twist displacement) to the velocity (displacement) of a point at
-// offset r from its COM: ṗ = v + ω × r = [−[r]  I] (ω; v)
-Eigen::Matrix<double, 3, 6> point_jacobian(const Vec3& r) {
-  Eigen::Matrix<double, 3, 6> J;
-  J.leftCols<3>() = -skew(r);
-  J.rightCols<3>() = Mat3::Identity();
-  return J;
-}
 
 class Spring final : public ExternalForce {
  public:
@@ -68,22 +73,22 @@ class Spring final : public ExternalForce {
     const auto J_B = point_jacobian(g.r_b);
     const int a = s_.body_a, b = s_.body_b;
     // wrench on A
-    add_block(dfdp, a, a, -J_A.transpose() * dF_dd * J_A);
+    add_gradient_block(dfdp, a, a, -J_A.transpose() * dF_dd * J_A);
     Mat6 lever = Mat6::Zero();
     lever.topLeftCorner<3, 3>() = skew(F_A) * skew(g.r_a);
-    add_block(dfdp, a, a, lever);
-    add_block(dfdv, a, a, -J_A.transpose() * dFd_du * J_A);
+    add_gradient_block(dfdp, a, a, lever);
+    add_gradient_block(dfdv, a, a, -J_A.transpose() * dFd_du * J_A);
     if (b >= 0) {
-      add_block(dfdp, a, b, J_A.transpose() * dF_dd * J_B);
-      add_block(dfdv, a, b, J_A.transpose() * dFd_du * J_B);
+      add_gradient_block(dfdp, a, b, J_A.transpose() * dF_dd * J_B);
+      add_gradient_block(dfdv, a, b, J_A.transpose() * dFd_du * J_B);
       // wrench on B is −J_Bᵀ F_A; its lever arm term has −F_A
-      add_block(dfdp, b, a, J_B.transpose() * dF_dd * J_A);
-      add_block(dfdp, b, b, -J_B.transpose() * dF_dd * J_B);
+      add_gradient_block(dfdp, b, a, J_B.transpose() * dF_dd * J_A);
+      add_gradient_block(dfdp, b, b, -J_B.transpose() * dF_dd * J_B);
       Mat6 lever_b = Mat6::Zero();
       lever_b.topLeftCorner<3, 3>() = skew(-F_A) * skew(g.r_b);
-      add_block(dfdp, b, b, lever_b);
-      add_block(dfdv, b, a, J_B.transpose() * dFd_du * J_A);
-      add_block(dfdv, b, b, -J_B.transpose() * dFd_du * J_B);
+      add_gradient_block(dfdp, b, b, lever_b);
+      add_gradient_block(dfdv, b, a, J_B.transpose() * dFd_du * J_A);
+      add_gradient_block(dfdv, b, b, -J_B.transpose() * dFd_du * J_B);
     }
     return true;
   }
@@ -127,12 +132,6 @@ class Spring final : public ExternalForce {
   static void add_wrench(Eigen::VectorXd& w, int body, const Vec3& r, const Vec3& F) {
     w.segment<3>(6 * body) += r.cross(F);
     w.segment<3>(6 * body + 3) += F;
-  }
-
-  static void add_block(Triplets& t, int row_body, int col_body, const Mat6& block) {
-    for (int i = 0; i < 6; ++i)
-      for (int j = 0; j < 6; ++j)
-        if (block(i, j) != 0.0) t.emplace_back(6 * row_body + i, 6 * col_body + j, block(i, j));
   }
 
   SpringSettings s_;

@@ -16,6 +16,13 @@ namespace pivot {
 
 using Triplets = std::vector<Eigen::Triplet<double>>;
 
+/// J_P, a body's twist (ω; v) to the velocity of a point at offset r from its centre of mass
+/// (or a twist displacement to the point's displacement): ṗ = v + ω × r = [−[r]  I] (ω; v)
+[[nodiscard]] Eigen::Matrix<double, 3, 6> point_jacobian(const Vec3& r);
+/// adds a 6 × 6 gradient block at (row body, column body) to triplets over the 6n indices;
+/// exact zeros are left out
+void add_gradient_block(Triplets& t, int row_body, int col_body, const Mat6& block);
+
 class ExternalForce {
  public:
   virtual ~ExternalForce() = default;

@@ -5,23 +5,6 @@
 #include "pivot/core/error.hpp"
 
 namespace pivot {
-namespace {
-
-// ṗ_WP = [−[r]  I] (ω; v)
-Eigen::Matrix<double, 3, 6> point_jacobian(const Vec3& r) {
-  Eigen::Matrix<double, 3, 6> J;
-  J.leftCols<3>() = -skew(r);
-  J.rightCols<3>() = Mat3::Identity();
-  return J;
-}
-
-void add_block(Triplets& t, int body, const Mat6& block) {
-  for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 6; ++j)
-      if (block(i, j) != 0.0) t.emplace_back(6 * body + i, 6 * body + j, block(i, j));
-}
-
-}  // namespace
 
 void PullForce::start(const PullSettings& s) {
   if (!s.p_BP.allFinite() || !s.p_WT.allFinite())
@@ -65,8 +48,8 @@ bool PullForce::add_gradients(const RigidBodySet& set, double /*t*/, Triplets& d
   const Mat6 JtJ = J.transpose() * J;
   Mat6 dp = -s_.stiffness * JtJ;
   dp.topLeftCorner<3, 3>() += skew(F) * skew(r);
-  add_block(dfdp, s_.body, dp);
-  add_block(dfdv, s_.body, Mat6(-s_.damping * JtJ));
+  add_gradient_block(dfdp, s_.body, s_.body, dp);
+  add_gradient_block(dfdv, s_.body, s_.body, Mat6(-s_.damping * JtJ));
   return true;
 }
 
