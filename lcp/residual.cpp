@@ -8,6 +8,10 @@
 namespace pivot::lcp {
 namespace {
 
+/// how many times n ε ‖z‖∞ a basis solve's rounding of an entry of z is allowed to be: a 10-box
+/// stack's degenerate friction-cone rows need 1–3 (docs/lcp.md, "Residuals"); 100 leaves room
+constexpr double kZRoundingFactor = 100.0;
+
 /// calls f(i, j, M_ij) for every (stored) entry of M
 template <typename F>
 void for_each_entry(const DenseMatrix& M, F&& f) {
@@ -22,22 +26,20 @@ void for_each_entry(const SparseMatrix& M, F&& f) {
       if (it.value() != 0.0) f(it.row(), j, it.value());
 }
 
-/// For each row, 1 when some w̃_i = q_i + Σ_j t̃_ij is 0 with every term t̃_ij within η of
-/// t_ij = M_ij z_j and of the sign of M_ij (z̃_j ≥ 0), else 0. A term's range is
-/// [max(0, t − η), t + η] for M_ij > 0 and [t − η, min(0, t + η)] for M_ij < 0, each kept
-/// non-empty for a t of the wrong sign (a z_j of −1e-18 is rounding of a 0; min_z judges z).
+/// For each row, 1 when some w̃_i = q_i + Σ_j M_ij z̃_j is 0 with every z̃_j ≥ 0 within the
+/// rounding of a basis solve of z_j, else 0:
+///   z̃_j ∈ [max(0, z_j − δ), max(0, z_j + δ)],   δ = C n ε ‖z‖∞,  C = kZRoundingFactor.
+/// Each term moves by |M_ij| times what z_j may move, so a tiny coefficient moves its term by a
+/// tiny amount, and z̃ stays ≥ 0 (a z_j of −4e-15 is rounding of a 0, never of −378).
 template <typename Matrix>
-Vector zero_reachable(const Matrix& M, const Vector& q, const Vector& z, double eta) {
+Vector zero_reachable(const Matrix& M, const Vector& q, const Vector& z) {
+  const double delta = kZRoundingFactor * static_cast<double>(q.size()) *
+                       std::numeric_limits<double>::epsilon() * z.lpNorm<Eigen::Infinity>();
   Vector lower = q, upper = q;
   for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
-    const double t = m * z(j);
-    if (m > 0.0) {
-      lower(i) += std::min(std::max(0.0, t - eta), t + eta);
-      upper(i) += t + eta;
-    } else {
-      lower(i) += t - eta;
-      upper(i) += std::max(std::min(0.0, t + eta), t - eta);
-    }
+    const double lo = m * std::max(0.0, z(j) - delta), hi = m * std::max(0.0, z(j) + delta);
+    lower(i) += std::min(lo, hi);
+    upper(i) += std::max(lo, hi);
   });
   Vector reach(q.size());
   for (Eigen::Index i = 0; i < q.size(); ++i)
@@ -73,15 +75,18 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // fuzz target, tests/fuzz/regressions/lemke/false_solved_huge_z_in_zero_column).
     const double eta = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
                        std::max(q.lpNorm<Eigen::Infinity>(), w_scale.maxCoeff());
-    // Within the floor, a w_i counts as 0 only if rounding can make it 0 with z ≥ 0: moving each
-    // term M_ij z_j of the row by at most η, without z_j crossing 0 (a term never changes sign).
+    // Within the floor, a w_i counts as 0 only if rounding of z can make it 0 with z ≥ 0
+    // (zero_reachable above).
     // A row whose sign the data fixes cannot be zero however loosely z is known: w₃ = 3480 +
     // 2.43 z₀ is ≥ 3480 for every z₀ ≥ 0, yet beside z entries of 7e19 (terms of 4.4e21 in other
     // rows, η ≈ 4.9e6) the floor alone judged it 0 with z₃ = 3.7e19, a false `solved` of an LCP
     // that has no solution (found by the lemke fuzz target,
-    // tests/fuzz/regressions/lemke/false_solved_global_noise_floor). Rows whose terms cancel, as
-    // above, always reach 0: their terms have both signs or can shrink to 0.
-    const Vector reach = zero_reachable(M, q, z, eta);
+    // tests/fuzz/regressions/lemke/false_solved_global_noise_floor). Rows whose terms cancel to
+    // rounding, as above, reach 0: their terms have both signs, or rest on z entries at rounding
+    // level that may shrink to 0. (An absolute floor cannot be exact: a row of q_i = −1e-13
+    // beside terms of 1e3 elsewhere is judged on it, and an LCP that needs z_j ≥ 1e-13 and
+    // z_j ≤ 0 at once may pass; scaling that row by 1e13 makes it fail.)
+    const Vector reach = zero_reachable(M, q, z);
     Vector w_judged = w;
     for (Eigen::Index i = 0; i < n; ++i)
       if (std::abs(w(i)) <= eta && reach(i) > 0.0) w_judged(i) = 0.0;

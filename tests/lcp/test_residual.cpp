@@ -69,8 +69,8 @@ TEST_CASE("residuals: a row whose sign the data fixes is not zero within the flo
   REQUIRE(w(2) == 0.0);
   REQUIRE(w(1) == Approx(2.43 * 1000.0 + 3480.0));
   const double eta = 3 * std::numeric_limits<double>::epsilon() * 2e20;
-  REQUIRE(std::abs(w(1)) < eta);                     // the floor alone would judge it 0
-  CHECK(r.max_complementarity == Approx(1.0));       // min(z_1/‖z‖∞, w_1/s_1) = min(1, 1)
+  REQUIRE(std::abs(w(1)) < eta);                // the floor alone would judge it 0
+  CHECK(r.max_complementarity == Approx(1.0));  // min(z_1/‖z‖∞, w_1/s_1) = min(1, 1)
   CHECK(r.worst() > 1e-9);
 
   // the same row with terms of 1e20 that cancel (w_1 = q_1 − z_0 + 2.43 z_2, q_1 = 1e20 after
@@ -80,6 +80,40 @@ TEST_CASE("residuals: a row whose sign the data fixes is not zero within the flo
   q(1) = 3480.0 + 1e20;
   const LcpResiduals cancel = measure_residuals(M, q, z);
   CHECK(cancel.worst() <= 1e-9);
+}
+
+TEST_CASE("residuals: a tiny coefficient does not bring the whole floor with it", "[lcp]") {
+  // the sign-fixed row above with a term of −1e-300 z_0 = −1e-280: rounding of z_0 (1e20) moves
+  // that term by about 1e-300 · 100 n ε 1e20, not by the floor η ≈ 1.3e5, so w_1 = 5910 is
+  // still no zero
+  DenseMatrix M(3, 3);
+  M << 1.0, 0.0, 0.0,      //
+      -1e-300, 0.0, 2.43,  //
+      0.0, 0.0, 1.0;
+  Vector q(3);
+  q << -1e20, 3480.0, -1000.0;
+  Vector z(3);
+  z << 1e20, 1e20, 1000.0;
+  CHECK(measure_residuals(M, q, z).worst() > 1e-9);
+}
+
+TEST_CASE("residuals: a rounding-negative z is rounding of a zero", "[lcp]") {
+  // exact solution z* = (1, 0, 0) of M = [0 1 1; 1 0 0; 0 0 0], q = (0, −1, 0); the computed
+  // z_1 = −4e-15, z_2 = 4.5e-15 are rounding of the zeros, and w_0 = z_1 + z_2 = 5e-16 (below
+  // η = 3 ε) must count as 0 beside z_0 = 1: z̃_1 = z̃_2 = 0 are within rounding of them.
+  DenseMatrix M(3, 3);
+  M << 0.0, 1.0, 1.0,  //
+      1.0, 0.0, 0.0,   //
+      0.0, 0.0, 0.0;
+  Vector q(3);
+  q << 0.0, -1.0, 0.0;
+  Vector z(3);
+  z << 1.0, -4e-15, 4.5e-15;
+  Vector w;
+  const LcpResiduals r = measure_residuals(M, q, z, &w);
+  REQUIRE(std::abs(w(0)) <= 3 * std::numeric_limits<double>::epsilon());
+  CHECK(r.max_complementarity == 0.0);
+  CHECK(r.worst() <= 1e-9);
 }
 
 TEST_CASE("residuals: scaling the problem changes nothing", "[lcp]") {
@@ -114,8 +148,8 @@ TEST_CASE("residuals: a z that is not finite is never within any tolerance", "[l
       1.0, 2.0;
   Vector q(2);
   q << -1.0, 0.5;
-  for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
-                           std::numeric_limits<double>::infinity()}) {
+  for (const double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
     Vector z(2);
     z << 0.0, bad;
     const LcpResiduals r = measure_residuals(M, q, z);
