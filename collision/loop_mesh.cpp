@@ -33,10 +33,12 @@ LoopMesh::LoopMesh(int vertex_count, std::vector<std::array<int, 3>> faces,
   neighbours.assign(vertex_count_, {});
   for (int f = 0; f < face_count(); ++f) {
     const auto& t = faces_[f];
-    for (int k = 0; k < 3; ++k) {
-      const int a = t[k], b = t[(k + 1) % 3];
+    // every index checked before any is used (neighbours[b] below)
+    for (const int a : t)
       if (a < 0 || a >= vertex_count_)
         fail(fmt::format("triangle {} has vertex index {} out of range", f, a));
+    for (int k = 0; k < 3; ++k) {
+      const int a = t[k], b = t[(k + 1) % 3];
       if (a == b || a == t[(k + 2) % 3]) fail(fmt::format("triangle {} repeats vertex {}", f, a));
       if (!edge_face_.emplace(key(a, b), f).second)
         fail(

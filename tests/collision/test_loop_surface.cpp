@@ -418,6 +418,16 @@ TEST_CASE("Loop surfaces: open meshes end at their boundary; bad meshes are erro
   CHECK_THROWS_AS(LoopSurface(flipped.P, flipped.F, "flipped"), Error);
   CHECK_THROWS_WITH(LoopSurface(flipped.P, flipped.F, "flipped"),
                     Catch::Contains("flipped") && Catch::Contains("same direction"));
+  // an index out of range in the second or third place is refused before it is used (the
+  // constructor once wrote to neighbours[b] before checking b)
+  for (const int bad : {-1, 6, 1000}) {
+    auto broken = octahedron();
+    broken.F[0][1] = bad;
+    CHECK_THROWS_WITH(LoopSurface(broken.P, broken.F, "broken"), Catch::Contains("out of range"));
+    broken = octahedron();
+    broken.F[0][2] = bad;
+    CHECK_THROWS_WITH(LoopSurface(broken.P, broken.F, "broken"), Catch::Contains("out of range"));
+  }
   // one lone triangle has no interior vertex
   CHECK_THROWS_WITH(LoopSurface({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, {{0, 1, 2}}, "one"),
                     Catch::Contains("no triangle"));
