@@ -40,6 +40,9 @@ inline constexpr std::size_t kMaxBvhBytes = std::size_t{64} << 20;
 /// the most joints and frames a clip may have (bounds the work of a malformed file)
 inline constexpr int kMaxBvhJoints = 1000;
 inline constexpr long kMaxBvhFrames = 10'000'000;
+/// the frame time's range, s (1 MHz to 0.1 Hz): the motion's spline divides by its square
+inline constexpr double kMinBvhFrameTime = 1e-6;
+inline constexpr double kMaxBvhFrameTime = 10.0;
 
 enum class BvhChannel { x_position, y_position, z_position, x_rotation, y_rotation, z_rotation };
 

@@ -1,6 +1,8 @@
 // The strict BVH reader (bvh.hpp): a token stream with line numbers for the hierarchy, then the
 // motion section line by line (one frame a line, one number a channel).
 
+#include <fmt/core.h>
+
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -212,11 +214,17 @@ BvhClip parse_bvh(std::string_view text, std::string_view source) {
   r.expect("Time:");
   const Token ft = r.next("the frame time");
   clip.frame_time = r.to_number(ft, "the frame time");
-  if (!(clip.frame_time > 0.0)) r.fail(ft.line, "the frame time must be positive (got " + quoted(ft.text) + ")");
+  if (!(clip.frame_time >= kMinBvhFrameTime && clip.frame_time <= kMaxBvhFrameTime))
+    r.fail(ft.line, fmt::format("the frame time must be {:g} to {:g} s (got {})", kMinBvhFrameTime,
+                                kMaxBvhFrameTime, quoted(ft.text)));
 
   // the frames: the rest of the frame time's line must be empty, then one line per frame
   const auto lines = r.remaining_lines();
   const long n = static_cast<long>(frames);
+  // no more storage than the file can fill: a frame takes a line of its own
+  if (static_cast<std::size_t>(n) > lines.size())
+    r.fail(count.line, fmt::format("Frames: {} but only {} lines follow the frame time", n,
+                                   lines.empty() ? 0 : lines.size() - 1));
   clip.frames.resize(n, channels);
   long row = 0;
   bool first = true;

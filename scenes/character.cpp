@@ -1,5 +1,7 @@
 #include "pivot/scenes/character.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -70,6 +72,9 @@ MuscleTable inverse_dynamics(const BvhMotion& motion, const std::vector<SegmentM
   const auto n = static_cast<int>(clip.joints.size());
   if (static_cast<int>(segments.size()) != n) throw Error("inverse dynamics: one segment per joint");
   if (!(dt > 0.0)) throw Error("inverse dynamics: the time step must be positive");
+  if (motion.duration() / dt > static_cast<double>(kMaxCharacterSamples))
+    throw Error(fmt::format("inverse dynamics: {:.3g} samples; at most {}", motion.duration() / dt,
+                            kMaxCharacterSamples));
   MuscleTable table;
   table.t0 = 0.0;
   table.dt = dt;
@@ -138,6 +143,12 @@ Character add_character(World& world, std::shared_ptr<const BvhMotion> motion,
   const BvhClip& clip = motion->clip();
   check_skeleton(clip);
   const double h = world.settings().time_step;
+  // the root's track and the muscle table hold one sample per step of the clip
+  if (motion->duration() / h > static_cast<double>(kMaxCharacterSamples))
+    throw Error(fmt::format(
+        "character {}: the clip of {:g} s at time step {:g} s needs {:.3g} samples per joint; at "
+        "most {} (a longer time step or a shorter clip)",
+        pivot::quoted(s.name), motion->duration(), h, motion->duration() / h, kMaxCharacterSamples));
   const double t0 = 0.0;
   const auto n = static_cast<int>(clip.joints.size());
   const auto J0 = motion->evaluate(t0);

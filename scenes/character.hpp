@@ -36,6 +36,10 @@
 
 namespace pivot {
 
+/// the most samples per joint of a character's root track and muscle table (one per time step
+/// of the clip): 10⁶, 1000 s at h = 1 ms; add_character refuses more
+inline constexpr long kMaxCharacterSamples = 1'000'000;
+
 /// what a character is made of, with the scene key's defaults (docs/scene-format.md
 /// "Characters")
 struct CharacterSettings {

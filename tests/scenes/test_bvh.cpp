@@ -138,6 +138,12 @@ TEST_CASE("bvh: malformed files are rejected with the line of the fault") {
   CHECK(place_of(good_with("Frames: 2", "Frames: 0")) == "line 17");
   CHECK(place_of(good_with("Frames: 2", "Frames: 1")) == "line 20");
   CHECK(place_of(good_with("Frame Time: 0.01", "Frame Time: 0")) == "line 18");
+  CHECK(place_of(good_with("Frame Time: 0.01", "Frame Time: 1e-300")) == "line 18");
+  CHECK(place_of(good_with("Frame Time: 0.01", "Frame Time: 1e6")) == "line 18");
+  // a frame count the file cannot hold is refused before any storage is taken for it
+  CHECK(place_of(good_with("Frames: 2", "Frames: 9999999")) == "line 17");
+  CHECK_THAT(message_of(good_with("Frames: 2", "Frames: 9999999")),
+             Catch::Contains("only") && Catch::Contains("lines follow"));
   CHECK(place_of(good_with("Frame Time: 0.01", "Frame Time: 0.01 7")) == "line 18");
   CHECK(place_of(good_with("1.5 91 3 90 0 0 -30", "1.5 91 3 90 0 0")) == "line 20");
   CHECK(place_of(good_with("1.5 91 3 90 0 0 -30", "1.5 91 3 90 0 0 -30 4")) == "line 20");

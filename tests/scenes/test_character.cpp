@@ -295,6 +295,12 @@ Frame Time: 0.01
 )";
   World world;
   auto motion = std::make_shared<BvhMotion>(parse_bvh(text, "two.bvh"), BvhMapping{});
+  // a time step that would need more than kMaxCharacterSamples per joint is refused before any
+  // table is built (the arm clip at h = 1 ns: about 2e9 samples)
+  World tiny_step({.time_step = 1e-9});
+  CHECK_THROWS_WITH(add_character(tiny_step, shipped_motion("arm_swing.bvh"), {}),
+                    Catch::Contains("samples per joint") && Catch::Contains("at most"));
+  CHECK(tiny_step.body_count() == 0);
   // and a World that has stepped already: the motion's time would not be the World's
   World stepped;
   stepped.step();
