@@ -13,7 +13,13 @@ import tempfile
 generator, shipped = sys.argv[1], sys.argv[2]
 with tempfile.TemporaryDirectory() as tmp:
     subprocess.run([sys.executable, generator, tmp], check=True, stdout=subprocess.DEVNULL)
-    bad = [name for name in sorted(os.listdir(tmp))
+    written = sorted(os.listdir(tmp))
+    kept = sorted(name for name in os.listdir(shipped) if name.endswith(".bvh"))
+    if not written:
+        sys.exit("the generator wrote no clip")
+    if written != kept:
+        sys.exit(f"the generator writes {written}, the shipped folder holds {kept}")
+    bad = [name for name in written
            if not filecmp.cmp(os.path.join(tmp, name), os.path.join(shipped, name), shallow=False)]
 if bad:
     sys.exit("differ from the generator's output: " + ", ".join(bad))

@@ -115,9 +115,11 @@ TEST_CASE("sdf scenes: the sled rides over the bumps and slows down", "[scene]")
   }
   const Vec3 p = w.pose(sled).p_WB;
   INFO("final " << p.transpose() << ", lowest centre " << lowest);
-  // the plate's top is at least 5 mm high, the sled 5 mm half thick: its centre stays above
-  // 10 mm (less a voxel of penetration)
-  CHECK(lowest >= 0.010 - 0.002);
+  // the plate's troughs are 5 mm high and its bump tops 6 mm, the sled 5 mm half thick and 40 mm
+  // long (always across a bump top): its centre rides near 11 mm and never drops below the
+  // troughs' 10 mm less half a voxel (2 mm voxels; trilinear lookup reads up to about half a
+  // voxel of false penetration, docs/distributed-contact.md)
+  CHECK(lowest >= 0.010 - 0.001);
   CHECK(p.x() > -0.06 + 0.02);                     // it moved forward over at least one bump
   CHECK(w.twist(sled).v().x() < 0.3);              // and friction slowed it
 }
