@@ -3,6 +3,10 @@
 #
 #   tools/fuzz/run.sh TARGET SECONDS [libFuzzer options...]
 #   tools/fuzz/run.sh all SECONDS [...]        every target in turn, SECONDS each
+#   tools/fuzz/run.sh --fast TARGET|all SECONDS [...]
+#                                               the same with the `fuzz-fast` preset (no
+#                                               sanitizers, -O2, assertions on; 5-20x the
+#                                               executions per second, for the long runs)
 #
 # TARGET is scene_loader, lcp_files, lemke or step. Configures and builds the `fuzz` preset
 # (clang++-14, ASan + UBSan) when needed, then runs build/fuzz/tests/fuzz/fuzz_TARGET from the
@@ -15,8 +19,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 targets=(scene_loader lcp_files lemke step)
+preset=fuzz
+if [[ ${1:-} == --fast ]]; then
+  preset=fuzz-fast
+  shift
+fi
 if [[ $# -lt 2 ]]; then
-  echo "usage: tools/fuzz/run.sh TARGET|all SECONDS [libFuzzer options...]" >&2
+  echo "usage: tools/fuzz/run.sh [--fast] TARGET|all SECONDS [libFuzzer options...]" >&2
   echo "targets: ${targets[*]}" >&2
   exit 2
 fi
@@ -37,9 +46,9 @@ fi
   exit 2
 }
 
-build=build/fuzz
+build=build/$preset
 if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}; fi
-[[ -f $build/build.ninja ]] || cmake --preset fuzz >/dev/null
+[[ -f $build/build.ninja ]] || cmake --preset $preset >/dev/null
 build_targets=()
 for t in "${selected[@]}"; do build_targets+=(--target "fuzz_$t"); done
 cmake --build $build -j "${PIVOT_FUZZ_JOBS:-2}" "${build_targets[@]}"
