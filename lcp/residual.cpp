@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace pivot::lcp {
 namespace {
@@ -26,18 +27,30 @@ void for_each_entry(const SparseMatrix& M, F&& f) {
       if (it.value() != 0.0) f(it.row(), j, it.value());
 }
 
-/// For each row, 1 when some w̃_i = q_i + Σ_j M_ij z̃_j is 0 with every z̃_j ≥ 0 within the
-/// rounding of a basis solve of z_j, else 0:
-///   z̃_j ∈ [max(0, z_j − δ), max(0, z_j + δ)],   δ = C n ε ‖z‖∞,  C = kZRoundingFactor.
-/// Each term moves by |M_ij| times what z_j may move, so a tiny coefficient moves its term by a
-/// tiny amount, and z̃ stays ≥ 0 (a z_j of −4e-15 is rounding of a 0, never of −378).
-template <typename Matrix>
-Vector zero_reachable(const Matrix& M, const Vector& q, const Vector& z) {
-  const double delta = kZRoundingFactor * static_cast<double>(q.size()) *
+/// the interval z̃_j may take for a basis solve's rounding of z_j: within δ = C n ε ‖z‖∞ of
+/// z_j (C = kZRoundingFactor) and ≥ 0 (a z_j of −4e-15 is rounding of a 0, never of −378)
+struct ZBox {
+  Vector lo, hi;
+};
+ZBox rounding_box(const Vector& z) {
+  const double delta = kZRoundingFactor * static_cast<double>(z.size()) *
                        std::numeric_limits<double>::epsilon() * z.lpNorm<Eigen::Infinity>();
+  ZBox box{Vector(z.size()), Vector(z.size())};
+  for (Eigen::Index j = 0; j < z.size(); ++j) {
+    box.lo(j) = std::max(0.0, z(j) - delta);
+    box.hi(j) = std::max(0.0, z(j) + delta);
+  }
+  return box;
+}
+
+/// For each row, 1 when some w̃_i = q_i + Σ_j M_ij z̃_j is 0 with every z̃_j in the rounding box
+/// of z_j, else 0. Each term moves by |M_ij| times what z_j may move, so a tiny coefficient
+/// moves its term by a tiny amount.
+template <typename Matrix>
+Vector zero_reachable(const Matrix& M, const Vector& q, const ZBox& box) {
   Vector lower = q, upper = q;
   for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
-    const double lo = m * std::max(0.0, z(j) - delta), hi = m * std::max(0.0, z(j) + delta);
+    const double lo = m * box.lo(j), hi = m * box.hi(j);
     lower(i) += std::min(lo, hi);
     upper(i) += std::max(lo, hi);
   });
@@ -45,6 +58,81 @@ Vector zero_reachable(const Matrix& M, const Vector& q, const Vector& z) {
   for (Eigen::Index i = 0; i < q.size(); ++i)
     reach(i) = (lower(i) <= 0.0 && upper(i) >= 0.0) ? 1.0 : 0.0;
   return reach;
+}
+
+/// true when ONE z̃ in the rounding box can make every row of `judged` what judging it 0
+/// claims: w̃_i = 0 where z_i cannot be 0 (z̃_i's interval excludes 0: complementarity needs
+/// w_i = 0), w̃_i ≥ 0 where it can. zero_reachable asks this row by row, and each row may pick
+/// its own z̃: beside z entries of 1e20 (δ ≈ 1.3e7), rows w₁ = 0.996 z₀ and w₃ = 0.1016 z₀ − 100
+/// both passed with z₀ = 1184, the first needing z̃₀ = 0 and the second z̃₀ = 984.6 (a false
+/// `solved` found by the lemke fuzz target,
+/// tests/fuzz/regressions/lemke/false_solved_rows_disagree_on_a_rounding_level_z).
+/// Bound propagation, as in an LP presolve: each judged row tightens the interval of each of its
+/// z̃_j from the others' intervals, for a few rounds; an empty interval proves that no single z̃
+/// exists. It is a relaxation: it can miss an inconsistency that needs more rounds (then the
+/// answer passes as the row-by-row check passed it), never invents one beyond the slack of
+/// C n ε times the row's magnitude that keeps rounding in the sums from emptying an interval.
+template <typename Matrix>
+bool judged_rows_consistent(const Matrix& M, const Vector& q, double z_norm, ZBox box,
+                            const std::vector<char>& judged) {
+  struct Entry {
+    Eigen::Index row, col;
+    double m;
+  };
+  std::vector<Entry> entries;
+  for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+    if (judged[static_cast<std::size_t>(i)]) entries.push_back({i, j, m});
+  });
+  if (entries.empty()) return true;
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.row != b.row ? a.row < b.row : a.col < b.col; });
+  const double positive = kDefaultResidualTolerance * z_norm;
+  const double slack_factor =
+      kZRoundingFactor * static_cast<double>(q.size()) * std::numeric_limits<double>::epsilon();
+  constexpr int kRounds = 4;
+  for (int round = 0; round < kRounds; ++round) {
+    bool tightened = false;
+    for (std::size_t begin = 0; begin < entries.size();) {
+      const Eigen::Index i = entries[begin].row;
+      std::size_t end = begin;
+      // the row's activity range Σ_j M_ij z̃_j over the box, and its magnitude (for the slack)
+      double act_lo = 0.0, act_hi = 0.0, magnitude = std::abs(q(i));
+      for (; end < entries.size() && entries[end].row == i; ++end) {
+        const Entry& e = entries[end];
+        const double a = e.m * box.lo(e.col), b = e.m * box.hi(e.col);
+        act_lo += std::min(a, b);
+        act_hi += std::max(a, b);
+        magnitude += std::max(std::abs(a), std::abs(b));
+      }
+      const double slack = slack_factor * magnitude;
+      // w̃_i = 0 when z̃_i is surely not 0 (above the default tolerance's share of ‖z‖∞, where
+      // the complementarity measure needs w_i = 0), else w̃_i ≥ 0: q_i + Σ M_ij z̃_j ∈ [0, upper]
+      const double upper =
+          box.lo(i) > positive ? 0.0 : std::numeric_limits<double>::infinity();
+      for (std::size_t k = begin; k < end; ++k) {
+        const Entry& e = entries[k];
+        const double a = e.m * box.lo(e.col), b = e.m * box.hi(e.col);
+        // M_ij z̃_j ∈ [−q_i − (rest's upper), upper − q_i − (rest's lower)], widened by the slack
+        const double rest_lo = act_lo - std::min(a, b), rest_hi = act_hi - std::max(a, b);
+        const double term_lo = -q(i) - rest_hi - slack;
+        const double term_hi = upper - q(i) - rest_lo + slack;
+        double new_lo = e.m > 0.0 ? term_lo / e.m : term_hi / e.m;
+        double new_hi = e.m > 0.0 ? term_hi / e.m : term_lo / e.m;
+        if (std::isfinite(new_lo) && new_lo > box.lo(e.col)) {
+          box.lo(e.col) = new_lo;
+          tightened = true;
+        }
+        if (std::isfinite(new_hi) && new_hi < box.hi(e.col)) {
+          box.hi(e.col) = new_hi;
+          tightened = true;
+        }
+        if (box.lo(e.col) > box.hi(e.col)) return false;
+      }
+      begin = end;
+    }
+    if (!tightened) break;
+  }
+  return true;
 }
 
 template <typename Matrix>
@@ -86,10 +174,17 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // level that may shrink to 0. (An absolute floor cannot be exact: a row of q_i = −1e-13
     // beside terms of 1e3 elsewhere is judged on it, and an LCP that needs z_j ≥ 1e-13 and
     // z_j ≤ 0 at once may pass; scaling that row by 1e13 makes it fail.)
-    const Vector reach = zero_reachable(M, q, z);
-    Vector w_judged = w;
+    // The rows judged 0 must also agree on one z̃ (judged_rows_consistent); when they cannot,
+    // none is judged 0 and each is measured as it is.
+    const ZBox box = rounding_box(z);
+    const Vector reach = zero_reachable(M, q, box);
+    std::vector<char> judged(static_cast<std::size_t>(n), 0);
     for (Eigen::Index i = 0; i < n; ++i)
-      if (std::abs(w(i)) <= eta && reach(i) > 0.0) w_judged(i) = 0.0;
+      judged[static_cast<std::size_t>(i)] = std::abs(w(i)) <= eta && reach(i) > 0.0;
+    Vector w_judged = w;
+    if (judged_rows_consistent(M, q, z.lpNorm<Eigen::Infinity>(), box, judged))
+      for (Eigen::Index i = 0; i < n; ++i)
+        if (judged[static_cast<std::size_t>(i)]) w_judged(i) = 0.0;
     r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
     r.min_w = std::min(0.0, w_judged.cwiseQuotient(w_scale).minCoeff());
     for (Eigen::Index i = 0; i < n; ++i)

@@ -25,12 +25,18 @@ using pivot::fuzz::ByteReader;
 
 constexpr int kSteps = 50;
 
+// Every read of the bytes is sequenced (braced lists, or one read per statement): the order in
+// which a function's arguments or an operator's operands are evaluated is unspecified, and g++
+// and clang++ differ, so `Vec3(in.a(), in.b(), in.c())` decoded the same input to different
+// worlds in the libFuzzer build (clang++) and in the replay tests (g++): the committed inputs
+// did not replay the worlds they were found on. Braces keep clang's left-to-right order, so the
+// committed corpus keeps its meaning there.
 Vec3 direction(ByteReader& in) {
   return {in.unit_ish(), in.unit_ish(), in.unit_ish()};  // may be zero: the joint then refuses
 }
 
 pivot::Quat orientation(ByteReader& in) {
-  pivot::Quat q(in.unit_ish(), in.unit_ish(), in.unit_ish(), in.unit_ish());
+  pivot::Quat q{in.unit_ish(), in.unit_ish(), in.unit_ish(), in.unit_ish()};
   if (q.norm() == 0.0) return pivot::Quat::Identity();
   return q.normalized();
 }
@@ -38,10 +44,10 @@ pivot::Quat orientation(ByteReader& in) {
 pivot::ShapePtr shape(ByteReader& in, double size) {
   switch (in.below(6)) {
     case 1: return pivot::make_sphere(size);
-    case 2: return pivot::make_box(Vec3(size, size * in.uniform(0.1, 2.0), size * in.uniform(0.1, 2.0)));
+    case 2: return pivot::make_box(Vec3{size, size * in.uniform(0.1, 2.0), size * in.uniform(0.1, 2.0)});
     case 3: return pivot::make_capsule(size, size * in.uniform(0.0, 3.0));
     case 4: return pivot::make_cylinder(size, size * in.uniform(0.1, 3.0));
-    case 5: return pivot::make_ellipsoid(Vec3(size, size * in.uniform(0.2, 2.0), size * in.uniform(0.2, 2.0)));
+    case 5: return pivot::make_ellipsoid(Vec3{size, size * in.uniform(0.2, 2.0), size * in.uniform(0.2, 2.0)});
     default: return nullptr;
   }
 }
@@ -82,10 +88,12 @@ pivot::World build(ByteReader& in) {
     body.fixed = in.below(8) == 0;
     body.mass = in.magnitude(-3, 4);
     // positions within a few sizes of each other and of the ground: contacts and overlaps
-    body.p_WS = Vec3(in.unit_ish(), in.unit_ish(), std::abs(in.unit_ish())) * (size / 32.0);
+    body.p_WS = Vec3{in.unit_ish(), in.unit_ish(), std::abs(in.unit_ish())} * (size / 32.0);
     body.q_WB = orientation(in);
-    body.v_WB = direction(in) * (in.magnitude(-3, 2) / 128.0);
-    body.w_WB = direction(in) * (in.magnitude(-3, 2) / 128.0);
+    const Vec3 v_direction = direction(in);
+    body.v_WB = v_direction * (in.magnitude(-3, 2) / 128.0);
+    const Vec3 w_direction = direction(in);
+    body.w_WB = w_direction * (in.magnitude(-3, 2) / 128.0);
     body.friction = in.uniform(0.0, 2.0);
     body.restitution = in.uniform(0.0, 1.0);
     world.add_body(body);
