@@ -82,6 +82,39 @@ TEST_CASE("residuals: a row whose sign the data fixes is not zero within the flo
   CHECK(cancel.worst() <= 1e-9);
 }
 
+TEST_CASE("residuals: the rows judged zero must agree on one rounding of z", "[lcp]") {
+  // The lemke fuzz finding (tests/fuzz/regressions/lemke/false_solved_rows_disagree_on_a_
+  // rounding_level_z) in four rows: row 0 has terms of 1e20, so η ≈ 4 ε 2e20 ≈ 1.8e5 and
+  // δ = 100 · 4 ε 1e20 ≈ 8.9e6. z_0 = 1184 is within δ of 0 and of 984.6. Row 1, w_1 = z_0
+  // (z_1 = 1e20 > 0), is zero only at z̃_0 = 0; row 3, w_3 = 0.1016 z_0 − 100 (z_3 = 1e20 > 0),
+  // only at z̃_0 = 984.25. Row by row both reach zero; no single z̃ makes both zero.
+  DenseMatrix M = DenseMatrix::Zero(4, 4);
+  M(0, 1) = 1.0;
+  M(0, 3) = -1.0;
+  M(1, 0) = 1.0;
+  M(3, 0) = 0.1016;
+  Vector q(4);
+  q << 0.0, 0.0, 0.0, -100.0;
+  Vector z(4);
+  z << 1184.0, 1e20, 0.0, 1e20;
+  Vector w;
+  const LcpResiduals r = measure_residuals(M, q, z, &w);
+  const double eta = 4 * std::numeric_limits<double>::epsilon() * 1e20;
+  REQUIRE(std::abs(w(1)) < eta);  // both within the floor, and each reachable alone
+  REQUIRE(std::abs(w(3)) < eta);
+  CHECK(r.worst() > 1e-9);
+
+  // with z_1 = 0 row 1 only needs w̃_1 ≥ 0, and z̃_0 = 984.25 satisfies both rows: the same
+  // answer with that one change is judged on the floor as before
+  z(1) = 0.0;
+  M(0, 1) = 0.0;
+  M(0, 2) = 1.0;
+  z(2) = 1e20;
+  const LcpResiduals agree = measure_residuals(M, q, z, &w);
+  REQUIRE(std::abs(w(3)) < eta);
+  CHECK(agree.worst() <= 1e-9);
+}
+
 TEST_CASE("residuals: a tiny coefficient does not bring the whole floor with it", "[lcp]") {
   // the sign-fixed row above with a term of −1e-300 z_0 = −1e-280: rounding of z_0 (1e20) moves
   // that term by about 1e-300 · 100 n ε 1e20, not by the floor η ≈ 1.3e5, so w_1 = 5910 is
