@@ -2,7 +2,10 @@
 
 #include <cmath>
 
+#include <fmt/core.h>
+
 #include "pivot/core/error.hpp"
+#include "pivot/scenes/json_reader.hpp"
 
 namespace pivot {
 namespace {
@@ -34,6 +37,23 @@ Eigen::MatrixXd natural_spline_second(const Eigen::MatrixXd& y, double h) {
   return M;
 }
 
+// Euler angles are periodic: a capture that turns past ±180° writes 179 then −179, one degree of
+// motion that a spline through the raw values would take as 358° in one frame (a spurious spin
+// of 358°/h and an inverse-dynamics torque to match). Each rotation channel is unwrapped: a
+// frame's value is moved by a multiple of 360° to within 180° of the previous frame's, which
+// leaves every pose the same (Rot(e, a + 360°) = Rot(e, a)) and makes the motion continuous.
+void unwrap_rotations(BvhClip& clip) {
+  for (const BvhJoint& joint : clip.joints)
+    for (std::size_t k = 0; k < joint.channels.size(); ++k) {
+      if (!is_rotation(joint.channels[k])) continue;
+      const Eigen::Index c = joint.first_channel + static_cast<Eigen::Index>(k);
+      for (Eigen::Index i = 1; i < clip.frames.rows(); ++i) {
+        const double jump = clip.frames(i, c) - clip.frames(i - 1, c);
+        if (std::isfinite(jump)) clip.frames(i, c) -= 360.0 * std::round(jump / 360.0);
+      }
+    }
+}
+
 }  // namespace
 
 Mat3 up_rotation(const BvhMapping& mapping) {
@@ -48,7 +68,30 @@ BvhMotion::BvhMotion(BvhClip clip, BvhMapping mapping)
     throw Error("motion: the scale must be positive and finite");
   if (!mapping_.origin.allFinite()) throw Error("motion: the origin must be finite");
   if (clip_.joints.empty() || clip_.frames.rows() < 1) throw Error("motion: the clip is empty");
+  // lengths in the world (scale × file units, plus the origin) within the scene format's limit
+  // (docs/limits.md "Magnitudes"): beyond it the first step's products overflow
+  if (mapping_.origin.cwiseAbs().maxCoeff() > detail::kMaxLength)
+    throw Error(fmt::format("motion: the origin is more than {:g} m from 0", detail::kMaxLength));
+  double longest = 0.0;
+  for (const BvhJoint& joint : clip_.joints) {
+    longest = std::max(longest, joint.offset.cwiseAbs().maxCoeff());
+    if (joint.end_site) longest = std::max(longest, joint.end_site->cwiseAbs().maxCoeff());
+    for (std::size_t k = 0; k < joint.channels.size(); ++k)
+      if (!is_rotation(joint.channels[k]))
+        longest = std::max(longest, clip_.frames.col(joint.first_channel + static_cast<Eigen::Index>(k))
+                                        .cwiseAbs().maxCoeff());
+  }
+  if (longest * mapping_.scale > detail::kMaxLength)
+    throw Error(fmt::format("motion: an offset, End Site or position channel of {:g} file units is {:g} m "
+                            "at scale {:g}, more than the limit of {:g} m",
+                            longest, longest * mapping_.scale, mapping_.scale, detail::kMaxLength));
+  unwrap_rotations(clip_);
   second_ = natural_spline_second(clip_.frames, clip_.frame_time);
+  // the splines' second derivatives divide by h²: values that jump by 1e300 between frames
+  // overflow even when every value is finite
+  if (!second_.allFinite())
+    throw Error("motion: the channels' accelerations overflow (values that change by too much "
+                "between frames for the frame time)");
 }
 
 double BvhMotion::duration() const {

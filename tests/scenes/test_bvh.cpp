@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "pivot/core/error.hpp"
 #include "pivot/scenes/bvh.hpp"
+#include "pivot/scenes/bvh_motion.hpp"
 
 using namespace pivot;
 
@@ -165,4 +167,53 @@ TEST_CASE("bvh: a missing file is an error naming it") {
   } catch (const Error& e) {
     CHECK(e.source() == "no/such/file.bvh");
   }
+}
+
+// ---- the clip as motion (scenes/bvh_motion.hpp) ----
+
+namespace {
+
+// one root joint with one Zrotation channel through `angles` (degrees) at 100 frames/s
+std::string one_channel_clip(const std::vector<double>& angles) {
+  std::string text = "HIERARCHY\nROOT R\n{\n  OFFSET 0 0 0\n  CHANNELS 1 Zrotation\n"
+                     "  End Site\n  {\n    OFFSET 0 10 0\n  }\n}\nMOTION\nFrames: " +
+                     std::to_string(angles.size()) + "\nFrame Time: 0.01\n";
+  for (double a : angles) text += std::to_string(a) + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("bvh motion: a rotation channel that wraps past ±180° moves as the unwrapped one") {
+  // 170, 179, −172, −163 is 170, 179, 188, 197 written within ±180°: equally spaced values, so
+  // the natural spline through the unwrapped ones is the straight line, 9° per 0.01 s, at every t
+  const BvhMapping z_up{.scale = 0.01, .y_up = false};
+  const BvhMotion wrapped(parse_bvh(one_channel_clip({170, 179, -172, -163}), "w.bvh"), z_up);
+  const BvhMotion unwrapped(parse_bvh(one_channel_clip({170, 179, 188, 197}), "u.bvh"), z_up);
+  const double rate = 9.0 / 0.01 * 3.14159265358979323846 / 180.0;  // rad/s
+  for (double t : {0.0, 0.004, 0.01, 0.015, 0.02, 0.027}) {
+    const JointState a = wrapped.evaluate(t).front();
+    const JointState b = unwrapped.evaluate(t).front();
+    CHECK((a.R_WJ - b.R_WJ).norm() < 1e-12);
+    CHECK((a.w_W - b.w_W).norm() < 1e-9);
+    CHECK((a.dw_W - b.dw_W).norm() < 1e-6);
+    CHECK(a.w_W.z() == Approx(rate).epsilon(1e-9));  // not 358° in one frame
+    CHECK(a.w_W.head<2>().norm() < 1e-12);
+  }
+}
+
+TEST_CASE("bvh motion: world lengths beyond the scene format's limit are errors") {
+  const BvhClip clip = parse_bvh(one_channel_clip({0, 1}), "c.bvh");
+  auto message = [](const BvhClip& c, const BvhMapping& m) -> std::string {
+    try {
+      (void)BvhMotion(c, m);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(message(clip, BvhMapping{}).empty());
+  // the End Site's offset 10 file units at a scale of 1e9 m per unit is 1e10 m
+  CHECK_THAT(message(clip, BvhMapping{.scale = 1e9}), Catch::Contains("more than the limit"));
+  CHECK_THAT(message(clip, BvhMapping{.origin = Vec3(0, 2e9, 0)}), Catch::Contains("origin"));
 }
