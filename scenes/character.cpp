@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "pivot/core/error.hpp"
+#include "pivot/engine/rigid_body.hpp"
 
 namespace pivot {
 namespace {
@@ -153,15 +154,21 @@ Character add_character(World& world, std::shared_ptr<const BvhMotion> motion,
   const auto n = static_cast<int>(clip.joints.size());
   const auto J0 = motion->evaluate(t0);
 
-  Character c;
-  c.motion = motion;
-  c.body.assign(n, -1);
-  c.joint.assign(n, -1);
-  c.muscle.assign(n, -1);
+  // Everything that can throw comes before the World changes (a character is added whole or
+  // not at all): the bodies' models and mass properties, the names, the root's track and the
+  // inverse dynamics; then bodies, states, joints and the muscles are added.
+  std::vector<BodySettings> bodies(n);
   std::vector<SegmentMass> segments(n);
   for (int j = 0; j < n; ++j) {
-    BodySettings b;
+    BodySettings& b = bodies[j];
     b.name = s.name + "/" + clip.joints[j].name;
+    if (world.find_body(b.name) >= 0)
+      throw Error(fmt::format("character {}: a body named {} is already in the World",
+                              pivot::quoted(s.name), pivot::quoted(b.name)));
+    for (int k = 0; k < world.joint_count(); ++k)
+      if (world.joint(k).name() == b.name)
+        throw Error(fmt::format("character {}: a joint named {} is already in the World",
+                                pivot::quoted(s.name), pivot::quoted(b.name)));
     b.density = s.density;
     b.shape = segment_shape(clip, j, motion->mapping().scale, s.thickness);
     b.p_WS = J0[j].p_WJ;
@@ -181,14 +188,21 @@ Character add_character(World& world, std::shared_ptr<const BvhMotion> motion,
       }
       b.kinematic = track;
     }
-    c.body[j] = world.add_body(b);
-    const RigidBody& model = world.bodies().body(c.body[j]);
+    const RigidBody model = make_rigid_body(b);
     segments[j].mass = model.mass;
     segments[j].com_J = -model.shape_offset;
     segments[j].inertia_J = model.inertia_B;
   }
-  // the body's state on the motion at t0 (velocities at t0 − h/2 when staggered)
   const Vec3 g = world.settings().gravity;
+  MuscleTable table = inverse_dynamics(*motion, segments, g, h);
+
+  Character c;
+  c.motion = motion;
+  c.body.assign(n, -1);
+  c.joint.assign(n, -1);
+  c.muscle.assign(n, -1);
+  for (int j = 0; j < n; ++j) c.body[j] = world.add_body(bodies[j]);
+  // the body's state on the motion at t0 (velocities at t0 − h/2 when staggered)
   for (int j = 1; j < n; ++j) {
     const JointState& J = J0[j];
     const Vec3 c_W = J.R_WJ * segments[j].com_J;
@@ -220,7 +234,6 @@ Character add_character(World& world, std::shared_ptr<const BvhMotion> motion,
     c.muscle[j] = static_cast<int>(muscles.size());
     muscles.push_back({.parent = c.body[parent], .child = c.body[j], .axes_P = axes});
   }
-  MuscleTable table = inverse_dynamics(*motion, segments, g, h);
   // the feedback's desired values where the step evaluates the feedback (muscle_force.hpp):
   // implicit, at (p(t+h), v(t+h/2)); explicit, at (p(t), v(t−h/2))
   table.position_lead = world.settings().implicit_forces ? h : 0.0;

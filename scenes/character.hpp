@@ -88,7 +88,8 @@ struct SegmentMass {
 /// adds the character to the World at the motion's pose at t = 0 (the motion's time is the
 /// World's): bodies, joints, the root's track and the muscles. Throws pivot::Error naming the
 /// BVH joint for a skeleton it cannot build (a joint with 2 rotation channels, position channels
-/// below the root), for bad settings, or when the World has already stepped
+/// below the root), for bad settings, for a body or joint name already in the World, or when the
+/// World has already stepped; on any error the World is left as it was (nothing is added)
 Character add_character(World& world, std::shared_ptr<const BvhMotion> motion,
                         const CharacterSettings& settings);
 

@@ -322,3 +322,20 @@ Frame Time: 0.01
           "has 3 (ball) or 1 (hinge)");
   }
 }
+
+TEST_CASE("character: a character that cannot be added leaves the World as it was") {
+  // a body already named like the last of the character's: refused before anything is added
+  World world;
+  BodySettings taken{.name = "character/RWrist"};  // the last of its bodies
+  taken.shape = make_sphere(0.1);
+  world.add_body(taken);
+  CHECK_THROWS_WITH(add_character(world, shipped_motion("arm_swing.bvh"), {}),
+                    Catch::Contains("already in the World"));
+  CHECK(world.body_count() == 1);
+  CHECK(world.joint_count() == 0);
+  // the same World takes the character under another name, whole
+  CharacterSettings other;
+  other.name = "other";
+  const Character c = add_character(world, shipped_motion("arm_swing.bvh"), other);
+  CHECK(world.body_count() == 1 + static_cast<int>(c.body.size()));
+}
