@@ -39,6 +39,9 @@ class ExternalForce {
   /// the potential energy of a conservative force at the current positions, J; 0 for forces
   /// without one (a spring: ½ k (L − L₀)², its damping dissipates)
   [[nodiscard]] virtual double potential_energy(const RigidBodySet& /*set*/) const { return 0.0; }
+  /// World::set_time_step changed the step from `old_h` to `new_h` (s): forces that hold
+  /// something sized by the step (MuscleForce's feedback leads) follow it
+  virtual void time_step_changed(double /*old_h*/, double /*new_h*/) {}
 };
 
 /// a constant force and torque on one body, world frame, applied at the COM

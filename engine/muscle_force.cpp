@@ -148,4 +148,10 @@ std::vector<int> MuscleForce::coupled_bodies() const {
   return bodies;
 }
 
+void MuscleForce::time_step_changed(double old_h, double new_h) {
+  if (!(old_h > 0.0) || !(new_h > 0.0)) return;  // World::set_time_step checks new_h
+  table_.position_lead *= new_h / old_h;
+  table_.velocity_lead *= new_h / old_h;
+}
+
 }  // namespace pivot

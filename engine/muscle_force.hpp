@@ -90,6 +90,10 @@ class MuscleForce final : public ExternalForce {
   bool add_gradients(const RigidBodySet& set, double t, Triplets& dfdp,
                      Triplets& dfdv) const override;
   [[nodiscard]] std::vector<int> coupled_bodies() const override;
+  /// the feed-forward table and the feedback's leads
+  [[nodiscard]] const MuscleTable& table() const { return table_; }
+  /// the leads are h and ±h/2 of the step they were made for: scaled by new_h / old_h
+  void time_step_changed(double old_h, double new_h) override;
 
  private:
   std::vector<MuscleJoint> joints_;

@@ -196,6 +196,7 @@ void World::set_time_step(double h) {
     time_step_history_.back().second = h;  // no step was taken with the previous h
   else
     time_step_history_.emplace_back(steps_, h);
+  for (const auto& force : forces_) force->time_step_changed(settings_.time_step, h);
   settings_.time_step = h;
 }
 

@@ -339,3 +339,18 @@ TEST_CASE("character: a character that cannot be added leaves the World as it wa
   const Character c = add_character(world, shipped_motion("arm_swing.bvh"), other);
   CHECK(world.body_count() == 1 + static_cast<int>(c.body.size()));
 }
+
+TEST_CASE("character: a new time step moves the feedback's leads with it") {
+  // the leads are h and h/2 of the linearly implicit step (muscle_force.hpp); after
+  // set_time_step they must be those of a character made at the new step from the start
+  for (const bool implicit : {true, false}) {
+    World changed({.time_step = 1e-3, .implicit_forces = implicit});
+    const Character a = add_character(changed, shipped_motion("arm_swing.bvh"), {});
+    changed.set_time_step(4e-3);
+    World fresh({.time_step = 4e-3, .implicit_forces = implicit});
+    const Character b = add_character(fresh, shipped_motion("arm_swing.bvh"), {});
+    CHECK(a.muscles->table().position_lead == Approx(b.muscles->table().position_lead));
+    CHECK(a.muscles->table().velocity_lead == Approx(b.muscles->table().velocity_lead));
+    CHECK(b.muscles->table().velocity_lead == Approx(implicit ? 2e-3 : -2e-3));
+  }
+}
