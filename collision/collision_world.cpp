@@ -1,8 +1,8 @@
-// Long file: the one Bullet bridge (every Bullet-backed manifold and the narrow-phase dispatch in one place, as collision.md describes)
-// The Bullet bridge, the only source of Pivot that includes Bullet (through bullet_shapes.hpp):
-// the shapes as Bullet objects, the broadphase, GJK/EPA, the mesh queries, and the narrow
-// phase's dispatch through the pair table (pair_table.hpp); the analytic manifolds are in
-// manifold_plane.cpp and manifold_segments.cpp (manifold.hpp).
+// Long file: the one Bullet bridge (every Bullet-backed manifold and the narrow-phase dispatch in
+// one place, as collision.md describes) The Bullet bridge, the only source of Pivot that includes
+// Bullet (through bullet_shapes.hpp): the shapes as Bullet objects, the broadphase, GJK/EPA, the
+// mesh queries, and the narrow phase's dispatch through the pair table (pair_table.hpp); the
+// analytic manifolds are in manifold_plane.cpp and manifold_segments.cpp (manifold.hpp).
 //
 // What Bullet does here: it holds one btCollisionObject per body (shapes mapped one to one:
 // btSphereShape, btBoxShape, btCapsuleShapeZ, btCylinderShapeZ, an exact ellipsoid,
@@ -167,7 +167,8 @@ struct CollisionWorld::Impl {
         part.scale = shape.radii.maxCoeff();
         break;
       case ShapeType::convex: {
-        const ConvexHull hull = convex_hull(shape.points);
+        ConvexHull storage;
+        const ConvexHull& hull = hull_of(shape, storage);
         auto h = std::make_unique<btConvexHullShape>();
         for (const Vec3& v : hull.vertices) h->addPoint(to_bt(v), false);
         h->recalcLocalAabb();

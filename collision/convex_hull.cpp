@@ -58,8 +58,8 @@ ConvexHull convex_hull(const std::vector<Vec3>& points) {
     if (!x.allFinite()) throw Error(fmt::format("convex hull: point {} is not finite", i));
     if (x.cwiseAbs().maxCoeff() > kMaxHullCoordinate)
       throw Error(fmt::format(
-          "convex hull: point {} has a coordinate of magnitude {:g}, beyond the limit of {:g}",
-          i, x.cwiseAbs().maxCoeff(), kMaxHullCoordinate));
+          "convex hull: point {} has a coordinate of magnitude {:g}, beyond the limit of {:g}", i,
+          x.cwiseAbs().maxCoeff(), kMaxHullCoordinate));
   }
   Vec3 lo = points[0], hi = points[0];
   for (const Vec3& x : points) {
@@ -138,7 +138,16 @@ ConvexHull convex_hull(const std::vector<Vec3>& points) {
   long live = 4;  // live faces
   const long max_live = std::max(4L, 2L * n - 4L);
   const long max_created = kHullFacesPerPoint * static_cast<long>(n);
+  long work = 0;  // visibility tests so far (bounded by kMaxHullWork)
   for (const int ip : order) {
+    work += static_cast<long>(faces.size());
+    if (work > kMaxHullWork)
+      throw Error(fmt::format(
+          "convex hull: {} points need more than {:g} visibility tests, the limit that bounds "
+          "its time (a few thousand points on a smooth surface, all of them corners; use fewer "
+          "points or "
+          "surface_samples)",
+          n, static_cast<double>(kMaxHullWork)));
     visible.clear();
     for (int f = 0; f < static_cast<int>(faces.size()); ++f) {
       const Face& face = faces[static_cast<std::size_t>(f)];

@@ -88,15 +88,23 @@ ShapePtr make_ellipsoid(const Vec3& radii) {
 }
 
 ShapePtr make_convex(std::vector<Vec3> points) {
+  auto s = std::make_shared<Shape>();
   try {
-    (void)convex_hull(points);  // validates: ≥ 4 finite points, not coplanar
+    // validates (≥ 4 finite points, not coplanar, within the hull's bounds) and is kept: the
+    // mass properties and the collision shape use this one hull instead of building their own
+    s->hull = std::make_shared<const ConvexHull>(convex_hull(points));
   } catch (const Error& e) {
     throw Error(fmt::format("convex shape: {}", e.what()));
   }
-  auto s = std::make_shared<Shape>();
   s->type = ShapeType::convex;
   s->points = std::move(points);
   return s;
+}
+
+const ConvexHull& hull_of(const Shape& shape, ConvexHull& storage) {
+  if (shape.hull) return *shape.hull;
+  storage = convex_hull(shape.points);
+  return storage;
 }
 
 ShapePtr make_plane(const Vec3& normal, double offset) {
@@ -357,8 +365,10 @@ MassProperties mass_properties(const Shape& shape, double density) {
                       m * (a.x() * a.x() + a.z() * a.z()) / 5.0,
                       m * (a.x() * a.x() + a.y() * a.y()) / 5.0);
     }
-    case ShapeType::convex:
-      return polyhedron(convex_hull(shape.points), density);
+    case ShapeType::convex: {
+      ConvexHull storage;
+      return polyhedron(hull_of(shape, storage), density);
+    }
     case ShapeType::sdf:  // the closed mesh itself (the divergence theorem needs no convexity)
       return polyhedron(ConvexHull{shape.points, shape.triangles}, density);
     case ShapeType::compound: {

@@ -17,7 +17,18 @@
 
 namespace pivot {
 
-enum class ShapeType { sphere, box, capsule, cylinder, ellipsoid, convex, plane, mesh, compound, sdf };
+enum class ShapeType {
+  sphere,
+  box,
+  capsule,
+  cylinder,
+  ellipsoid,
+  convex,
+  plane,
+  mesh,
+  compound,
+  sdf
+};
 
 /// the one table of shape names, as written in scene files, in no particular order
 struct ShapeTypeName {
@@ -45,6 +56,7 @@ inline constexpr std::array<ShapeTypeName, 10> kShapeTypeNames = {{
 namespace detail {
 struct SdfModel;  // collision/sdf_model.hpp
 }
+struct ConvexHull;  // collision/convex_hull.hpp
 
 struct Shape;
 using ShapePtr = std::shared_ptr<const Shape>;
@@ -58,16 +70,19 @@ struct CompoundChild {
 /// a shape: the fields its type uses are set, the others keep their defaults
 struct Shape {
   ShapeType type = ShapeType::sphere;
-  double radius = 0.0;                        ///< sphere, capsule, cylinder, m
-  Vec3 half_extents = Vec3::Zero();           ///< box, m
-  double half_length = 0.0;                   ///< capsule (cylinder part), cylinder, m
-  Vec3 radii = Vec3::Zero();                  ///< ellipsoid semi-axes, m
-  std::vector<Vec3> points;                   ///< convex: the hull's points; mesh: vertices, m
+  double radius = 0.0;               ///< sphere, capsule, cylinder, m
+  Vec3 half_extents = Vec3::Zero();  ///< box, m
+  double half_length = 0.0;          ///< capsule (cylinder part), cylinder, m
+  Vec3 radii = Vec3::Zero();         ///< ellipsoid semi-axes, m
+  std::vector<Vec3> points;          ///< convex: the hull's points; mesh: vertices, m
+  /// convex: the hull of `points`, built once by make_convex (mass properties and the collision
+  /// shape use it; a Shape filled in by hand without it gets its hull built where needed)
+  std::shared_ptr<const ConvexHull> hull;
   std::vector<std::array<int, 3>> triangles;  ///< mesh: vertex indices, counter-clockwise out
   Vec3 normal = Vec3::UnitZ();                ///< plane: unit outward normal
   double offset = 0.0;                        ///< plane: n·x = offset, m
   std::vector<CompoundChild> children;        ///< compound
-  std::string source;                         ///< mesh, sdf: the file it was read from (for messages)
+  std::string source;  ///< mesh, sdf: the file it was read from (for messages)
   /// sdf: the distance field and point shell of the closed mesh in `points`/`triangles`
   std::shared_ptr<const detail::SdfModel> sdf;
 };
@@ -100,6 +115,8 @@ struct SdfShapeSettings {
 /// keeps the points as given (interior points allowed); the hull is computed from them
 /// (collision/convex_hull.hpp) for the mass properties and the collision shape
 [[nodiscard]] ShapePtr make_convex(std::vector<Vec3> points);
+/// a convex shape's hull: the one make_convex kept, else built into `storage` and returned
+[[nodiscard]] const ConvexHull& hull_of(const Shape& shape, ConvexHull& storage);
 /// the normal is normalized (it must not be zero); the offset is kept as given, i.e. it is the
 /// plane's signed distance from the origin along the unit normal
 [[nodiscard]] ShapePtr make_plane(const Vec3& normal, double offset);

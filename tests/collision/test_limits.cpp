@@ -9,6 +9,7 @@
 
 #include "pivot/collision/collision_world.hpp"
 #include "pivot/collision/convex_hull.hpp"
+#include "pivot/collision/shape.hpp"
 #include "pivot/core/error.hpp"
 
 using namespace pivot;
@@ -39,8 +40,8 @@ std::vector<Vec3> sphere_points(const Vec3& c, double r, int k) {
   for (int i = 0; i <= k; ++i)
     for (int j = 0; j < 2 * k; ++j) {
       const double th = std::numbers::pi * i / k, ph = std::numbers::pi * j / k;
-      p.push_back(c + r * Vec3(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph),
-                               std::cos(th)));
+      p.push_back(c +
+                  r * Vec3(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th)));
     }
   return p;
 }
@@ -95,10 +96,40 @@ TEST_CASE("the convex hull of points far from the origin is the hull at the orig
 
 TEST_CASE("the convex hull refuses what it cannot do, naming why", "[collision][limits]") {
   // 1e300 is not "all points coincide" (its old message): the coordinate is named
-  std::vector<Vec3> huge = {Vec3(0, 0, 0), Vec3(1e300, 0, 0), Vec3(0, 1e300, 0),
-                            Vec3(0, 0, 1e300)};
+  std::vector<Vec3> huge = {Vec3(0, 0, 0), Vec3(1e300, 0, 0), Vec3(0, 1e300, 0), Vec3(0, 0, 1e300)};
   CHECK_THROWS_WITH(convex_hull(huge), Contains("point 1 has a coordinate of magnitude 1e+300") &&
                                            Contains("beyond the limit of 1e+09"));
   std::vector<Vec3> many(kMaxHullPoints + 1, Vec3::Zero());
   CHECK_THROWS_WITH(convex_hull(many), Contains("more than the limit of 100000"));
+}
+
+// The incremental hull tests every point against every face made so far, O(n²): 100 000 points on
+// a smooth surface (all corners) would take minutes. kMaxHullWork bounds the visibility tests;
+// a sphere grid of 2·70·71 = 9940 points (about 4.7e8 tests) is refused, naming the bound, while
+// a 32 × 32 grid (the largest surface_samples) is hulled.
+TEST_CASE("the convex hull's visibility tests are bounded, and the message says so",
+          "[collision][limits]") {
+  CHECK_THROWS_WITH(convex_hull(sphere_points(Vec3::Zero(), 1.0, 70)),
+                    Contains("visibility tests") && Contains("1e+08"));
+  const ConvexHull h = convex_hull(sphere_points(Vec3::Zero(), 1.0, 32));
+  CHECK(h.triangles.size() == 2 * h.vertices.size() - 4);
+}
+
+TEST_CASE("make_convex keeps the hull it validated; a hand-filled shape builds its own",
+          "[collision][limits]") {
+  const ShapePtr s = make_convex(sphere_points(Vec3::Zero(), 0.5, 8));
+  REQUIRE(s->hull);
+  ConvexHull storage;
+  CHECK(&hull_of(*s, storage) == s->hull.get());
+  CHECK(storage.vertices.empty());
+  Shape by_hand = *s;
+  by_hand.hull.reset();
+  const ConvexHull& built = hull_of(by_hand, storage);
+  CHECK(&built == &storage);
+  CHECK(built.vertices.size() == s->hull->vertices.size());
+  // the kept hull gives the same mass properties as one built afresh
+  const MassProperties a = mass_properties(*s, 1000.0);
+  const MassProperties b = mass_properties(by_hand, 1000.0);
+  CHECK(a.mass == b.mass);
+  CHECK(a.inertia.isApprox(b.inertia, 0.0));
 }
