@@ -39,6 +39,9 @@ World::World(WorldSettings settings)
       collision_(std::make_unique<CollisionWorld>()),
       hybrid_(std::make_unique<detail::HybridSwitch>()),
       rows_(std::make_unique<ConstraintSet>()) {
+  // Lemke's paths poll the same check (a long cold solve ends within 64 pivots of a signal)
+  if (settings_.interrupted && !settings_.lemke.interrupted)
+    settings_.lemke.interrupted = settings_.interrupted;
   const WorldSettings& s = settings_;
   const int k = s.friction_directions;
   if (k < 2 || k % 2 != 0 || k > 64)
@@ -55,13 +58,14 @@ World::World(WorldSettings settings)
   if (!(s.baumgarte_alpha >= 0.0) || !std::isfinite(s.baumgarte_alpha))
     throw Error("baumgarte_alpha must be finite and >= 0");
   if (!(s.post_step_cap >= 0.0) || s.max_post_steps < 1 || s.max_post_steps > kMaxPostSteps)
-    throw Error(fmt::format("post_step_cap must be >= 0 and max_post_steps in [1, {}]",
-                            kMaxPostSteps));
+    throw Error(
+        fmt::format("post_step_cap must be >= 0 and max_post_steps in [1, {}]", kMaxPostSteps));
   if (!(s.limit_margin >= 0.0)) throw Error("limit_margin must be >= 0");
   if (!(s.hybrid_integrator.tolerance >= kMinReducedTolerance))
-    throw Error(fmt::format("hybrid_integrator.tolerance must be at least {:g} (got {:g}): "
-                            "smaller ones cannot be met in double precision",
-                            kMinReducedTolerance, s.hybrid_integrator.tolerance));
+    throw Error(
+        fmt::format("hybrid_integrator.tolerance must be at least {:g} (got {:g}): "
+                    "smaller ones cannot be met in double precision",
+                    kMinReducedTolerance, s.hybrid_integrator.tolerance));
   if (s.threads < 0 || s.threads > 1024)
     throw Error(fmt::format("threads must be in [0, 1024] (got {})", s.threads));
   if (s.hybrid_entry_steps < 0)
@@ -144,8 +148,8 @@ int World::add_joint_of(const SettingsT& s, int body_a, int body_b) {
   check_body(body_a, "joint");
   check_body(body_b, "joint");
   if (body_a == kWorldBody)
-    throw Error(
-        fmt::format("joint {}: body_a must be a body (use body_b for the world)", pivot::quoted(s.name)));
+    throw Error(fmt::format("joint {}: body_a must be a body (use body_b for the world)",
+                            pivot::quoted(s.name)));
   return add_joint_impl(
       std::make_unique<JointT>(s, body_a, body_b, set_.pose(body_a), set_.pose(body_b)));
 }
@@ -220,8 +224,8 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
                             set_.body(body).name));
   if (!pose.p_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
       pose.q_WB.norm() < 1e-6)
-    throw Error(
-        fmt::format("body {}: set_state needs a finite pose and twist", pivot::quoted(set_.body(body).name)));
+    throw Error(fmt::format("body {}: set_state needs a finite pose and twist",
+                            pivot::quoted(set_.body(body).name)));
   // a pair in hybrid reduced mode leaves it: its state is the user's now
   const auto& pairs = hybrid_->pairs();
   for (std::size_t k = pairs.size(); k-- > 0;)

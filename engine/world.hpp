@@ -105,10 +105,12 @@ struct WorldSettings {
   /// default. `pivot run --dump-failed-lcp DIR` writes the problems from here
   FailedLcpCallback on_failed_lcp{};
   /// polled inside the step's long loops (the reduced integrator's substeps, between
-  /// post-stabilization passes); when it returns true those loops stop early and the step
-  /// still completes: a reduced pair leaves with step_failed (the LCP takes its step), the
-  /// remaining post-steps are skipped. `pivot run` sets it from SIGINT/SIGTERM
-  /// (docs/limits.md "Interruption"). Empty by default: never
+  /// post-stabilization passes, Lemke's paths); when it returns true those loops stop early and
+  /// the step still completes: a reduced pair leaves with step_failed (the LCP takes its step),
+  /// an island LCP in progress ends unsolved ("interrupted after N pivots": the island keeps its
+  /// velocities, a reported failure of the step), the remaining post-steps are skipped.
+  /// `pivot run` sets it from SIGINT/SIGTERM (docs/limits.md "Interruption"). Empty by
+  /// default: never
   std::function<bool()> interrupted{};
   /// hybrid mode (docs/hybrid.md "The World switch"): a free body with a smooth surface resting
   /// on one fixed body with a smooth surface, or two free bodies with smooth surfaces touching
@@ -237,6 +239,7 @@ class World {
   }
   /// replaces WorldSettings::interrupted between steps (empty: never interrupted)
   void set_interrupt_check(std::function<bool()> check) {
+    settings_.lemke.interrupted = check;
     settings_.interrupted = std::move(check);
   }
   /// hybrid: true while the body is advanced in reduced contact coordinates (either body of a

@@ -81,11 +81,16 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   const int warm_budget = n / 4 + 50;
   int total_pivots = 0;
   bool residual_failed = false;
+  bool interrupted = false;
   LcpStatus last = LcpStatus::ray_termination;
   Matrix regularized;
   for (std::size_t index = 0; index < kLemkeAttempts.size(); ++index) {
     const LemkeAttempt& attempt = kLemkeAttempts[index];
     if (attempt.from_warm_start && !warm_path) continue;
+    if (options.interrupted && options.interrupted()) {
+      interrupted = true;
+      break;
+    }
     const double regularization = attempt.regularization * m_norm;
     if (regularization > 0.0) regularized = access::plus_diagonal(M, regularization);
     const Matrix& M_used = regularization > 0.0 ? regularized : M;
@@ -115,6 +120,10 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     total_pivots += solver.pivots();
     result.pivots = total_pivots;
     if (solver.completed()) return result;
+    if (solver.interrupted()) {
+      interrupted = true;
+      break;
+    }
     if (last == LcpStatus::pivot_limit && total_pivots >= max_pivots) break;
     // the warm path's own failures say nothing about the problem: the standard start decides
     if (last == LcpStatus::numerical_failure && !attempt.from_warm_start) residual_failed = true;
@@ -131,6 +140,15 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     if (regularization == 0.0 && !attempt.from_warm_start) residual_failed = true;
   }
   result.attempt = -1;  // none succeeded
+  if (interrupted) {
+    result.status = LcpStatus::pivot_limit;
+    result.z = Vector::Zero(n);
+    result.w = q;
+    result.residuals = measure_residuals(M, q, result.z);
+    result.active_set.clear();
+    result.message = fmt::format("interrupted after {} pivots", total_pivots);
+    return result;
+  }
   if (residual_failed) {
     result.status = LcpStatus::numerical_failure;
     result.message =

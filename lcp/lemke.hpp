@@ -27,6 +27,7 @@
 // corrected by a block principal pivot on the signs (polish). Only then is `numerical_failure`
 // or `ray_termination` returned (docs/lcp.md, "Hard cases").
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -51,6 +52,11 @@ struct LemkeOptions {
   /// tried first, then Lemke's path from its basis (StartPath::warm_lemke, at most n/4 + 50
   /// pivots), then the standard start
   std::optional<std::vector<int>> warm_start;
+  /// polled before each attempt of the retry policy and every 64 pivots along a path; when it
+  /// returns true the solve stops at once with status pivot_limit and the message
+  /// "interrupted after N pivots" (no answer). Empty: never. The World passes
+  /// WorldSettings::interrupted (docs/limits.md "Interruption")
+  std::function<bool()> interrupted;
 };
 
 /// solve w = M z + q, z ≥ 0, w ≥ 0, zᵀw = 0

@@ -160,6 +160,10 @@ class LemkeSolver {
     last_completion_pivot_ = 0;
     while (true) {
       if (pivots_ >= max_pivots) return LcpStatus::pivot_limit;
+      if (opt_.interrupted && pivots_ % 64 == 63 && opt_.interrupted()) {
+        interrupted_ = true;
+        return LcpStatus::pivot_limit;
+      }
       if (since_refactor_ >= std::max(refactor_interval, k())) refactor();
       if (try_completion(entering)) return LcpStatus::solved;
       compute_direction(entering);
@@ -211,6 +215,8 @@ class LemkeSolver {
   int pivots() const { return pivots_; }
   /// true when run() ended by a verified completion (the answer is with the Completion's owner)
   bool completed() const { return completed_; }
+  /// true when the path stopped because LemkeOptions::interrupted said so
+  bool interrupted() const { return interrupted_; }
 
  private:
   // Early completion. On the degenerate LCPs of resting contacts the path can creep for hundreds
@@ -580,14 +586,15 @@ class LemkeSolver {
     double rate;
   };
   std::vector<Candidate> candidates_, ties_;
-  std::vector<Vector> lex_rows_;                 // compact lexicographic rows of the ties
-  std::vector<std::pair<int, int>> lex_cols_;    // (column of B⁻¹, slot in a compact row)
-  int w_slot_count_ = 0;                         // tied w's: their unit columns' slots
+  std::vector<Vector> lex_rows_;               // compact lexicographic rows of the ties
+  std::vector<std::pair<int, int>> lex_cols_;  // (column of B⁻¹, slot in a compact row)
+  int w_slot_count_ = 0;                       // tied w's: their unit columns' slots
   using RowMajorSparse = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
   RowMajorSparse M_rows_;  // a sparse M by rows, for row_times_inverse_sparse
   DenseMatrix Ainv_t_;     // (A⁻¹)ᵀ at the current tie break: rows of A⁻¹ read contiguously
   Completion completion_;
   bool completed_ = false;
+  bool interrupted_ = false;
   double z0_start_ = 0.0, last_completion_z0_ = 0.0;
   int last_completion_pivot_ = 0;
   int pivots_ = 0;

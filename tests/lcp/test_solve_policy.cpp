@@ -113,3 +113,48 @@ TEST_CASE("policy: the table starts with the warm path, then the standard start"
     if (i > 1 && kLemkeAttempts[i - 1].spread_covering) CHECK(kLemkeAttempts[i].spread_covering);
   }
 }
+
+// docs/limits.md "Interruption": LemkeOptions::interrupted is polled before each attempt and
+// every 64 pivots. A P-matrix problem with a planted solution of 150 active indices needs about
+// 150 pivots along the standard path; interrupted on the third poll, the solve stops unsolved,
+// says so, and has taken at most 2 × 64 pivots. A check that never fires changes nothing.
+TEST_CASE(
+    "policy: an interrupt check stops Lemke within 64 pivots, and an idle one changes "
+    "nothing",
+    "[lcp][policy]") {
+  std::mt19937 rng(23);
+  const PlantedLcp planted = plant_solution(rng, random_spd(rng, 200), 0.75, "spd n=200");
+  const LcpResult plain = solve_lemke(planted.problem);
+  REQUIRE(plain.status == LcpStatus::solved);
+  REQUIRE(plain.pivots > 130);
+  CHECK(independent_worst(planted.problem.M, planted.problem.q, plain.z) <= 1e-9);
+
+  LemkeOptions idle;
+  int idle_polls = 0;
+  idle.interrupted = [&] {
+    ++idle_polls;
+    return false;
+  };
+  const LcpResult same = solve_lemke(planted.problem, idle);
+  CHECK(idle_polls >= 2);  // before the attempt, and at pivot 63
+  CHECK(same.status == LcpStatus::solved);
+  CHECK(same.pivots == plain.pivots);
+  CHECK(same.z == plain.z);  // bit for bit
+
+  LemkeOptions stop;
+  int polls = 0;
+  stop.interrupted = [&] { return ++polls >= 3; };
+  const LcpResult cut = solve_lemke(planted.problem, stop);
+  CHECK(cut.status == LcpStatus::pivot_limit);
+  CHECK(cut.message.find("interrupted after") != std::string::npos);
+  CHECK(cut.pivots <= 128);
+  CHECK(cut.pivots > 0);
+  CHECK(cut.z.isZero());
+
+  // interrupted before anything starts: no pivot at all
+  LemkeOptions at_once;
+  at_once.interrupted = [] { return true; };
+  const LcpResult none = solve_lemke(planted.problem, at_once);
+  CHECK(none.status == LcpStatus::pivot_limit);
+  CHECK(none.pivots == 0);
+}
