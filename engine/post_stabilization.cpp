@@ -1,6 +1,8 @@
 // Post-stabilization: the position correction after each step (docs/step.md §5).
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/island_assembly.hpp"
@@ -91,6 +93,16 @@ void World::post_stabilize(std::vector<Contact> contacts) {
     for (int i = 0; i < n; ++i)
       if (!set_.body(i).fixed) set_.set_pose(i, integrate(set_.pose(i), dp.segment<6>(6 * i)));
     if (!capped) return;
+    if (pass + 1 == settings_.max_post_steps) {
+      // the bound on passes is reached with the correction still capped: reported, not hidden
+      Eigen::Index largest = 0;
+      dp.cwiseAbs().maxCoeff(&largest);
+      const int body = static_cast<int>(largest / 6);
+      report_.warn(StepWarning::post_step_incomplete, body,
+                   fmt::format("post-stabilization stopped after {} passes of at most {:g} with "
+                               "about {:.3g} of correction (m or rad) still to apply",
+                               settings_.max_post_steps, cap, size - cap));
+    }
   }
 }
 

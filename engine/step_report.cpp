@@ -18,6 +18,8 @@ const char* to_string(StepWarning kind) {
       return "lcp_ray";
     case StepWarning::hybrid_exit_failed:
       return "hybrid_exit_failed";
+    case StepWarning::post_step_incomplete:
+      return "post_step_incomplete";
   }
   return "unknown";
 }

@@ -41,8 +41,12 @@ enum class StepWarning {
   /// the step. Ordinary exits (separation, a new contact) are not warnings; every exit's
   /// reason is in StepReport::switches
   hybrid_exit_failed,
+  /// post-stabilization ran its WorldSettings::max_post_steps passes and the last was still
+  /// capped (post_step_cap): the rest of the correction was not applied this step (the error
+  /// left shows in max_joint_error / max_penetration)
+  post_step_incomplete,
 };
-inline constexpr std::size_t kStepWarningKinds = 7;
+inline constexpr std::size_t kStepWarningKinds = 8;
 
 /// "nonfinite_forces", "redundant_joint", ... (as in metrics and summaries)
 [[nodiscard]] const char* to_string(StepWarning kind);
@@ -66,8 +70,8 @@ struct StepReport {
   /// (that island kept its velocities; see `failures`). An island solved by the fallback
   /// leaves it `solved` (see `fallbacks`); post-stabilization failures do not change it.
   lcp::LcpStatus status = lcp::LcpStatus::solved;
-  int failures = 0;                   ///< islands whose LCP failed this step
-  int fallbacks = 0;                  ///< islands solved by the fallback (see docs/step.md)
+  int failures = 0;   ///< islands whose LCP failed this step
+  int fallbacks = 0;  ///< islands solved by the fallback (see docs/step.md)
   /// island LCPs (dynamics and post-steps) that ended on a secondary ray, i.e. had no feasible
   /// answer, before the fallback (StepWarning::lcp_ray; docs/step.md "The squeeze")
   int rays = 0;

@@ -144,14 +144,23 @@ TEST_CASE("a capped post-step applies a large correction in pieces of the cap", 
     const double overlap = 2 * r - (world.pose(s2).p_WB.x() - world.pose(s1).p_WB.x());
     INFO("max_post_steps " << max_passes << ": " << report.post_steps << " passes, overlap "
                            << overlap << " m");
+    const int incomplete = report.warning_count(StepWarning::post_step_incomplete);
     if (max_passes == 10) {
       CHECK(report.post_steps == 3);
       CHECK(std::abs(overlap) < 1e-9);
       CHECK(std::abs(world.pose(s1).p_WB.x() + d / 2) < 1e-9);
+      CHECK(incomplete == 0);  // the third pass was not capped: nothing left
     } else {
       CHECK(report.post_steps == 2);
       CHECK(std::abs(overlap - (d - 4 * cap)) < 1e-9);
       CHECK(report.penetration_after == Approx(d - 4 * cap).epsilon(1e-6));
+      // the bound on passes was reached with the correction still capped: a reported warning
+      // (issue #24: every inner loop's excess is reported), naming a sphere
+      REQUIRE(incomplete == 1);
+      const StepWarningRecord& w = report.warnings.back();
+      CHECK(w.kind == StepWarning::post_step_incomplete);
+      CHECK((w.subject == s1 || w.subject == s2));
+      CHECK(w.message.find("after 2 passes") != std::string::npos);
     }
   }
 }
