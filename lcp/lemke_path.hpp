@@ -1,4 +1,6 @@
 #pragma once
+// Long file: one class, LemkeSolver, whose path, basis inverse, ratio test, lexicographic tie
+// break and early completion share its private state; splitting it would expose that state.
 // Lemke's pivoting path (internal): the revised method with a block basis inverse and the
 // lexico-minimum ratio test, from the standard start or from a guessed basis (warm Lemke).
 // lemke.cpp runs it under the retry policy of lcp/solve_policy.hpp.

@@ -101,38 +101,57 @@ def test_interrupt_int():
     interrupt_run(signal.SIGINT)
 
 
+def pyramid_scene(levels):
+    """a pyramid of `levels` levels of 1 kg boxes (0.2 x 0.2 x 0.1 m, 20 mm gaps), as
+    scenes/box_pyramid.json builds its 3 levels"""
+    box = {"type": "box", "half_extents": [0.1, 0.1, 0.05]}
+    bodies = [{"name": "ground", "fixed": True, "friction": 0.6,
+               "shape": {"type": "plane", "normal": [0, 0, 1], "offset": 0.0}}]
+    for level in range(levels):
+        count = levels - level
+        for i in range(count):
+            bodies.append({"name": f"L{level + 1}_{i + 1}", "shape": box, "mass": 1.0,
+                           "position": [0.22 * (i - (count - 1) / 2), 0, 0.05 + 0.1 * level]})
+    return {"pivot_scene": 1, "name": f"pyramid {levels}",
+            "settings": {"dt": 0.005, "duration": 0.05}, "bodies": bodies}
+
+
 def test_interrupt_long_step():
-    """a signal during one long step (the rattleback's reduced integrator taking 10⁵ substeps in
-    a step of 1000 s) stops it within a second, not after the step: the integrator polls it"""
+    """a signal during one long step stops it promptly, not after the step: the first step of a
+    20-level pyramid (210 boxes, an island LCP of n = 9600) runs Lemke for tens of seconds
+    (docs/benchmarks.md), and Lemke polls the signal every 64 pivots (docs/limits.md)"""
     folder = fresh("interrupt_long_step")
+    scene = os.path.join(folder, "pyramid20.json")
+    with open(scene, "w", encoding="utf-8") as f:
+        json.dump(pyramid_scene(20), f)
     out = os.path.join(folder, "run")
-    proc = subprocess.Popen([PIVOT, "run", "rattleback_spin", "--dt", "1000", "--duration", "2000",
-                             "--threads", "1", "--out", out, "--quiet"],
+    proc = subprocess.Popen([PIVOT, "run", scene, "--threads", "1", "--out", out, "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    time.sleep(2.0)
     if proc.poll() is not None:
-        raise Skipped("the first long step ended within a second on this machine")
+        raise Skipped("the whole run ended within 2 s on this machine: no long step to interrupt")
     sent = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     try:
-        _, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         proc.kill()
-        raise Failed("the run did not stop within 30 s of the signal")
+        raise Failed("the run did not stop within 60 s of the signal")
     waited = time.monotonic() - sent
     check(proc.returncode == 130, f"exit code {proc.returncode}, expected 130; stderr: {err}")
-    check(waited < 1.0, f"the run took {waited:.2f} s to stop: the long step was not interrupted")
-    check("interrupted after" in err and "hybrid_exit_failed" not in err,
-          f"stderr does not say the reduced integration was interrupted: {err}")
+    # the uninterrupted first step takes 27 s on a quiet machine (more under load); the
+    # interrupted one stopped 2.3 s after the signal on a loaded one (the reduction, the
+    # fallback's setup and the outputs): 10 s tells the two apart
+    check(waited < 10.0, f"the run took {waited:.2f} s to stop: the long step was not interrupted")
     with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
         summary = json.load(f)
-    check(summary["interrupted"] is True and summary["steps"] == 1,
+    check(summary["interrupted"] is True and summary["steps"] >= 1,
           f"interrupted {summary['interrupted']}, steps {summary['steps']}")
-    check(summary["warning_counts"]["hybrid_exit_failed"] == 1,
-          f"warning_counts {summary['warning_counts']}")
-    check(summary["hybrid"]["exit_reasons"] == {"step_failed": 1} and
-          summary["hybrid"]["exits"] == 1, f"hybrid: {summary['hybrid']}")
-    print(f"stopped {waited:.3f} s after the signal")
+    counts = summary["warning_counts"]
+    if summary["steps"] == 1:
+        check(counts["island_lcp_failed"] + counts["post_lcp_failed"] >= 1,
+              f"the interrupted LCP is not reported: warning_counts {counts}")
+    print(f"stopped {waited:.3f} s after the signal, after {summary['steps']} step(s)")
 
 
 def test_stale_partials():
