@@ -107,6 +107,69 @@ TEST_CASE("hybrid: a ball sliding off a sphere leaves reduced mode at the separa
   CHECK(w.totals().reduced_exits == 1);
 }
 
+TEST_CASE("hybrid: a free pair separates at the instant of its closed form and both fly free",
+          "[engine][hybrid]") {
+  // Zero gravity; a small sphere A (1 kg) on top of a free big sphere B (3 kg), pressed together
+  // by equal and opposite constant forces ∓F ẑ at their centres, A sliding over B at v0
+  // (frictionless, no torques). The relative position r = x_A − x_B obeys
+  //   r̈ = (−F ẑ + N n) / μ,  μ = m_A m_B / (m_A + m_B)
+  // (Newton on each body, the contact force along n through both centres): the particle on a
+  // fixed circle of radius ρ under gravity g = F/μ, whose separation time is SlideOff's.
+  const double R = 0.5, r = 0.05, v0 = 0.5, h = 0.01, mA = 1.0, mB = 3.0;
+  const double mu = mA * mB / (mA + mB), F = mu * g;
+  const SlideOff ref{R + r, v0};
+  const double t_star = ref.time_to_separation(200000);
+
+  WorldSettings s{.time_step = h};
+  s.gravity = Vec3::Zero();
+  s.hybrid = true;
+  s.hybrid_entry_steps = 0;
+  s.hybrid_integrator.tolerance = 1e-11;
+  World w(s);
+  const int a = w.add_body({.name = "small",
+                            .mass = mA,
+                            .shape = make_sphere(r),
+                            .p_WS = Vec3(0.0, 0.0, R + r),
+                            .v_WB = Vec3(v0, 0.0, 0.0),
+                            .friction = 0.0});
+  const int b = w.add_body({.name = "big", .mass = mB, .shape = make_sphere(R), .friction = 0.0});
+  w.add_force({.body = a, .force = Vec3(0.0, 0.0, -F)});
+  w.add_force({.body = b, .force = Vec3(0.0, 0.0, F)});
+  const Vec3 P0 = mA * w.twist(a).v() + mB * w.twist(b).v();
+  const StepReport& first = w.step();
+  REQUIRE(first.switches.size() == 1);
+  REQUIRE(first.switches[0].entered);
+  REQUIRE(w.in_reduced_mode(b));
+
+  // P before the exit step (reduced: the integrator's error, tolerance 1e-11) and after it
+  double t_exit = -1.0, t_step_end = 0.0;
+  Vec3 P_last = P0;
+  while (w.time() < 2.0 && t_exit < 0.0) {
+    for (const SwitchEvent& e : w.step().switches)
+      if (!e.entered) t_exit = e.time;
+    t_step_end = w.time();
+    if (t_exit < 0.0) P_last = mA * w.twist(a).v() + mB * w.twist(b).v();
+  }
+  REQUIRE(t_exit > 0.0);
+  CHECK(std::abs(t_exit - t_star) < 1e-9);
+  CHECK((P_last - P0).norm() < 1e-8);
+  CHECK_FALSE(w.in_reduced_mode(a));
+  CHECK_FALSE(w.in_reduced_mode(b));
+  // the relative motion from the separation point on the parabola of g = F/μ; the total
+  // momentum unchanged (the forces cancel)
+  const double th = ref.theta_sep(), rho = R + r, w_th = ref.theta_dot(th);
+  const Vec3 r_s(rho * std::sin(th), 0.0, rho * std::cos(th));
+  const Vec3 u_s = rho * w_th * Vec3(std::cos(th), 0.0, -std::sin(th));
+  const double tau = t_step_end - t_star;
+  const Vec3 rel = w.pose(a).p_WB - w.pose(b).p_WB;
+  CHECK((rel - (r_s + tau * u_s + 0.5 * tau * tau * Vec3(0.0, 0.0, -g))).norm() < 1e-8);
+  // the exit step (reduced to t_s, then free flight under forces that cancel) keeps P
+  const Vec3 P = mA * w.twist(a).v() + mB * w.twist(b).v();
+  CHECK((P - P_last).norm() < 1e-10);
+  CHECK(w.twist(a).w().norm() < 1e-12);
+  CHECK(w.twist(b).w().norm() < 1e-12);
+}
+
 TEST_CASE("hybrid: the first LCP after an exit starts from the pair's contact impulse",
           "[engine][hybrid]") {
   // A sphere rolling down an incline (α = 0.3 rad, μ = 0.8: no slip) in reduced coordinates;
