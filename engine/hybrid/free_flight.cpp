@@ -56,7 +56,12 @@ FreeBodyState free_flight(const FreeBodyState& start, double mass, const Mat3& i
   // substeps of at most 1 ms and a hundredth of a radian of turn at the start's rate
   const double w = start.V_W.head<3>().norm();
   const double dt_max = std::min(1e-3, w > 0.0 ? 0.01 / w : 1e-3);
-  const int n = static_cast<int>(std::clamp(std::ceil(tau / dt_max), 1.0, 10000.0));
+  // more than 10⁴ substeps (|ω| τ > 100 rad): refused rather than integrated with too long
+  // substeps (the caller hands the step to the LCP)
+  const double substeps = std::ceil(tau / dt_max);
+  if (!(substeps <= 10000.0))
+    throw std::invalid_argument("free_flight: the body turns more than 100 rad in the flight");
+  const int n = std::max(1, static_cast<int>(substeps));
   const double dt = tau / n;
   for (int k = 0; k < n; ++k) {
     const Vec13 k1 = f(y);

@@ -20,7 +20,8 @@ struct FreeBodyState {
 ///   ṗ = v,  v̇ = f/m,  q̇ = ½ q ⊗ (0, ω_B),  I_B ω̇_B = R_WBᵀ τ − ω_B × I_B ω_B
 /// by classical RK4 in equal substeps of at most 1 ms and 0.01/|ω| s: exact for the COM
 /// (constant acceleration), fourth order for the rotation. tau ≥ 0; throws std::invalid_argument
-/// for a non-finite or negative tau, mass ≤ 0 or a singular inertia.
+/// for a non-finite or negative tau, mass ≤ 0, a singular inertia, or more than 10⁴ substeps
+/// (|ω| τ > 100 rad: a pair that separates spinning that fast is handed to the LCP instead).
 [[nodiscard]] FreeBodyState free_flight(const FreeBodyState& start, double mass,
                                         const Mat3& inertia_B, const Vec6& wrench_W, double tau);
 

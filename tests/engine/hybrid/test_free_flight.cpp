@@ -62,4 +62,9 @@ TEST_CASE("free flight: bad input is an error", "[engine][hybrid]") {
   CHECK_THROWS_AS(free_flight(s, 1.0, I, Vec6::Zero(), std::nan("")), std::invalid_argument);
   CHECK_THROWS_AS(free_flight(s, 0.0, I, Vec6::Zero(), 1e-3), std::invalid_argument);
   CHECK_THROWS_AS(free_flight(s, 1.0, Mat3::Zero(), Vec6::Zero(), 1e-3), std::invalid_argument);
+  // 1e5 rad/s for 10 ms: 1000 rad of turn, more than 10⁴ substeps
+  FreeBodyState fast;
+  fast.V_W.head<3>() = Vec3(0.0, 0.0, 1e5);
+  CHECK_THROWS_AS(free_flight(fast, 1.0, I, Vec6::Zero(), 1e-2), std::invalid_argument);
+  CHECK_NOTHROW(free_flight(fast, 1.0, I, Vec6::Zero(), 1e-4));  // 10 rad: 1000 substeps
 }
