@@ -1,5 +1,8 @@
 #include "pivot/engine/step_report.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace pivot {
 
 const char* to_string(StepWarning kind) {
@@ -48,6 +51,20 @@ const char* to_string(StepStage stage) {
       return "hybrid";
   }
   return "unknown";
+}
+
+}  // namespace pivot
+
+namespace pivot {
+
+int reduced_step_bin(double dt) {
+  if (!(dt > 0.0)) return 0;
+  const int k = static_cast<int>(std::floor(std::log2(dt))) + kReducedStepBins;
+  return std::clamp(k, 0, kReducedStepBins - 1);
+}
+
+double reduced_step_bin_start(int k) {
+  return std::ldexp(1.0, k - kReducedStepBins);
 }
 
 }  // namespace pivot

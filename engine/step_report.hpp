@@ -11,9 +11,21 @@
 
 namespace pivot {
 
+/// hybrid: the histogram of the reduced integrator's accepted RK4 step sizes (Kry & Pai 2002
+/// Fig. 8) has kReducedStepBins bins, bin k for steps in [2^(k − 24), 2^(k − 23)) s (bin 0 also
+/// holds shorter steps, the last bin longer ones): 60 ns … 0.5 s
+inline constexpr int kReducedStepBins = 24;
+/// the bin of an accepted step of `dt` seconds (> 0)
+[[nodiscard]] int reduced_step_bin(double dt);
+/// the lower edge of bin k, s
+[[nodiscard]] double reduced_step_bin_start(int k);
+
 /// a pair entering or leaving the hybrid reduced mode (docs/hybrid.md "The World switch")
 struct SwitchEvent {
-  double time = 0.0;           ///< s (the end of the step that switched)
+  /// s: the separation instant inside the step for an exit "separated" (docs/hybrid.md "The
+  /// World switch"); the start of the step for other exits and for entries at the start of a
+  /// step (hybrid_entry_steps = 0); the end of the step for entries by the entry rule
+  double time = 0.0;
   int body = -1;               ///< the free body (body 1 of the pair)
   int partner = -1;            ///< the body it touches: fixed, or free (then also reduced)
   bool entered = false;        ///< true: entered reduced mode; false: left it
@@ -83,6 +95,9 @@ struct StepReport {
   double penetration_after = 0.0;     ///< max penetration at the end of the step, m
   int reduced_pairs = 0;              ///< pairs in hybrid reduced mode at the end of the step
   std::vector<SwitchEvent> switches;  ///< hybrid entries and exits during the step
+  /// hybrid: the accepted RK4 steps of the reduced pairs during the step, by size
+  /// (reduced_step_bin; summed over pairs)
+  std::array<int, kReducedStepBins> reduced_steps{};
   /// things a user should know, once per subject and step (StepWarning)
   std::vector<StepWarningRecord> warnings;
   /// the warnings of this step by kind (indexed by StepWarning)
@@ -110,8 +125,10 @@ struct RunTotals {
   long fallbacks = 0;
   long rays = 0;  ///< StepReport::rays summed
   double solve_seconds = 0.0;
-  long reduced_entries = 0;                        ///< hybrid: pairs that entered reduced mode
-  long reduced_exits = 0;                          ///< hybrid: pairs that left it
+  long reduced_entries = 0;  ///< hybrid: pairs that entered reduced mode
+  long reduced_exits = 0;    ///< hybrid: pairs that left it
+  /// hybrid: StepReport::reduced_steps summed over the run (the histogram of accepted steps)
+  std::array<long, kReducedStepBins> reduced_steps{};
   std::array<long, kStepWarningKinds> warnings{};  ///< step warnings by kind (StepWarning)
   /// with WorldSettings::profile: per stage (StepStage), the steps it ran in and its time, s
   std::array<long, kStepStages> stage_steps{};

@@ -265,6 +265,19 @@ void World::solve_islands(StepContext& ctx) {
     sizes[k] = m;
     if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
       job.lemke.warm_start = it->second.second;
+    // a pair that left reduced mode at the start of this step: its contact impulse f_c h as the
+    // guess for its contact's rows (hybrid/exit_warm_start.hpp), with the stored guess if any
+    if (!hybrid_->exit_impulses().empty()) {
+      std::vector<int> guess = exit_warm_start(hybrid_->exit_impulses(), *rows_, island,
+                                               ctx.contacts, ctx.first_contact_row);
+      if (!guess.empty()) {
+        if (job.lemke.warm_start)
+          guess.insert(guess.end(), job.lemke.warm_start->begin(), job.lemke.warm_start->end());
+        std::sort(guess.begin(), guess.end());
+        guess.erase(std::unique(guess.begin(), guess.end()), guess.end());
+        job.lemke.warm_start = std::move(guess);
+      }
+    }
     if (settings_.record_lcps && (m > 0 || !island.equalities.empty()))
       job.record = &recorded_lcps_.emplace_back();
   }
@@ -367,11 +380,13 @@ void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
 
 // 5. positions from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q); reduced pairs take the pose
 // and twist of their own advance
+// (and the pairs that separated inside the step, flown free from the separation instant)
 void World::integrate_positions(StepContext& ctx) {
-  for (const ReducedPair& pair : hybrid_->pairs()) {
-    ctx.v_new.segment<6>(6 * pair.body) = pair.next_twist;
-    if (pair.partner_free) ctx.v_new.segment<6>(6 * pair.partner) = pair.next_twist2;
-  }
+  for (const auto* list : {&hybrid_->pairs(), &hybrid_->departures()})
+    for (const ReducedPair& pair : *list) {
+      ctx.v_new.segment<6>(6 * pair.body) = pair.next_twist;
+      if (pair.partner_free) ctx.v_new.segment<6>(6 * pair.partner) = pair.next_twist2;
+    }
   for (int i = 0; i < ctx.n; ++i) {
     if (set_.body(i).fixed) continue;
     if (is_reduced(i)) continue;  // set below from the reduced state
@@ -379,13 +394,15 @@ void World::integrate_positions(StepContext& ctx) {
     set_.set_pose(i, integrate(set_.pose(i), ctx.h * ctx.v_new.segment<6>(6 * i)));
   }
   place_kinematic_bodies();
-  for (const ReducedPair& pair : hybrid_->pairs()) {
-    set_.set_pose(pair.body, pair.next_pose);
-    set_.twist(pair.body) = pair.next_twist;
-    if (!pair.partner_free) continue;
-    set_.set_pose(pair.partner, pair.next_pose2);
-    set_.twist(pair.partner) = pair.next_twist2;
-  }
+  for (const auto* list : {&hybrid_->pairs(), &hybrid_->departures()})
+    for (const ReducedPair& pair : *list) {
+      set_.set_pose(pair.body, pair.next_pose);
+      set_.twist(pair.body) = pair.next_twist;
+      if (!pair.partner_free) continue;
+      set_.set_pose(pair.partner, pair.next_pose2);
+      set_.twist(pair.partner) = pair.next_twist2;
+    }
+  hybrid_->end_departures();  // ordinary bodies from here on (post-stabilization included)
 }
 
 // 6. stabilization at p(t+h), with contacts detected anew so their gaps are current
@@ -425,6 +442,7 @@ void World::finish_step() {
   totals_.failures += report_.failures;
   totals_.fallbacks += report_.fallbacks;
   totals_.rays += report_.rays;
+  for (int k = 0; k < kReducedStepBins; ++k) totals_.reduced_steps[k] += report_.reduced_steps[k];
   totals_.solve_seconds += report_.solve_seconds;
   for (std::size_t k = 0; k < kStepWarningKinds; ++k)
     totals_.warnings[k] += report_.warning_counts[k];

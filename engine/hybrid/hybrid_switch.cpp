@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "pivot/engine/hybrid/free_flight.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/world.hpp"
 
@@ -68,14 +69,16 @@ NormalStop stop_normal_velocity(const RigidBodySet& set, int i, int o, const Vec
 }  // namespace
 
 bool HybridSwitch::is_reduced(int body) const {
-  return std::any_of(pairs_.begin(), pairs_.end(), [body](const ReducedPair& p) {
+  const auto has = [body](const ReducedPair& p) {
     return p.body == body || (p.partner_free && p.partner == body);
-  });
+  };
+  return std::any_of(pairs_.begin(), pairs_.end(), has) ||
+         std::any_of(departures_.begin(), departures_.end(), has);
 }
 
-void HybridSwitch::exit(World& w, std::size_t k, std::string reason) {
+void HybridSwitch::exit(World& w, std::size_t k, std::string reason, double time) {
   SwitchEvent e;
-  e.time = w.time_;
+  e.time = time < 0.0 ? w.time_ : time;
   e.body = pairs_[k].body;
   e.partner = pairs_[k].partner;
   e.entered = false;
@@ -93,19 +96,84 @@ void HybridSwitch::exit(World& w, std::size_t k, std::string reason) {
 }
 
 void HybridSwitch::drop_reduced_contacts(std::vector<Contact>& contacts) const {
-  if (pairs_.empty()) return;
+  if (pairs_.empty() && departures_.empty()) return;
   std::erase_if(contacts, [this](const Contact& c) {
-    return std::any_of(pairs_.begin(), pairs_.end(), [&c](const ReducedPair& p) {
+    const auto of = [&c](const ReducedPair& p) {
       return (c.body_a == p.body && c.body_b == p.partner) ||
              (c.body_b == p.body && c.body_a == p.partner);
-    });
+    };
+    return std::any_of(pairs_.begin(), pairs_.end(), of) ||
+           std::any_of(departures_.begin(), departures_.end(), of);
   });
+}
+
+// The contact impulse over the step, f_c h, of a pair the LCP takes back at the start of the
+// step, for the LCP's warm start (exit_warm_start.hpp); f_c from the reduced dynamics at the
+// exit state (Kry & Pai 2002 §3.3), with the external wrench of the pair's last step
+void HybridSwitch::hand_to_lcp(World& w, std::size_t k, std::string reason) {
+  const ReducedPair& pair = pairs_[k];
+  try {
+    const ReducedDynamics d = reduced_dynamics(pair.model, pair.state);
+    const Vec3 iota = d.wrench_c_W1.tail<3>() * w.settings_.time_step;
+    if (d.ok && d.normal_force > 0.0 && iota.allFinite()) {
+      ExitImpulse e;
+      e.body = pair.body;
+      e.partner = pair.partner;
+      e.impulse_W = iota;
+      e.p_W = d.X_W1.to_world(d.kin.frame_1.c);
+      e.sliding = pair.state.mode == FrictionMode::sliding;
+      exit_impulses_.push_back(e);
+    }
+  } catch (const std::exception&) {
+    // no warm start: the LCP starts cold
+  }
+  exit(w, k, std::move(reason));
+}
+
+// Exit at the separation instant [DERIVED: the hybrid switch is this project's design]: advance()
+// locates the root of the normal force f_n(t) (the event "separation", Kry & Pai 2002 §3.3: the
+// contact ends when the constraint force would turn tensile) inside the step and returns the
+// state there. The pair leaves reduced mode at that instant t_s; from t_s to the end of the step
+// its bodies carry no contact force, so they fly free under gravity and the step's external
+// wrench (held constant over the step, as for the reduced pair and the LCP):
+//   (X, V)(t_end) = free_flight((X, V)(t_s), t_end − t_s)
+// Nothing jumps at t_s (f_n = 0 there), and the LCP sees the bodies from the next step on.
+bool HybridSwitch::depart(World& w, std::size_t k, const ReducedContactState& s, double t_end,
+                          const Eigen::VectorXd& f_ext, const std::string& reason) {
+  ReducedPair pair = pairs_[k];
+  const double tau = std::max(0.0, t_end - s.time);
+  const auto fly = [&](int body, const Pose& X, const Vec6& V) {
+    const RigidBody& b = w.set_.body(body);
+    Vec6 wrench = f_ext.segment<6>(6 * body);
+    wrench.tail<3>() += b.mass * w.settings_.gravity;
+    return free_flight({X, V}, b.mass, b.inertia_B, wrench, tau);
+  };
+  FreeBodyState one, two;
+  try {
+    one = fly(pair.body, body1_pose(pair.model, s), body1_world_twist(pair.model, s));
+    if (pair.partner_free) two = fly(pair.partner, s.X_W2, body2_world_twist(s));
+  } catch (const std::exception&) {
+    return false;
+  }
+  const auto finite = [](const FreeBodyState& x) {
+    return x.X_WB.p_WB.allFinite() && x.X_WB.q_WB.coeffs().allFinite() && x.V_W.allFinite();
+  };
+  if (!finite(one) || (pair.partner_free && !finite(two))) return false;
+  pair.state = s;
+  pair.next_pose = one.X_WB;
+  pair.next_twist = one.V_W;
+  pair.next_pose2 = two.X_WB;
+  pair.next_twist2 = two.V_W;
+  exit(w, k, reason, s.time);
+  departures_.push_back(std::move(pair));
+  return true;
 }
 
 void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
                               const Eigen::VectorXd& f_ext) {
+  exit_impulses_.clear();
   if (!w.settings_.hybrid) {
-    while (!pairs_.empty()) exit(w, pairs_.size() - 1, "hybrid turned off");
+    while (!pairs_.empty()) hand_to_lcp(w, pairs_.size() - 1, "hybrid turned off");
     return;
   }
   if (w.settings_.hybrid_entry_steps == 0) enter_at_start(w, contacts, f_ext);
@@ -115,7 +183,7 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     // a joint on the body or on a free partner (added while reduced)
     if (has_joint(w.joints_, pair.body) ||
         (pair.partner_free && has_joint(w.joints_, pair.partner))) {
-      exit(w, k, "a joint acts on the body");
+      hand_to_lcp(w, k, "a joint acts on the body");
       continue;
     }
     // a contact of the body, or of a free partner, with any other body (speculative ones within
@@ -123,14 +191,14 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     int other = other_contact(contacts, pair.body, pair.partner);
     if (other == -2 && pair.partner_free) other = other_contact(contacts, pair.partner, pair.body);
     if (other != -2) {
-      exit(w, k,
-           other >= 0
-               ? fmt::format("new contact with body {} (\"{}\")", other, w.set_.body(other).name)
-               : std::string("new contact"));
+      hand_to_lcp(w, k,
+                  other >= 0 ? fmt::format("new contact with body {} (\"{}\")", other,
+                                           w.set_.body(other).name)
+                             : std::string("new contact"));
       continue;
     }
-    // advance a copy; on anything but ok the pair leaves at the start of the step, and the
-    // LCP takes this step from the exact state
+    // advance a copy; separated: the pair leaves at that instant (depart); on anything else but
+    // ok it leaves at the start of the step, and the LCP takes this step from the exact state
     ReducedContactState state = pair.state;
     pair.model.body1.wrench_W = f_ext.segment<6>(6 * pair.body);
     if (pair.partner_free) pair.model.body2.wrench_W = f_ext.segment<6>(6 * pair.partner);
@@ -140,13 +208,24 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
       if (w.settings_.interrupted) integrator.interrupted = w.settings_.interrupted;
       r = advance(pair.model, state, h, integrator);
     } catch (const std::exception& e) {
-      exit(w, k, std::string("bad_geometry: ") + e.what());
+      hand_to_lcp(w, k, std::string("bad_geometry: ") + e.what());
+      continue;
+    }
+    // the accepted steps the World keeps (an exit to the LCP discards them), by size
+    const auto count_steps = [&w, &r]() {
+      for (const double dt : r.step_sizes) ++w.report_.reduced_steps[reduced_step_bin(dt)];
+    };
+    const std::string message = r.message.empty()
+                                    ? std::string(to_string(r.status))
+                                    : fmt::format("{}: {}", to_string(r.status), r.message);
+    // separated inside the step: the pair leaves at that instant (depart)
+    if (r.status == ReducedStatus::separated &&
+        depart(w, k, state, pair.state.time + h, f_ext, message)) {
+      count_steps();
       continue;
     }
     if (r.status != ReducedStatus::ok) {
-      exit(w, k,
-           r.message.empty() ? std::string(to_string(r.status))
-                             : fmt::format("{}: {}", to_string(r.status), r.message));
+      hand_to_lcp(w, k, message);
       continue;
     }
     const Pose X = body1_pose(pair.model, state);
@@ -154,9 +233,10 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     const Vec6 V2 = body2_world_twist(state);
     if (!X.p_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite() ||
         !state.X_W2.p_WB.allFinite() || !state.X_W2.q_WB.coeffs().allFinite() || !V2.allFinite()) {
-      exit(w, k, "bad_geometry: non-finite state");
+      hand_to_lcp(w, k, "bad_geometry: non-finite state");
       continue;
     }
+    count_steps();
     pair.state = state;
     pair.next_pose = X;
     pair.next_twist = V;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pivot/collision/contact.hpp"
+#include "pivot/engine/hybrid/exit_warm_start.hpp"
 #include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
 #include "pivot/engine/step_report.hpp"
 
@@ -36,10 +37,21 @@ class HybridSwitch {
  public:
   /// the pairs in reduced mode
   [[nodiscard]] const std::vector<ReducedPair>& pairs() const { return pairs_; }
-  /// true while the body is advanced in reduced coordinates (either body of a free pair)
+  /// the pairs that separated inside this step: out of reduced mode since the separation
+  /// instant, their bodies flown free to the step's end (next_pose, next_twist); kept until
+  /// the World has written their poses (end_departures)
+  [[nodiscard]] const std::vector<ReducedPair>& departures() const { return departures_; }
+  /// forgets this step's departures (World::integrate_positions, after writing their poses)
+  void end_departures() { departures_.clear(); }
+  /// the contact impulses f_c h of the pairs that left at the start of this step and whose
+  /// step the LCP takes (exit_warm_start.hpp: its warm start)
+  [[nodiscard]] const std::vector<ExitImpulse>& exit_impulses() const { return exit_impulses_; }
+  /// true while the body is advanced in reduced coordinates (either body of a free pair), or
+  /// flown free by the switch to the end of the step in which its pair separated
   [[nodiscard]] bool is_reduced(int body) const;
-  /// pair k leaves reduced mode (the event is reported with the next step)
-  void exit(World& w, std::size_t k, std::string reason);
+  /// pair k leaves reduced mode at time `time` (< 0: the start of the step; the event is
+  /// reported with the step)
+  void exit(World& w, std::size_t k, std::string reason, double time = -1.0);
   /// removes contacts between a reduced body and its partner
   void drop_reduced_contacts(std::vector<Contact>& contacts) const;
   /// before the LCP: exits where needed, advances the others by h, drops their pair contacts
@@ -71,10 +83,20 @@ class HybridSwitch {
   /// when null)
   bool try_enter(World& w, int body, int partner, const Vec3& p_W_guess, bool need_normal_force,
                  const Eigen::VectorXd* f_ext = nullptr);
+  /// pair k separated at `separated.time` inside the step that ends at t_end: it leaves reduced
+  /// mode at that instant and its bodies fly free to t_end under the step's external wrench and
+  /// gravity (free_flight.hpp); false (nothing changed) if that state is not finite
+  bool depart(World& w, std::size_t k, const ReducedContactState& separated, double t_end,
+              const Eigen::VectorXd& f_ext, const std::string& reason);
+  /// pair k leaves at the start of the step and the LCP takes the step: its contact impulse
+  /// f_c h at that state into exit_impulses_, then exit
+  void hand_to_lcp(World& w, std::size_t k, std::string reason);
 
   std::vector<ReducedPair> pairs_;
-  std::vector<int> streak_;           ///< per body: consecutive steps meeting the entry rule
-  std::vector<SwitchEvent> pending_;  ///< entries and exits not yet reported
+  std::vector<ReducedPair> departures_;     ///< separated inside this step (departures())
+  std::vector<ExitImpulse> exit_impulses_;  ///< of this step's exits to the LCP
+  std::vector<int> streak_;                 ///< per body: consecutive steps meeting the entry rule
+  std::vector<SwitchEvent> pending_;        ///< entries and exits not yet reported
 };
 
 }  // namespace pivot::detail

@@ -1,5 +1,6 @@
 #include "pivot/engine/hybrid/reduced_contact.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/core.h>
@@ -54,6 +55,13 @@ void validate(const ReducedContactModel& model) {
   if (model.body1.fixed) throw Error("reduced contact: body 1 must be free (fix body 2 instead)");
   validate(model.friction);
   if (!model.gravity.allFinite()) throw Error("reduced contact: gravity must be finite");
+  const FrictionTorques& t = model.torques;
+  if (!(t.mu_rolling >= 0.0) || !(t.mu_spinning >= 0.0) || !std::isfinite(t.mu_rolling) ||
+      !std::isfinite(t.mu_spinning) || !(t.regularization > 0.0) ||
+      !std::isfinite(t.regularization))
+    throw Error(
+        "reduced contact: rolling and spinning friction must be finite and >= 0, their "
+        "regularization finite and > 0");
 }
 
 void validate(const ContactFriction& f) {
@@ -234,8 +242,29 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   const Vec6 gyro1 = motion_cross(d.V1_B).transpose() * M1 * d.V1_B;  // [φ]ᵀ M φ
   const Vec6 rhs1 = f1 + gyro1 - M1 * b1_bias;
 
+  // rolling and spinning friction torques (Kry 2000 eqs. 4.27-4.30): the torque rows of the
+  // contact-frame wrench are tied to its normal row, f_i = −m_i f_z (i = 1..3), with
+  // m = (−μ_r ρ̂_x, −μ_r ρ̂_y, −μ_s sgn ω_z) and f_z = −f_n (outward normals: the sign fix of
+  // the slip entries, notes/kry.md §3.1), so τ = −μ_r ρ̂ f_n opposes the rolling. In the ideal
+  // modes the projector Hrᵀ = Gᵀ ^{1c}Hᵀ ^1_{1c}Adᵀ becomes Gᵀ ^{1c}Hᵀ (I + m e_6ᵀ) ^1_{1c}Adᵀ
+  // (power-free against the allowed motions after the prescribed torques are taken out).
+  Vec3 m_torque = Vec3::Zero();
+  {
+    const FrictionTorques& ft = model.torques;
+    const Vec2 rho = rel_1c.head<2>();
+    const double w_reg = ft.regularization;
+    if (ft.mu_rolling > 0.0)
+      m_torque.head<2>() = -ft.mu_rolling * rho / std::max(rho.norm(), w_reg);
+    if (ft.mu_spinning > 0.0)
+      m_torque[2] = -ft.mu_spinning * std::clamp(rel_1c[2] / w_reg, -1.0, 1.0);
+  }
   // the projector P1 with P1 f_c = 0
   MatX P1 = Hr.transpose();
+  if (!m_torque.isZero(0.0)) {
+    Mat6 I_m = Mat6::Identity();
+    I_m.block<3, 1>(0, 5) = m_torque;
+    P1 = G.transpose() * k.H_1c.transpose() * I_m * k.Ad_1_1c.transpose();
+  }
   if (mode == FrictionMode::sliding && model.friction.mu > 0.0) {
     const double s = d.slip.norm();
     Vec2 dir = Vec2::Zero();
@@ -253,6 +282,7 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
       I_mu.leftCols<5>().setIdentity();
       I_mu(3, 5) = -mu_eff * dir.x();
       I_mu(4, 5) = -mu_eff * dir.y();
+      I_mu.block<3, 1>(0, 5) = m_torque;  // T4.30's torque entries
       P1 = I_mu * k.Ad_1_1c.transpose();
     }
   }

@@ -420,6 +420,7 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
     }
 
     // accept the step (up to the event)
+    res.step_sizes.push_back(s1.time - state.time);
     state = s1;
     state.qdot = d1.qdot;
     ++res.steps;

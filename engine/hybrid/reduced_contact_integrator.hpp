@@ -72,6 +72,9 @@ struct ReducedAdvanceResult {
   int rejected = 0;      ///< rejected steps (error test or failed evaluation)
   long evaluations = 0;  ///< evaluations of the equations of motion
   int forced_steps = 0;  ///< steps of dt_min accepted although they failed the error test
+  /// the accepted steps' sizes in order, s (a step cut at an event or at t + h counts with
+  /// its cut size; Kry & Pai 2002 Fig. 8 is their histogram)
+  std::vector<double> step_sizes;
   std::vector<ReducedEvent> events;
 };
 

@@ -42,7 +42,8 @@ if not RSVG:
 # the cases and golden runs the report's figures are drawn from, and one that asks for its own
 FIGURE_RUNS = ["case:chain_6_links", "case:chain_6_links_baumgarte", "case:chain_6_links_none",
                "case:rolling_sphere", "case:restitution_ball", "case:pendulum",
-               "case:dzhanibekov", "golden:default"]
+               "case:dzhanibekov", "golden:default", "case:bowl_step_01ms",
+               "case:bowl_step_16ms", "case:bowl_step_64ms"]
 
 
 def rect(element):

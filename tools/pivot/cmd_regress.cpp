@@ -102,6 +102,7 @@ void run_case(const Case& c, const Edits& global, Runner& runner, Tally& tally) 
   edits.insert(edits.end(), global.begin(), global.end());
   const RunData& run = runner.run(c.scene, edits);
   if (edits.empty()) tally.report.runs[fs::path(c.scene).stem().string()] = &run;
+  if (global.empty()) tally.report.case_runs[c.name] = &run;
   if (c.figure && global.empty()) tally.report.case_figures.push_back({c.name, &*c.figure, &run});
   tally.replay_runs.emplace_back(tally.report.replays.size(), runner.folder(run));
   tally.report.replays.push_back({"case:" + c.name, c.scene, "", ""});

@@ -36,8 +36,8 @@
 #include "replay_geometry.hpp"
 #include "replay_html.hpp"
 #include "run_forces.hpp"
-#include "run_output.hpp"
 #include "run_interactions.hpp"
+#include "run_output.hpp"
 #include "run_profile.hpp"
 #include "scene_source.hpp"
 #include "seconds_option.hpp"
@@ -170,7 +170,6 @@ ojson energy_json(const Energy& e) {
   return {{"kinetic", e.kinetic}, {"potential", e.potential}, {"total", e.total()}};
 }
 
-
 void write_frame(OutputFile& out, const World& world) {
   write_trajectory_rows(out, world, output_time(world));
 }
@@ -248,13 +247,10 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
       stats.steps > 0 ? static_cast<double>(stats.contacts) / static_cast<double>(stats.steps)
                       : 0.0;
   const RunTotals& t = world.totals();
-  j["lcp"] = {{"solves", t.lcp_solves},
-              {"pivots", t.pivots},
-              {"failures", t.failures},
-              {"fallbacks", t.fallbacks},
-              {"rays", t.rays},
-              {"failed_steps", stats.failed_steps},
-              {"solve_time_s", t.solve_seconds}};
+  j["lcp"] = {
+      {"solves", t.lcp_solves},         {"pivots", t.pivots}, {"failures", t.failures},
+      {"fallbacks", t.fallbacks},       {"rays", t.rays},     {"failed_steps", stats.failed_steps},
+      {"solve_time_s", t.solve_seconds}};
   j["hybrid"] = {{"entries", t.reduced_entries},
                  {"exits", t.reduced_exits},
                  {"reduced_time_s", step_time(stats.reduced_steps, world.settings().time_step)},
@@ -267,6 +263,13 @@ ojson summary_json(const Scene& scene, const World& world, const RunStats& stats
   ojson reasons = ojson::object();
   for (const auto& [kind, count] : stats.exit_reasons) reasons[kind] = count;
   j["hybrid"]["exit_reasons"] = reasons;
+  // the reduced integrator's accepted steps by size (Kry & Pai 2002 Fig. 8), bins of powers of 2
+  ojson starts = ojson::array(), counts_by_size = ojson::array();
+  for (int k = 0; k < kReducedStepBins; ++k) {
+    starts.push_back(reduced_step_bin_start(k));
+    counts_by_size.push_back(t.reduced_steps[k]);
+  }
+  j["hybrid"]["accepted_steps"] = {{"bin_start_s", starts}, {"count", counts_by_size}};
   j["warnings"] = stats.warnings;
   j["more_warnings"] = stats.more_warnings;
   nlohmann::ordered_json counts = nlohmann::ordered_json::object();
@@ -366,8 +369,9 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   const long total_steps =
       interactions.end_step().value_or(steps_for_duration(scene.settings.duration, h));
   if (options.html && interactions.throws())
-    throw Error("--html: the replay cannot show balls thrown during a run yet (the scene's "
-                "\"interactions\" throw some); run without --html");
+    throw Error(
+        "--html: the replay cannot show balls thrown during a run yet (the scene's "
+        "\"interactions\" throw some); run without --html");
   const double rate = scene.settings.output_rate_hz;
 
   OutputDir dir(target);
@@ -428,13 +432,13 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
           "written",
           k, output_time(world)));
     }
-    metrics.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world),
-               e.kinetic, e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
-               r.joint_error_after, r.penetration_after, r.reduced_pairs,
-               // an island answered by a fallback after a ray (the squeeze) shows the ray
-               lcp::to_string(r.status == lcp::LcpStatus::solved && r.rays > 0
-                                  ? lcp::LcpStatus::ray_termination
-                                  : r.status));
+    metrics.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world), e.kinetic,
+                  e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
+                  r.joint_error_after, r.penetration_after, r.reduced_pairs,
+                  // an island answered by a fallback after a ray (the squeeze) shows the ray
+                  lcp::to_string(r.status == lcp::LcpStatus::solved && r.rays > 0
+                                     ? lcp::LcpStatus::ray_termination
+                                     : r.status));
     ++stats.steps;
     stats.contacts += r.contacts;
     if (r.failures > 0) {

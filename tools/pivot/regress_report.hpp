@@ -37,9 +37,11 @@ struct ReportReplay {
 struct ReportInput {
   std::vector<ReportRow> rows;                 ///< every check; for goldens one summary row each
   std::map<std::string, const RunData*> runs;  ///< by scene file stem (the runs without edits)
-  std::vector<CaseFigureRun> case_figures;     ///< in case order
-  std::filesystem::path cases_dir;             ///< the suite's cases folder
-  std::vector<ReportReplay> replays;           ///< one per case, in order
+  /// by case name, every case's run with its own edits (none from the command line)
+  std::map<std::string, const RunData*> case_runs;
+  std::vector<CaseFigureRun> case_figures;  ///< in case order
+  std::filesystem::path cases_dir;          ///< the suite's cases folder
+  std::vector<ReportReplay> replays;        ///< one per case, in order
 };
 
 /// writes FILE and FILE's stem + "-<figure>.svg" beside it (the replays are written before, by
