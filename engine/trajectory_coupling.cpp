@@ -92,7 +92,11 @@ bool TrajectoryCoupling::add_gradients(const RigidBodySet& set, double t, Triple
   const TargetState T = target_state(*s_.path, t + s_.lead);
   const Pose X = set.pose(s_.body);
   const Vec3 r = X.rotate(s_.p_BG);
-  const Vec3 F = wrench(set, t).tail<3>();
+  const Vec6 W = wrench(set, t);
+  // a non-finite wrench (a trajectory with an overflowing velocity) is dropped by the World's
+  // check of the forces; its gradient must not reach the step's matrix either
+  if (!W.allFinite()) return false;
+  const Vec3 F = W.tail<3>();
   const Quat q_e = orientation_error(T.q_WT, X.q_WB);
   const auto J = point_jacobian(r);
   const Mat6 JtJ = J.transpose() * J;

@@ -162,6 +162,17 @@ TEST_CASE("bad coupling settings are errors", "[forces][manipulandum]") {
   CHECK_THROWS_AS(
       TrajectoryCoupling({.body = 0, .path = track, .p_BG = Vec3(INFINITY, 0, 0), .stiffness = 1}),
       Error);
+  // a track whose velocity overflows (1e9 m in 1e-300 s): the wrench is not finite (the World
+  // drops it with a warning) and no gradient is given, so nothing non-finite reaches the step
+  const auto wild =
+      two_poses({0.0, Vec3::Zero(), Quat::Identity()}, {1e-300, Vec3(1e9, 0, 0), Quat::Identity()});
+  const TrajectoryCoupling overflow({.body = 0, .path = wild, .stiffness = 1, .damping = 1});
+  const RigidBodySet set = one_body(Pose{}, Vec6::Zero());
+  Triplets dp, dv;
+  CHECK_FALSE(overflow.wrench(set, 5e-301).allFinite());
+  CHECK_FALSE(overflow.add_gradients(set, 5e-301, dp, dv));
+  CHECK(dp.empty());
+  CHECK(dv.empty());
   auto cubic = std::make_shared<KinematicTrack>(*track);
   cubic->interpolation = TrackInterpolation::cubic;
   CHECK_THROWS_AS(TrajectoryCoupling({.body = 0, .path = cubic, .stiffness = 1}), Error);
