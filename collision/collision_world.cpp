@@ -1,8 +1,8 @@
-// Long file: the one Bullet bridge (every Bullet-backed manifold and the narrow-phase dispatch in one place, as collision.md describes)
-// The Bullet bridge, the only source of Pivot that includes Bullet (through bullet_shapes.hpp):
-// the shapes as Bullet objects, the broadphase, GJK/EPA, the mesh queries, and the narrow
-// phase's dispatch through the pair table (pair_table.hpp); the analytic manifolds are in
-// manifold_plane.cpp and manifold_segments.cpp (manifold.hpp).
+// Long file: the one Bullet bridge (every Bullet-backed manifold and the narrow-phase dispatch in
+// one place, as collision.md describes) The Bullet bridge, the only source of Pivot that includes
+// Bullet (through bullet_shapes.hpp): the shapes as Bullet objects, the broadphase, GJK/EPA, the
+// mesh queries, and the narrow phase's dispatch through the pair table (pair_table.hpp); the
+// analytic manifolds are in manifold_plane.cpp and manifold_segments.cpp (manifold.hpp).
 //
 // What Bullet does here: it holds one btCollisionObject per body (shapes mapped one to one:
 // btSphereShape, btBoxShape, btCapsuleShapeZ, btCylinderShapeZ, an exact ellipsoid,
@@ -127,6 +127,7 @@ struct CollisionWorld::Impl {
       Part part = it->second;
       part.R_SP = R;
       part.p_SP = p;
+      part.leaf = static_cast<int>(parts.size());
       parts.push_back(std::move(part));
       return parts.back().bt;
     }
@@ -228,6 +229,7 @@ struct CollisionWorld::Impl {
     }
     part.bt = bt;
     leaves[&shape] = part;
+    part.leaf = static_cast<int>(parts.size());
     parts.push_back(std::move(part));
     return bt;
   }

@@ -73,7 +73,8 @@ std::vector<ContactPoint> sdf_pair_manifold(const PartGeometry& A, int body_a, b
   settings.margin = margin;
   settings.budget = shell_model.node_budget;
   TraversalCache& cache =
-      caches.pairs[field_on_a ? std::make_pair(body_b, body_a) : std::make_pair(body_a, body_b)];
+      caches.pairs[field_on_a ? std::make_tuple(body_b, body_a, B.leaf, A.leaf)
+                              : std::make_tuple(body_a, body_b, A.leaf, B.leaf)];
   std::vector<ContactPoint> out =
       shell_contacts(shell_model.shell, shell_part.R, shell_part.p, field_model.field, field_part.R,
                      field_part.p, settings, cache, &caches.last);
@@ -124,7 +125,7 @@ std::vector<ContactPoint> shell_primitive_manifold(const PartGeometry& A, int bo
   settings.margin = margin;
   settings.budget = a.node_budget;
   return shell_contacts(a.shell, A.R, A.p, *oracle, B.R, B.p, settings,
-                        caches.pairs[{body_a, body_b}], &caches.last, true);
+                        caches.pairs[{body_a, body_b, A.leaf, B.leaf}], &caches.last, true);
 }
 
 }  // namespace pivot::detail

@@ -39,9 +39,11 @@
 
 namespace pivot::detail {
 
-/// the traversal caches of the sdf pairs, by (shell body, distance body)
+/// the traversal caches of the sdf pairs, by (shell body, distance body, shell leaf, distance
+/// leaf): each leaf pair of a compound has its own (the narrow phase runs once per leaf pair,
+/// and a cache shared by two leaves would skip, for the second, the nodes far from the first)
 struct SdfCaches {
-  std::map<std::pair<int, int>, TraversalCache> pairs;
+  std::map<std::tuple<int, int, int, int>, TraversalCache> pairs;
   /// the surfaces of the mesh shapes met so far (built once per shape)
   std::map<const Shape*, std::shared_ptr<const MeshSurface>> mesh_surfaces;
   TraversalStats last;  ///< the statistics of the last traversal (benchmarks, tests)
