@@ -17,6 +17,9 @@ namespace {
 constexpr double kMaxBins = 1 << 20;
 /// rings searched before a lower bound is returned, beyond those the reach needs
 constexpr int kExtraRings = 4;
+/// a triangle whose |ab × ac| is at most this times its longest edge squared has zero area (to
+/// rounding: a repeated vertex, collinear vertices): it has no normal and is left out
+constexpr double kZeroArea = 1e-12;
 
 }  // namespace
 
@@ -24,6 +27,16 @@ MeshSurface::MeshSurface(std::vector<Vec3> vertices, std::vector<std::array<int,
     : v_(std::move(vertices)), t_(std::move(triangles)) {
   // pseudonormals (Bærentzen & Aanæs 2005): faces' own, edges the sum of the two faces (the
   // angle-weighted normal of an edge: each face weighted by π), vertices Σ angle · face normal
+  // zero-area triangles (kZeroArea) are dropped first: they would add an arbitrary normal
+  // (weighted by an angle up to π) to their vertices' and edges' pseudonormals, and they
+  // hold no point the other triangles' edges do not
+  std::erase_if(t_, [&](const std::array<int, 3>& t) {
+    const Vec3 a = v_[static_cast<std::size_t>(t[0])], b = v_[static_cast<std::size_t>(t[1])],
+               c = v_[static_cast<std::size_t>(t[2])];
+    const double longest2 =
+        std::max({(b - a).squaredNorm(), (c - a).squaredNorm(), (c - b).squaredNorm()});
+    return !((b - a).cross(c - a).norm() > kZeroArea * longest2);
+  });
   face_n_.resize(t_.size());
   vertex_n_.assign(v_.size(), Vec3::Zero());
   std::map<std::pair<int, int>, Vec3> edge_sum;
@@ -32,7 +45,7 @@ MeshSurface::MeshSurface(std::vector<Vec3> vertices, std::vector<std::array<int,
     const Vec3 n =
         (v_[static_cast<std::size_t>(t[1])] - v_[static_cast<std::size_t>(t[0])])
             .cross(v_[static_cast<std::size_t>(t[2])] - v_[static_cast<std::size_t>(t[0])]);
-    face_n_[f] = n.norm() > 0.0 ? Vec3(n.normalized()) : Vec3(Vec3::UnitZ());
+    face_n_[f] = n.normalized();  // non-zero: zero-area triangles were dropped
     for (int k = 0; k < 3; ++k) {
       const int a = t[static_cast<std::size_t>(k)], b = t[static_cast<std::size_t>((k + 1) % 3)],
                 c = t[static_cast<std::size_t>((k + 2) % 3)];
@@ -40,7 +53,8 @@ MeshSurface::MeshSurface(std::vector<Vec3> vertices, std::vector<std::array<int,
       const Vec3 e2 = v_[static_cast<std::size_t>(c)] - v_[static_cast<std::size_t>(a)];
       const double angle = std::atan2(e1.cross(e2).norm(), e1.dot(e2));
       vertex_n_[static_cast<std::size_t>(a)] += angle * face_n_[f];
-      edge_sum[std::minmax(a, b)] += face_n_[f];
+      // zero at the first face (a default-constructed Eigen vector is uninitialized)
+      edge_sum.try_emplace(std::minmax(a, b), Vec3::Zero()).first->second += face_n_[f];
     }
   }
   for (Vec3& n : vertex_n_) n = n.norm() > 0.0 ? Vec3(n.normalized()) : Vec3(Vec3::UnitZ());
@@ -133,7 +147,7 @@ MeshSurface::Nearest MeshSurface::nearest(const Vec3& p, double reach) const {
                                                           v_[static_cast<std::size_t>(t[1])],
                                                           v_[static_cast<std::size_t>(t[2])]);
             const double d2 = (p - q.point).squaredNorm();
-            if (d2 >= best2) continue;
+            if (!(d2 < best2)) continue;  // also a NaN never replaces the best
             best2 = d2;
             out.point = q.point;
             using F = TriangleFeature;

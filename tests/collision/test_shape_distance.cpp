@@ -20,6 +20,7 @@
 #include "pivot/collision/point_tree_traversal.hpp"
 #include "pivot/collision/polytope.hpp"
 #include "pivot/collision/polytope_distance.hpp"
+#include "pivot/collision/triangle_closest.hpp"
 
 using namespace pivot;
 using namespace pivot::detail;
@@ -168,6 +169,68 @@ TEST_CASE("ellipsoid distance: the closest point's optimality conditions and bru
     const Vec3 p(u(rng), u(rng), u(rng));
     CHECK(S.distance(p) == Approx(p.norm() - 0.04).margin(1e-15));
   }
+}
+
+TEST_CASE(
+    "closest point on a degenerate triangle: a repeated vertex or collinear vertices give "
+    "the closest point of its edges (finite, by hand)",
+    "[collision][sdf]") {
+  const Vec3 a(0, 0, 0), b(1, 0, 0), c(2, 0, 0);
+  // f 1 1 2: the segment ab; above its middle, the middle
+  const TriangleClosest q1 = closest_on_triangle(Vec3(0.5, 1, 0), a, a, b);
+  CHECK((q1.point - Vec3(0.5, 0, 0)).norm() < 1e-15);
+  // all three the same point
+  const TriangleClosest q2 = closest_on_triangle(Vec3(0.5, 1, 0), b, b, b);
+  CHECK((q2.point - b).norm() < 1e-15);
+  // a sliver a, c, b (b between): beyond c, c; above b, b
+  const TriangleClosest q3 = closest_on_triangle(Vec3(3, 1, 0), a, c, b);
+  CHECK((q3.point - c).norm() < 1e-15);
+  const TriangleClosest q4 = closest_on_triangle(Vec3(1, 0, 2), a, c, b);
+  CHECK((q4.point - b).norm() < 1e-15);
+  for (const auto& q : {q1, q2, q3, q4}) CHECK(q.point.allFinite());
+}
+
+TEST_CASE(
+    "mesh surface distance: zero-area triangles (a repeated vertex, collinear slivers) "
+    "are left out: the distance and normal are the mesh's without them",
+    "[collision][sdf]") {
+  const Vec3 h(0.05, 0.03, 0.02);
+  const TriangleMesh clean = box_mesh(-h, h);
+  TriangleMesh dirty = clean;
+  // the midpoints of the bottom front edge (vertices 0, 1) and of the bottom face's diagonal
+  // (vertices 0, 3): exact, the box is centred
+  dirty.vertices.emplace_back(0.0, -h.y(), -h.z());  // 8
+  dirty.vertices.emplace_back(0.0, 0.0, -h.z());     // 9
+  dirty.triangles.push_back({0, 0, 1});              // f 1 1 2
+  dirty.triangles.push_back({0, 8, 1});              // slivers along an edge and a face diagonal
+  dirty.triangles.push_back({3, 9, 0});
+  dirty.triangles.push_back({1, 1, 1});
+  const MeshSurface with(dirty.vertices, dirty.triangles), without(clean.vertices, clean.triangles);
+  const double margin = 0.004;
+  const MeshSurfaceDistance D(with, margin), E(without, margin);
+  const BoxDistance B(h);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-0.07, 0.07);
+  int near = 0;
+  // random points, and points about the degenerate triangles' vertices
+  std::vector<Vec3> points;
+  for (int i = 0; i < 4000; ++i) points.emplace_back(u(rng), u(rng), u(rng));
+  for (const Vec3& x : {dirty.vertices[0], dirty.vertices[1], dirty.vertices[3], dirty.vertices[8],
+                        dirty.vertices[9]})
+    for (int i = 0; i < 200; ++i) points.push_back(x + 0.05 * Vec3(u(rng), u(rng), u(rng)));
+  for (const Vec3& p : points) {
+    const double d = D.distance(p);
+    REQUIRE(std::isfinite(d));
+    INFO("p " << p.transpose() << " exact " << B.distance(p));
+    CHECK(d == E.distance(p));
+    const double exact = B.distance(p);
+    if (std::abs(exact) <= margin) {
+      ++near;
+      CHECK(d == Approx(exact).margin(1e-15));  // the closed form, sign included
+      if (std::abs(exact) > 1e-9) CHECK((D.normal(p) - E.normal(p)).norm() < 1e-12);
+    }
+  }
+  CHECK(near > 200);
 }
 
 TEST_CASE(
