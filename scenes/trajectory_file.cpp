@@ -10,6 +10,7 @@
 #include <string>
 
 #include "pivot/core/error.hpp"
+#include "pivot/scenes/json_reader.hpp"
 
 namespace pivot {
 namespace {
@@ -73,10 +74,31 @@ KinematicTrack parse_trajectory(std::string_view text, std::string_view source) 
                   fmt::format("the quaternion's length is {} (expected 1 within {})", q.norm(),
                               kKeyFrameQuatTolerance));
     k.q_WB = q;
-    if (!track.keyframes.empty() && !(k.t > track.keyframes.back().t))
-      throw Error(src, where,
-                  fmt::format("times must be strictly increasing (got {} after {})", k.t,
-                              track.keyframes.back().t));
+    if (!track.keyframes.empty()) {
+      const KeyFrame& prev = track.keyframes.back();
+      if (!(k.t > prev.t))
+        throw Error(
+            src, where,
+            fmt::format("times must be strictly increasing (got {} after {})", k.t, prev.t));
+      // the segment's speeds, as the scene's velocity limits (beyond them the coupling's
+      // damping term, c (v_T − v_G), throws the body or overflows): |Δp|/Δt, and the short
+      // way's rotation angle / Δt
+      const double dt = k.t - prev.t;
+      const double speed = (k.p_WS - prev.p_WS).norm() / dt;
+      if (!(speed <= detail::kMaxSpeed))
+        throw Error(src, where,
+                    fmt::format("the segment from the previous line moves {:g} m in {:g} s: "
+                                "{:g} m/s, beyond the limit of {:g} m/s",
+                                (k.p_WS - prev.p_WS).norm(), dt, speed, detail::kMaxSpeed));
+      const Quat r = prev.q_WB.normalized().conjugate() * q.normalized();
+      const double angle = 2.0 * std::atan2(r.vec().norm(), std::abs(r.w()));
+      const double rate = angle / dt;
+      if (!(rate <= detail::kMaxSpeed))
+        throw Error(src, where,
+                    fmt::format("the segment from the previous line turns {:g} rad in {:g} s: "
+                                "{:g} rad/s, beyond the limit of {:g} rad/s",
+                                angle, dt, rate, detail::kMaxSpeed));
+    }
     track.keyframes.push_back(k);
   }
   if (track.keyframes.empty()) throw Error(src, "", "the trajectory has no poses");

@@ -93,6 +93,21 @@ TEST_CASE("bad trajectory files are errors naming the line", "[scene][manipuland
   CHECK_THAT(trajectory_error("0,0,0,0,0.9,0,0,0\n"), Catch::Contains("quaternion's length"));
   CHECK_THAT(trajectory_error("0,2e9,0,0,1,0,0,0\n"), Catch::Contains("beyond 1e9 m"));
   CHECK_THAT(trajectory_error("# only comments\n\n"), Catch::Contains("no poses"));
+  // segment speeds: 0.1 m in 1e-12 s is 1e11 m/s (> 1e9, the scene's velocity limit); a
+  // half turn (π rad) in 1e-12 s is 3.1e12 rad/s; 1e-12 s with neither is fine, and so is
+  // 1e9 m/s exactly (1 m in 1e-9 s)
+  CHECK_THAT(trajectory_error("0,0,0,0,1,0,0,0\n1e-12,0.1,0,0,1,0,0,0\n"),
+             Catch::Contains("path.csv: line 2: the segment from the previous line moves 0.1 m "
+                             "in 1e-12 s: 1e+11 m/s, beyond the limit of 1e+09 m/s"));
+  CHECK_THAT(trajectory_error("0,0,0,0,1,0,0,0\n# c\n1e-12,0,0,0,0,0,0,1\n"),
+             Catch::Contains("line 3: the segment from the previous line turns 3.14159 rad in "
+                             "1e-12 s: 3.14159e+12 rad/s, beyond the limit of 1e+09 rad/s"));
+  CHECK_THAT(trajectory_error("0,0,0,0,1,0,0,0\n1,1e9,0,0,1,0,0,0\n1.5,-1e9,0,0,1,0,0,0\n"),
+             Catch::Contains("line 3: the segment from the previous line moves 2e+09 m in 0.5 s: "
+                             "4e+09 m/s"));
+  CHECK(parse_trajectory("0,0,0,0,1,0,0,0\n1e-12,0,0,0,1,0,0,0\n2e-12,0,0,0,1,0,0,0\n", "p")
+            .keyframes.size() == 3);
+  CHECK(parse_trajectory("0,0,0,0,1,0,0,0\n0.25,0.25e9,0,0,1,0,0,0\n", "p").keyframes.size() == 2);
   CHECK_THROWS_AS(load_trajectory("/nonexistent/path.csv"), Error);
 }
 
