@@ -24,13 +24,21 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
-// one whole field as a double (std::from_chars: no locale, no trailing text)
-bool parse_number(std::string_view field, double& x) {
+enum class Parsed { ok, bad, out_of_range };
+
+// one whole field as a double (std::from_chars: no locale, no trailing text); one leading '+'
+// is allowed (from_chars takes none), but not before another sign ("+-1")
+Parsed parse_number(std::string_view field, double& x) {
   field = trim(field);
-  if (field.empty()) return false;
-  if (field.front() == '+') field.remove_prefix(1);
+  if (field.empty()) return Parsed::bad;
+  if (field.front() == '+') {
+    field.remove_prefix(1);
+    if (field.empty() || field.front() == '+' || field.front() == '-') return Parsed::bad;
+  }
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), x);
-  return ec == std::errc() && end == field.data() + field.size();
+  if (end != field.data() + field.size()) return Parsed::bad;
+  if (ec == std::errc::result_out_of_range) return Parsed::out_of_range;
+  return ec == std::errc() ? Parsed::ok : Parsed::bad;
 }
 
 }  // namespace
@@ -50,17 +58,30 @@ KinematicTrack parse_trajectory(std::string_view text, std::string_view source) 
     std::array<double, 8> v{};
     std::size_t n = 0, start = 0;
     bool ok = true;
+    std::string_view out_of_range;  // the first field beyond a double's range
     while (ok) {
       const std::size_t comma = line.find(',', start);
       const std::string_view field = line.substr(
           start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-      if (n == v.size() || !parse_number(field, v[n])) ok = false;
+      if (n == v.size()) {
+        ok = false;
+      } else {
+        const Parsed r = parse_number(field, v[n]);
+        if (r == Parsed::bad) ok = false;
+        if (r == Parsed::out_of_range && out_of_range.empty()) out_of_range = trim(field);
+      }
       ++n;
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
     if (!ok || n != v.size())
       throw Error(src, where, "expected 8 comma-separated numbers: t, x, y, z, qw, qx, qy, qz");
+    if (!out_of_range.empty())
+      throw Error(
+          src, where,
+          fmt::format(
+              "{} is out of a double's range (not finite, or a non-zero value that rounds to 0)",
+              out_of_range));
     for (double x : v)
       if (!std::isfinite(x)) throw Error(src, where, "expected finite numbers");
     KeyFrame k;

@@ -88,6 +88,19 @@ TEST_CASE("bad trajectory files are errors naming the line", "[scene][manipuland
   CHECK_THAT(trajectory_error("0,0,0,0,1,0,0,x\n"), Catch::Contains("line 1: expected 8"));
   CHECK_THAT(trajectory_error("0,0,0,0,1,0,0,\n"), Catch::Contains("line 1: expected 8"));
   CHECK_THAT(trajectory_error("0,nan,0,0,1,0,0,0\n"), Catch::Contains("line 1: expected finite"));
+  // beyond a double's range: named as such, not as a malformed row
+  CHECK_THAT(trajectory_error("0,1e400,0,0,1,0,0,0\n"),
+             Catch::Contains("line 1: 1e400 is out of a double's range (not finite"));
+  CHECK_THAT(trajectory_error("0,0,-1e400,0,1,0,0,0\n"),
+             Catch::Contains("line 1: -1e400 is out of a double's range"));
+  CHECK_THAT(trajectory_error("0,0,1e-400,0,1,0,0,0\n"),
+             Catch::Contains("line 1: 1e-400 is out of a double's range"));
+  // one '+' is allowed, not before another sign
+  CHECK_THAT(trajectory_error("0,+-1,0,0,1,0,0,0\n"), Catch::Contains("line 1: expected 8"));
+  CHECK_THAT(trajectory_error("0,++1,0,0,1,0,0,0\n"), Catch::Contains("line 1: expected 8"));
+  CHECK_THAT(trajectory_error("0,+,0,0,1,0,0,0\n"), Catch::Contains("line 1: expected 8"));
+  CHECK(parse_trajectory("+0, +1, -2, +3e-1, +1, 0, 0, 0\n", "p").keyframes[0].p_WS ==
+        Vec3(1, -2, 0.3));
   CHECK_THAT(trajectory_error("# a\n0,0,0,0,1,0,0,0\n0,1,0,0,1,0,0,0\n"),
              Catch::Contains("line 3: times must be strictly increasing"));
   CHECK_THAT(trajectory_error("0,0,0,0,0.9,0,0,0\n"), Catch::Contains("quaternion's length"));
