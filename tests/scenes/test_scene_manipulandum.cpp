@@ -165,9 +165,10 @@ TEST_CASE("bad manipulanda are errors naming the pointer", "[scene][manipulandum
   CHECK_THAT(t.error_of(R"({"body": "b", "trajectory": "path.csv", "stiffness": -1})"),
              Catch::Contains("/manipulanda/0/stiffness: expected a number >= 0"));
   CHECK_THAT(t.error_of(R"({"body": "b", "trajectory": "path.csv"})"),
-             Catch::Contains("/manipulanda/0"));
+             Catch::Contains("inline.json: /manipulanda/0/stiffness: missing (expected a number)"));
   CHECK_THAT(t.error_of(R"({"body": "b", "trajectory": "path.csv", "stiffness": 1, "k": 2})"),
-             Catch::Contains("/manipulanda/0"));
+             Catch::Contains("inline.json: /manipulanda/0/k: unknown key \"k\" (expected one of: "
+                             "body, trajectory, point, stiffness, damping, rotational_stiffness,"));
   CHECK_THAT(t.error_of(R"({"body": "b", "trajectory": "", "stiffness": 1})"),
              Catch::Contains("/manipulanda/0/trajectory"));
   CHECK_THAT(t.error_of(R"({"body": "b", "trajectory": ".", "stiffness": 1})"),
