@@ -4,6 +4,7 @@
 // so a ball of radius r about p has distance ≥ d(p) − r.
 
 #include <algorithm>
+#include <cmath>
 
 #include "pivot/collision/distance_oracle.hpp"
 
@@ -93,6 +94,32 @@ class CapsuleDistance final : public DistanceOracle {
 
  private:
   Vec3 axis_point(const Vec3& p) const { return {0.0, 0.0, std::clamp(p.z(), -l_, l_)}; }
+  double r_, l_;
+};
+
+/// a cylinder along z of radius r and half length l: in the plane of the axis and the point,
+/// (ρ, z) with ρ = |p_xy|, the distance of a 2-D box: q = (ρ − r, |z| − l),
+///   d = |max(q, 0)| + min(max(q₀, q₁), 0)
+class CylinderDistance final : public DistanceOracle {
+ public:
+  CylinderDistance(double radius, double half_length) : r_(radius), l_(half_length) {}
+  double distance(const Vec3& p) const override {
+    const double q0 = p.head<2>().norm() - r_, q1 = std::abs(p.z()) - l_;
+    return std::hypot(std::max(q0, 0.0), std::max(q1, 0.0)) + std::min(std::max(q0, q1), 0.0);
+  }
+  Vec3 normal(const Vec3& p) const override {
+    const double rho = p.head<2>().norm();
+    const Vec3 radial = rho > 0.0 ? Vec3(p.x() / rho, p.y() / rho, 0.0) : Vec3(Vec3::UnitX());
+    const Vec3 axial(0.0, 0.0, p.z() < 0.0 ? -1.0 : 1.0);
+    const double q0 = rho - r_, q1 = std::abs(p.z()) - l_;
+    if (q0 > 0.0 && q1 > 0.0) return (q0 * radial + q1 * axial).normalized();
+    return q0 > q1 ? radial : axial;
+  }
+  double lower_bound(const Vec3&, double d, double r) const override { return d - r; }
+  double lipschitz() const override { return 1.0; }
+  bool skip_is_safe(double) const override { return true; }
+
+ private:
   double r_, l_;
 };
 

@@ -127,6 +127,7 @@ struct CollisionWorld::Impl {
       Part part = it->second;
       part.R_SP = R;
       part.p_SP = p;
+      part.leaf = static_cast<int>(parts.size());
       parts.push_back(std::move(part));
       return parts.back().bt;
     }
@@ -229,6 +230,7 @@ struct CollisionWorld::Impl {
     }
     part.bt = bt;
     leaves[&shape] = part;
+    part.leaf = static_cast<int>(parts.size());
     parts.push_back(std::move(part));
     return bt;
   }

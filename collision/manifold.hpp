@@ -20,6 +20,7 @@ struct PartGeometry {
   const Shape* shape = nullptr;
   std::shared_ptr<const Polytope> polytope;  ///< box and convex
   double scale = 1.0;                        ///< a length (bounding radius) for tolerances
+  int leaf = 0;  ///< the part's index among its body's leaves (a compound has one per leaf)
   // set per detect() call
   Mat3 R = Mat3::Identity();  ///< the part's rotation, world
   Vec3 p = Vec3::Zero();      ///< the part's origin, world

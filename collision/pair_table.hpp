@@ -21,8 +21,8 @@
 //     and contacts on edges between coplanar triangles are dropped;
 //   · the rest (cylinder, ellipsoid against curved or polyhedral shapes): one GJK/EPA pair;
 //   · an sdf shape: its point shell against the other sdf shape's field, or against the exact
-//     distance of a plane, sphere, box or capsule (sdf_manifold.hpp); against a cylinder,
-//     ellipsoid, hull or mesh it gets no contacts (docs/distributed-contact.md, limits).
+//     distance of any other leaf shape (sdf_manifold.hpp; a mesh as a surface within the
+//     margin, mesh_surface_distance.hpp).
 
 #include <array>
 #include <cstddef>
@@ -33,17 +33,17 @@ namespace pivot::detail {
 
 /// the manifolds of the narrow phase (normals from B to A)
 enum class Manifold {
-  none,            ///< no contact computed: compounds (split into leaves first), fixed–fixed
-  plane,           ///< A against plane B, analytic (manifold_plane.cpp)
-  mesh,            ///< A against mesh B: Bullet's convex–concave query, faces clipped
-  capsule_mesh,    ///< capsule A against mesh B: the mesh query plus the end spheres
-  polytopes,       ///< box/hull against box/hull: separating axes and clipping (polytope.cpp)
-  spheres,         ///< sphere against sphere, analytic
-  segments,        ///< capsule A against sphere or capsule B, analytic (manifold_segments.cpp)
-  capsule_convex,  ///< capsule A against any other convex B: GJK plus the end spheres
-  gjk,             ///< one GJK/EPA closest pair (cylinder, ellipsoid against curved shapes)
-  sdf_pair,        ///< sdf A against sdf B: point shell against distance field (sdf_manifold.cpp)
-  shell_primitive, ///< sdf A's point shell against plane, sphere, box or capsule B's exact distance
+  none,             ///< no contact computed: compounds (split into leaves first), fixed–fixed
+  plane,            ///< A against plane B, analytic (manifold_plane.cpp)
+  mesh,             ///< A against mesh B: Bullet's convex–concave query, faces clipped
+  capsule_mesh,     ///< capsule A against mesh B: the mesh query plus the end spheres
+  polytopes,        ///< box/hull against box/hull: separating axes and clipping (polytope.cpp)
+  spheres,          ///< sphere against sphere, analytic
+  segments,         ///< capsule A against sphere or capsule B, analytic (manifold_segments.cpp)
+  capsule_convex,   ///< capsule A against any other convex B: GJK plus the end spheres
+  gjk,              ///< one GJK/EPA closest pair (cylinder, ellipsoid against curved shapes)
+  sdf_pair,         ///< sdf A against sdf B: point shell against distance field (sdf_manifold.cpp)
+  shell_primitive,  ///< sdf A's point shell against any other leaf shape B's exact distance
 };
 
 /// "plane", "mesh", ...
@@ -86,13 +86,10 @@ struct PairRule {
   const auto is_polytope = [](ShapeType t) { return t == box || t == convex; };
   const auto is_static = [](ShapeType t) { return t == plane || t == mesh; };
   if (a == compound || b == compound) return {};
-  // sdf shapes: a shell against a field or an exact primitive distance; the sdf shape is A
-  const auto has_distance = [](ShapeType t) {
-    return t == plane || t == sphere || t == box || t == capsule;
-  };
+  // sdf shapes: a shell against a field or the other shape's exact distance; the sdf shape is A
   if (a == sdf && b == sdf) return {Manifold::sdf_pair};
-  if (a == sdf) return has_distance(b) ? PairRule{Manifold::shell_primitive} : PairRule{};
-  if (b == sdf) return has_distance(a) ? PairRule{Manifold::shell_primitive, true} : PairRule{};
+  if (a == sdf) return {Manifold::shell_primitive};
+  if (b == sdf) return {Manifold::shell_primitive, true};
   // planes and meshes belong to fixed bodies and are always B
   if (is_static(a)) return is_static(b) ? PairRule{} : PairRule{pair_rule_of(b, a).manifold, true};
   if (b == plane) return {Manifold::plane};

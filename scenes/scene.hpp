@@ -156,6 +156,21 @@ struct SceneSpring {
   std::string body_b;       ///< body name or "world"
 };
 
+/// a trajectory-driven manipulandum ("manipulanda" in the file; engine/trajectory_coupling.hpp,
+/// Barbič 2007 §4.3, §4.9): the body's point G and orientation pulled to a recorded target pose
+struct SceneManipulandum {
+  std::string body;                            ///< body name (a dynamic body)
+  int body_index = 0;                          ///< index in Scene::bodies
+  std::string trajectory;                      ///< the trajectory file as written in the scene
+  std::filesystem::path trajectory_path;       ///< resolved against the scene's folder
+  std::shared_ptr<const KinematicTrack> path;  ///< the file's poses (scenes/trajectory_file.hpp)
+  Vec3 point = Vec3::Zero();                   ///< G in the body's shape frame, m ("point")
+  double stiffness = 0.0;                      ///< k, N/m
+  double damping = 0.0;                        ///< c, N·s/m
+  double rotational_stiffness = 0.0;           ///< κ, N·m/rad
+  double rotational_damping = 0.0;             ///< c_r, N·m·s/rad
+};
+
 /// a motion-capture-driven character ("character" in the file; docs/character.md)
 struct SceneCharacter {
   std::string bvh;                 ///< the BVH path as written in the file
@@ -178,6 +193,8 @@ struct Scene {
   std::vector<SceneBody> bodies;   ///< in file order: World body index i is bodies[i]
   std::vector<SceneJoint> joints;  ///< in file order: World joint index j is joints[j]
   std::vector<SceneSpring> springs;
+  /// trajectory couplings, added after the springs
+  std::vector<SceneManipulandum> manipulanda;
   /// the character, added after the bodies, joints and springs (its bodies follow theirs)
   std::optional<SceneCharacter> character;
   /// what a user did to a live run, with step numbers (interaction.hpp); `pivot run` applies
@@ -206,9 +223,10 @@ struct Scene {
 [[nodiscard]] SceneInteraction parse_interaction(std::string_view json_text,
                                                  std::string_view source);
 
-/// Builds the World: settings, then bodies, joints (with their collision switch) and springs in
-/// file order. Errors of the engine are rethrown as pivot::Error with the JSON pointer of the
-/// offending entry (`/bodies/2: body "link3": ...`).
+/// Builds the World: settings, then bodies, joints (with their collision switch), springs and
+/// manipulanda (each a TrajectoryCoupling with lead = the time step) in file order. Errors of the
+/// engine are rethrown as pivot::Error with the JSON pointer of the offending entry (`/bodies/2:
+/// body "link3": ...`).
 [[nodiscard]] World build_world(const Scene& scene);
 
 /// The scene as pretty-printed JSON (2-space indent), every default filled in, canonical keys

@@ -24,10 +24,9 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
   const Context ctx{source, base_dir};
   const json doc = parse_text(ctx, text);
   // "$schema" names a JSON Schema for editors (docs/scene-format.md); the loader ignores it
-  const Object o(
-      ctx, doc, "",
-      {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints", "springs",
-       "interactions", "character"});
+  const Object o(ctx, doc, "",
+                 {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints",
+                  "springs", "manipulanda", "interactions", "character"});
   if (o.has("$schema")) (void)o.required_string("$schema");
   if (!o.has("pivot_scene"))
     ctx.fail("/pivot_scene", fmt::format("missing: a scene file starts with \"pivot_scene\": {}",
@@ -76,6 +75,12 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
     const json& springs = o.required_array("springs");
     for (std::size_t i = 0; i < springs.size(); ++i)
       scene.springs.push_back(read_spring(ctx, springs[i], "/springs/" + std::to_string(i), scene));
+  }
+  if (o.has("manipulanda")) {
+    const json& m = o.required_array("manipulanda");
+    for (std::size_t i = 0; i < m.size(); ++i)
+      scene.manipulanda.push_back(
+          read_manipulandum(ctx, m[i], "/manipulanda/" + std::to_string(i), scene));
   }
   if (o.has("character")) scene.character = read_character(ctx, o.required("character"), "/character");
   if (o.has("interactions")) scene.interactions = read_interactions(ctx, o.required("interactions"));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "pivot/engine/trajectory_coupling.hpp"
 #include "pivot/scenes/scene.hpp"
 
 namespace pivot {
@@ -47,6 +48,24 @@ World build_world(const Scene& scene) {
       world.add_spring(scene.springs[i].settings);
     } catch (const std::exception& e) {
       fail(scene, "/springs/" + std::to_string(i), e);
+    }
+  }
+  for (std::size_t i = 0; i < scene.manipulanda.size(); ++i) {
+    const SceneManipulandum& m = scene.manipulanda[i];
+    try {
+      // G from the COM in body axes: the shape frame's origin plus the point (same axes)
+      const Vec3 p_BG = world.bodies().body(m.body_index).shape_offset + m.point;
+      world.add_force(std::make_unique<TrajectoryCoupling>(
+          TrajectoryCouplingSettings{.body = m.body_index,
+                                     .path = m.path,
+                                     .p_BG = p_BG,
+                                     .stiffness = m.stiffness,
+                                     .damping = m.damping,
+                                     .rotational_stiffness = m.rotational_stiffness,
+                                     .rotational_damping = m.rotational_damping,
+                                     .lead = scene.settings.world.time_step}));
+    } catch (const std::exception& e) {
+      fail(scene, "/manipulanda/" + std::to_string(i), e);
     }
   }
   if (scene.character) {

@@ -236,6 +236,16 @@ ojson spring_json(const SceneSpring& sp) {
           {"rest_length", s.rest_length}};
 }
 
+ojson manipulandum_json(const SceneManipulandum& m) {
+  return {{"body", m.body},
+          {"trajectory", m.trajectory_path.string()},
+          {"point", vec(m.point)},
+          {"stiffness", m.stiffness},
+          {"damping", m.damping},
+          {"rotational_stiffness", m.rotational_stiffness},
+          {"rotational_damping", m.rotational_damping}};
+}
+
 bool is_scalar_array(const ojson& j) {
   if (!j.is_array()) return false;
   for (const ojson& e : j)
@@ -328,6 +338,11 @@ std::string resolved_scene_json(const Scene& scene) {
   for (const SceneJoint& jt : scene.joints) j["joints"].push_back(joint_json(jt));
   j["springs"] = ojson::array();
   for (const SceneSpring& s : scene.springs) j["springs"].push_back(spring_json(s));
+  if (!scene.manipulanda.empty()) {
+    j["manipulanda"] = ojson::array();
+    for (const SceneManipulandum& m : scene.manipulanda)
+      j["manipulanda"].push_back(manipulandum_json(m));
+  }
   if (scene.character) {
     const SceneCharacter& c = *scene.character;
     j["character"] = {{"name", c.settings.name},

@@ -29,6 +29,10 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
 /// one entry of "springs"; bodies are resolved by name in `scene`
 SceneSpring read_spring(const Context& ctx, const json& j, const std::string& ptr,
                         const Scene& scene);
+/// one entry of "manipulanda" (read_manipulandum.cpp): reads the trajectory file it names,
+/// relative to the scene's folder; the body is resolved by name in `scene`
+SceneManipulandum read_manipulandum(const Context& ctx, const json& j, const std::string& ptr,
+                                    const Scene& scene);
 /// a body's "kinematic" key-frame track (read_kinematic.cpp)
 KinematicTrack read_kinematic(const Context& ctx, const json& j, const std::string& ptr);
 /// a body's "animator" controls (read_kinematic.cpp)

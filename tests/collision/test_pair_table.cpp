@@ -57,6 +57,13 @@ TEST_CASE("pair table: chosen manifolds, written out by hand", "[collision][pair
       {plane, plane, Manifold::none, false},
       {compound, sphere, Manifold::none, false},
       {box, compound, Manifold::none, false},
+      {sdf, sdf, Manifold::sdf_pair, false},
+      {sdf, plane, Manifold::shell_primitive, false},
+      {sdf, cylinder, Manifold::shell_primitive, false},
+      {sdf, ellipsoid, Manifold::shell_primitive, false},
+      {convex, sdf, Manifold::shell_primitive, true},
+      {mesh, sdf, Manifold::shell_primitive, true},
+      {sdf, compound, Manifold::none, false},
   };
   for (const Row& r : rows) {
     INFO(to_string(r.a) << " vs " << to_string(r.b));

@@ -8,11 +8,13 @@
 #include <random>
 
 #include "pivot/collision/analytic_distance.hpp"
+#include "pivot/collision/collision_world.hpp"
 #include "pivot/collision/contact_reduction.hpp"
 #include "pivot/collision/mesh_distance_field.hpp"
 #include "pivot/collision/mesh_file.hpp"
 #include "pivot/collision/point_shell.hpp"
 #include "pivot/collision/point_tree_traversal.hpp"
+#include "pivot/collision/sdf_manifold.hpp"
 #include "pivot/collision/sdf_model.hpp"
 #include "pivot/collision/shape.hpp"
 #include "pivot/core/error.hpp"
@@ -25,7 +27,8 @@ namespace {
 TriangleMesh box_mesh(const Vec3& lo, const Vec3& hi) {
   TriangleMesh m;
   for (int k = 0; k < 8; ++k)
-    m.vertices.emplace_back(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(), k & 4 ? hi.z() : lo.z());
+    m.vertices.emplace_back(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(),
+                            k & 4 ? hi.z() : lo.z());
   m.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
                  {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
   return m;
@@ -45,9 +48,10 @@ bool same_hits(const std::vector<ShellHit>& a, const std::vector<ShellHit>& b) {
 
 }  // namespace
 
-TEST_CASE("point shell: points on the surface with its normals, nested levels of 8^i, every "
-          "subtree inside its node's sphere",
-          "[collision]") {
+TEST_CASE(
+    "point shell: points on the surface with its normals, nested levels of 8^i, every "
+    "subtree inside its node's sphere",
+    "[collision]") {
   const Vec3 h(0.05, 0.03, 0.02);
   const TriangleMesh m = box_mesh(-h, h);
   const PointShell s = sample_point_shell(m.vertices, m.triangles, 1000);
@@ -62,15 +66,17 @@ TEST_CASE("point shell: points on the surface with its normals, nested levels of
   // from each node through its children
   for (int level = 0; level < s.levels(); ++level)
     for (int k = 0; k < s.level_size[static_cast<std::size_t>(level)]; ++k) {
-      const std::size_t id = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(level)] + k);
+      const std::size_t id =
+          static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(level)] + k);
       std::vector<int> frontier{k};
       for (int deeper = level; deeper < s.levels(); ++deeper) {
         std::vector<int> next;
         for (const int c : frontier) {
-          CHECK((s.points[static_cast<std::size_t>(c)] - s.points[static_cast<std::size_t>(k)]).norm() <=
-                s.radius[id] + 1e-15);
+          CHECK((s.points[static_cast<std::size_t>(c)] - s.points[static_cast<std::size_t>(k)])
+                    .norm() <= s.radius[id] + 1e-15);
           if (deeper + 1 == s.levels()) continue;
-          const std::size_t cid = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(deeper)] + c);
+          const std::size_t cid =
+              static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(deeper)] + c);
           next.push_back(c);
           for (int j = s.child_begin[cid]; j < s.child_begin[cid + 1]; ++j)
             next.push_back(s.children[static_cast<std::size_t>(j)]);
@@ -85,9 +91,11 @@ TEST_CASE("point shell: points on the surface with its normals, nested levels of
   for (int level = 0; level + 1 < s.levels(); ++level) {
     std::vector<int> next;
     for (const int c : frontier) {
-      const std::size_t cid = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(level)] + c);
+      const std::size_t cid =
+          static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(level)] + c);
       next.push_back(c);
-      for (int j = s.child_begin[cid]; j < s.child_begin[cid + 1]; ++j) next.push_back(s.children[static_cast<std::size_t>(j)]);
+      for (int j = s.child_begin[cid]; j < s.child_begin[cid + 1]; ++j)
+        next.push_back(s.children[static_cast<std::size_t>(j)]);
     }
     frontier = next;
   }
@@ -96,19 +104,21 @@ TEST_CASE("point shell: points on the surface with its normals, nested levels of
   CHECK(std::adjacent_find(frontier.begin(), frontier.end()) == frontier.end());
 }
 
-TEST_CASE("point tree: an unlimited traversal finds exactly the brute-force contacts, with and "
-          "without the temporal-coherence skip, along a moving sequence",
-          "[collision]") {
+TEST_CASE(
+    "point tree: an unlimited traversal finds exactly the brute-force contacts, with and "
+    "without the temporal-coherence skip, along a moving sequence",
+    "[collision]") {
   const Vec3 h(0.05, 0.03, 0.02);
   const TriangleMesh m = box_mesh(-h, h);
   const PointShell shell = sample_point_shell(m.vertices, m.triangles, 3000);
   // a field: OpenVDB's of a larger box; and the exact distance of a sphere
-  const SignedDistanceField field = mesh_distance_field(box_mesh(Vec3(-0.1, -0.1, -0.05), Vec3(0.1, 0.1, 0.0)), 0.004);
+  const SignedDistanceField field =
+      mesh_distance_field(box_mesh(Vec3(-0.1, -0.1, -0.05), Vec3(0.1, 0.1, 0.0)), 0.004);
   const SphereDistance sphere(0.06);
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (const DistanceOracle* oracle : {static_cast<const DistanceOracle*>(&field),
-                                       static_cast<const DistanceOracle*>(&sphere)}) {
+  for (const DistanceOracle* oracle :
+       {static_cast<const DistanceOracle*>(&field), static_cast<const DistanceOracle*>(&sphere)}) {
     TraversalCache with_skip, without_skip;
     TraversalSettings on, off;
     on.margin = off.margin = 0.004;
@@ -136,9 +146,10 @@ TEST_CASE("point tree: an unlimited traversal finds exactly the brute-force cont
   }
 }
 
-TEST_CASE("point tree: a budgeted traversal renders whole levels (brute force over them), and "
-          "is deterministic",
-          "[collision]") {
+TEST_CASE(
+    "point tree: a budgeted traversal renders whole levels (brute force over them), and "
+    "is deterministic",
+    "[collision]") {
   const Vec3 h(0.05, 0.03, 0.02);
   const TriangleMesh m = box_mesh(-h, h);
   const PointShell shell = sample_point_shell(m.vertices, m.triangles, 5000);
@@ -203,9 +214,10 @@ TEST_CASE("contact reduction: two faces make two patches of their 4 extreme poin
   CHECK(reduce_patches(pts, s).size() == 5u);
 }
 
-TEST_CASE("sdf shape: a closed box mesh gives the box's mass properties; open or inverted meshes "
-          "are errors",
-          "[collision]") {
+TEST_CASE(
+    "sdf shape: a closed box mesh gives the box's mass properties; open or inverted meshes "
+    "are errors",
+    "[collision]") {
   const Vec3 h(0.05, 0.03, 0.02);
   TriangleMesh m = box_mesh(-h, h);
   SdfShapeSettings settings;
@@ -225,4 +237,73 @@ TEST_CASE("sdf shape: a closed box mesh gives the box's mass properties; open or
   for (auto& t : inverted.triangles) std::swap(t[1], t[2]);
   CHECK_THROWS_WITH(make_sdf_shape(inverted.vertices, inverted.triangles, settings, "inverted"),
                     Catch::Matchers::Contains("counter-clockwise"));
+}
+
+TEST_CASE(
+    "sdf against a compound: each leaf has its own traversal cache; contacts equal the "
+    "leaves' brute force (no skip, unlimited budget) step after step",
+    "[collision]") {
+  // a moving sdf box (half 0.03) over a fixed compound of a sphere (r 0.03) and a long box arm
+  // (half 0.02 × 0.2 × 0.02), both at the compound's origin: the sdf box comes down on the
+  // arm's top near y = 0.15, far from the sphere. A cache shared by the two leaves would carry
+  // the sphere's large slack into the arm's traversal (same pose, no motion) and skip its nodes
+  const Vec3 h(0.03, 0.03, 0.03);
+  const TriangleMesh m = box_mesh(-h, h);
+  SdfShapeSettings settings;
+  settings.voxel = 0.004;
+  settings.points = 1000;
+  const ShapePtr sdf = make_sdf_shape(m.vertices, m.triangles, settings, "box");
+  const double r = 0.03;
+  const Vec3 arm(0.02, 0.2, 0.02);
+  const ShapePtr compound = make_compound({{make_sphere(r)}, {make_box(arm)}});
+  CollisionWorld world;
+  world.add({.body = 0, .shape = sdf});
+  world.add({.body = 1, .shape = compound, .fixed = true});
+  const double margin = 0.005;
+  const SphereDistance sphere(r);
+  const BoxDistance box(arm);
+  TraversalSettings brute;
+  brute.margin = margin;
+  brute.coherence = false;
+  long arm_contacts = 0;
+  for (int step = 0; step < 20; ++step) {
+    // from 0.01 above the arm's top (z = 0.02) to 0.009 into it, turning slowly
+    const Vec3 p(0.001 * step, 0.15, 0.02 + 0.03 + 0.01 - 0.001 * step);
+    const Quat q(Eigen::AngleAxisd(0.002 * step, Vec3::UnitY()));
+    const auto got = world.detect(
+        [&](int body) {
+          return body == 0 ? Pose{p, q} : Pose{Vec3::Zero(), Quat::Identity()};
+        },
+        margin);
+    std::vector<Contact> want;
+    for (const DistanceOracle* leaf :
+         {static_cast<const DistanceOracle*>(&sphere), static_cast<const DistanceOracle*>(&box)}) {
+      TraversalCache fresh;
+      for (const ContactPoint& c :
+           shell_contacts(sdf->sdf->shell, q.toRotationMatrix(), p, *leaf, Mat3::Identity(),
+                          Vec3::Zero(), brute, fresh, nullptr, true)) {
+        Contact k;
+        k.body_a = 0;
+        k.body_b = 1;
+        k.p_WCa = c.p_WCa;
+        k.p_WCb = c.p_WCb;
+        k.n_BA_W = c.n_BA_W.normalized();
+        k.gap = k.n_BA_W.dot(k.p_WCa - k.p_WCb);
+        want.push_back(k);
+        if (leaf == &box) ++arm_contacts;
+      }
+    }
+    std::sort(want.begin(), want.end(), [](const Contact& x, const Contact& y) {
+      return std::make_tuple(x.p_WCa.x(), x.p_WCa.y(), x.p_WCa.z()) <
+             std::make_tuple(y.p_WCa.x(), y.p_WCa.y(), y.p_WCa.z());
+    });
+    INFO("step " << step);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      CHECK((got[i].p_WCa - want[i].p_WCa).norm() < 1e-12);
+      CHECK((got[i].n_BA_W - want[i].n_BA_W).norm() < 1e-12);
+      CHECK(got[i].gap == Approx(want[i].gap).margin(1e-12));
+    }
+  }
+  CHECK(arm_contacts > 0);  // the arm is touched
 }

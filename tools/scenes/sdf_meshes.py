@@ -119,10 +119,10 @@ def check(verts, tris, name):
     return volume
 
 
-def write_obj(path, verts, tris, comment):
+def write_obj(path, verts, tris, comment, tool="tools/scenes/sdf_meshes.py"):
     volume = check(verts, tris, os.path.basename(path))
     with open(path, "w") as f:
-        f.write(f"# {comment}\n# written by tools/scenes/sdf_meshes.py; volume {volume:.9g} m^3\n")
+        f.write(f"# {comment}\n# written by {tool}; volume {volume:.9g} m^3\n")
         for x, y, z in verts:
             f.write(f"v {x:.9g} {y:.9g} {z:.9g}\n")
         for a, b, c in tris:
