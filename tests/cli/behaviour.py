@@ -89,7 +89,8 @@ def test_install():
     check(os.path.isfile(os.path.join(share, "schema", "pivot-scene-1.schema.json")),
           "the schema is not installed at share/pivot/scenes/schema/")
     stray = [f for f in os.listdir(share)
-             if not (f.endswith(".json") or f in ("meshes", "mocap", "schema", "sweeps"))]
+             if not (f.endswith(".json") or f in ("meshes", "mocap", "schema", "sweeps",
+                                                  "trajectories"))]
     check(not stray, f"installed beside the scenes: {stray}")
     # the example sweeps (docs/sweeps.md) are installed and find their scenes there
     example = os.path.join(share, "sweeps", "box_drop_grid.json")
@@ -111,6 +112,11 @@ def test_install():
     check(r.returncode == 0, f"installed pivot run marble_in_bowl: {r.stderr}")
     check(os.path.samefile(summary(out_dir)["scene_file"], os.path.join(share, "marble_in_bowl.json")),
           f"ran {summary(out_dir)['scene_file']}, not the installed scene")
+    # and one that reads a trajectory file (scenes/trajectories, relative to the scene)
+    out_dir = os.path.join(elsewhere, "out-manipulandum")
+    r = subprocess.run([installed, "run", "manipulandum_push", "--duration", "0.02", "--out",
+                        out_dir, "--quiet"], capture_output=True, text=True, cwd=elsewhere)
+    check(r.returncode == 0, f"installed pivot run manipulandum_push: {r.stderr}")
 
 
 # ---- --set ----
