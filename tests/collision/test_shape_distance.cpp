@@ -22,20 +22,14 @@
 #include "pivot/collision/polytope_distance.hpp"
 #include "pivot/collision/triangle_closest.hpp"
 
+#include "support/box_mesh.hpp"
+
 using namespace pivot;
 using namespace pivot::detail;
 
-namespace {
+using pivot::test::box_mesh;
 
-TriangleMesh box_mesh(const Vec3& lo, const Vec3& hi) {
-  TriangleMesh m;
-  for (int k = 0; k < 8; ++k)
-    m.vertices.emplace_back(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(),
-                            k & 4 ? hi.z() : lo.z());
-  m.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
-                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
-  return m;
-}
+namespace {
 
 /// the unsigned distance to a point cloud (brute force)
 double cloud_distance(const std::vector<Vec3>& cloud, const Vec3& p) {

@@ -11,8 +11,12 @@
 #include "pivot/collision/signed_distance_field.hpp"
 #include "pivot/core/error.hpp"
 
+#include "support/box_mesh.hpp"
+
 using namespace pivot;
 using namespace pivot::detail;
+
+using pivot::test::box_mesh;
 
 namespace {
 
@@ -21,24 +25,14 @@ Vec3 random_in(std::mt19937_64& rng, const Vec3& lo, const Vec3& hi) {
   return lo + Vec3(u(rng), u(rng), u(rng)).cwiseProduct(hi - lo);
 }
 
-/// an axis-aligned box [lo, hi] as 12 counter-clockwise triangles (outward normals)
-TriangleMesh box_mesh(const Vec3& lo, const Vec3& hi) {
-  TriangleMesh m;
-  for (int k = 0; k < 8; ++k)
-    m.vertices.emplace_back(k & 1 ? hi.x() : lo.x(), k & 2 ? hi.y() : lo.y(), k & 4 ? hi.z() : lo.z());
-  m.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
-                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
-  return m;
-}
-
 }  // namespace
 
 TEST_CASE("distance field: trilinear lookup is exact for a linear field, with its gradient",
           "[collision]") {
   const Vec3 a(0.3, -1.2, 0.7);
   const double b = 0.05;
-  const SignedDistanceField f = sample_distance_field(
-      Vec3(-1, -0.5, 0), Vec3(1, 0.5, 0.8), 0.1, [&](const Vec3& p) { return a.dot(p) + b; });
+  const SignedDistanceField f = sample_distance_field(Vec3(-1, -0.5, 0), Vec3(1, 0.5, 0.8), 0.1,
+                                                      [&](const Vec3& p) { return a.dot(p) + b; });
   std::mt19937_64 rng(7);
   for (int n = 0; n < 500; ++n) {
     const Vec3 p = random_in(rng, f.lo(), f.hi());
@@ -47,9 +41,10 @@ TEST_CASE("distance field: trilinear lookup is exact for a linear field, with it
   }
 }
 
-TEST_CASE("distance field: a sampled sphere matches the exact distance; gradient = finite "
-          "differences",
-          "[collision]") {
+TEST_CASE(
+    "distance field: a sampled sphere matches the exact distance; gradient = finite "
+    "differences",
+    "[collision]") {
   const double h = 0.02;
   const SphereDistance sphere(0.3);
   const SignedDistanceField f =
@@ -84,7 +79,8 @@ TEST_CASE("distance field: the out-of-box bound is never above the true distance
   const SignedDistanceField f =
       sample_distance_field(Vec3(-0.3, -0.15, -0.45), Vec3(0.3, 0.15, 0.45), 0.01,
                             [&](const Vec3& p) { return box.distance(p); });
-  CHECK(f.boundary_minimum() == Approx(0.05).margin(1e-12));  // the nearest face to the grid box: y, 0.15 − 0.1
+  CHECK(f.boundary_minimum() ==
+        Approx(0.05).margin(1e-12));  // the nearest face to the grid box: y, 0.15 − 0.1
   std::mt19937_64 rng(3);
   int outside = 0;
   for (int n = 0; n < 5000; ++n) {
@@ -98,9 +94,10 @@ TEST_CASE("distance field: the out-of-box bound is never above the true distance
   CHECK(outside > 4000);
 }
 
-TEST_CASE("distance field: lower_bound holds over random balls, inside, across and outside the "
-          "box",
-          "[collision]") {
+TEST_CASE(
+    "distance field: lower_bound holds over random balls, inside, across and outside the "
+    "box",
+    "[collision]") {
   const SphereDistance sphere(0.25);
   const SignedDistanceField f =
       sample_distance_field(Vec3::Constant(-0.4), Vec3::Constant(0.4), 0.05,
