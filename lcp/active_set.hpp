@@ -54,7 +54,7 @@ bool judge(const Matrix& M, const Vector& q, Vector& z, double tolerance, Vector
 // unique solution; for the rank-deficient blocks of redundant contacts it stays next to the
 // guess (the regularized answer) instead of jumping to an arbitrary one. False for a bad set.
 // indices in [0, n), strictly increasing
-bool valid_active_set(const std::vector<int>& active, Eigen::Index n) {
+inline bool valid_active_set(const std::vector<int>& active, Eigen::Index n) {
   for (std::size_t a = 0; a < active.size(); ++a)
     if (active[a] < 0 || active[a] >= n || (a > 0 && active[a] <= active[a - 1])) return false;
   return true;

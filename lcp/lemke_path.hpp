@@ -110,7 +110,12 @@ class LemkeSolver {
   LcpStatus run_from(const std::vector<int>& alpha, int max_pivots, int refactor_interval) {
     set_basis(alpha, alpha);
     refactor();
-    if (!zval_.head(k()).allFinite()) return LcpStatus::numerical_failure;  // singular M_αα
+    // a singular M_αα: its LU gives no usable basis. Exactly singular blocks factor with pivots
+    // at rounding level rather than 0, so the test is the block's condition number, not only
+    // finite values: z of 4e19 from a zero row of M (a fuzz finding) was "feasible" and was
+    // passed on as solved. With 1/κ₁ below n ε the block is singular to the precision at hand.
+    if (!zval_.head(k()).allFinite() || !(last_rcond_ > n_ * std::numeric_limits<double>::epsilon()))
+      return LcpStatus::numerical_failure;
     Var leaving{true, -1};
     int leaving_pos = -1;
     double lowest = 0.0;
@@ -556,11 +561,17 @@ class LemkeSolver {
     ++refactorizations_;
     since_refactor_ = 0;
     const int kk = k();
+    last_rcond_ = 1.0;
     if (kk == 0) return;
     Vector rhs(kk);
     const DenseMatrix A = basis_block(rhs);
     Eigen::PartialPivLU<DenseMatrix> lu(A);
     Ainv_.topLeftCorner(kk, kk) = lu.inverse();
+    // 1 / (‖A‖₁ ‖A⁻¹‖₁) from the inverse at hand (Eigen's rcond() estimate said 0.01 for a
+    // block with a zero row, whose inverse had entries of 1e17)
+    const double norms = A.cwiseAbs().colwise().sum().maxCoeff() *
+                         Ainv_.topLeftCorner(kk, kk).cwiseAbs().colwise().sum().maxCoeff();
+    last_rcond_ = norms > 0.0 ? 1.0 / norms : 0.0;
     zval_.head(kk) = lu.solve(rhs);
     wval_ = q_;
     for (int b = 0; b < kk; ++b) add_column(cols_[b], zval_(b), wval_, false);
@@ -597,6 +608,7 @@ class LemkeSolver {
   Completion completion_;
   bool completed_ = false;
   bool interrupted_ = false;
+  double last_rcond_ = 1.0;  // 1 / κ₁ of the last refactor()'s basis block
   double z0_start_ = 0.0, last_completion_z0_ = 0.0;
   int last_completion_pivot_ = 0;
   int pivots_ = 0;

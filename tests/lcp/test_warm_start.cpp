@@ -171,3 +171,48 @@ TEST_CASE("warm start: a problem without a solution still ends on a ray, whateve
     CHECK(r.z.allFinite());
   }
 }
+
+TEST_CASE("warm start: a numerically singular guessed block is not a basis, even with finite values",
+          "[lcp][warm_start]") {
+  // A lemke fuzz finding (tests/fuzz/regressions/lemke/singular_warm_block_z_4e19): M has a
+  // zero row (2) and two proportional columns (2, 3); the guess α = {0, …, 4} makes M_αα = M,
+  // singular, and its partial-pivot LU gave finite z of 4e19 (z₀ = z₁ = z₄ = 0) with w₄ = −69.1,
+  // passed on as solved because the rounding level of such a z is above the data. The guess
+  // must be refused and the answer decided by the standard start. Independent facts: (i) a
+  // solution exists, z = (0, 0, 1, 0, 69.140625/67), checked below by hand; (ii) Lemke's method
+  // is not guaranteed to find it for this M (not copositive-plus: row 0 has −110.7 on the
+  // diagonal), so a ray is an honest answer; a `solved` must pass the independent check.
+  MatrixXd M(5, 5);
+  M << -110.6640625, 59.93359375, 6.56640625, -16.12109375, 0,  //
+      0.99609375, 0, 0, 0, 0,                                  //
+      0, 0, 0, 0, 0,                                           //
+      0.1015625, 0.0625, 0, 0, 0,                              //
+      79, 0, 0, 0, 67;
+  VectorXd q(5);
+  q << -5.46875, 96.09375, 0, 0, -69.140625;
+  VectorXd known(5);
+  known << 0, 0, 1, 0, 69.140625 / 67.0;
+  REQUIRE(independent_worst(M, q, known) <= 1e-12);
+
+  for (const bool sparse : {false, true}) {
+    LemkeOptions options;
+    options.warm_start = std::vector<int>{0, 1, 2, 3, 4};
+    const LcpResult r = sparse ? solve_lemke(SparseLcpProblem{M.sparseView(), q, "singular"}, options)
+                               : solve_lemke(LcpProblem{M, q, "singular"}, options);
+    INFO((sparse ? "sparse: " : "dense: ") << to_string(r.status) << ", " << r.message);
+    CHECK(r.z.allFinite());
+    CHECK(r.z.cwiseAbs().maxCoeff() < 1e6);  // nothing of the 4e19 blow-up
+    if (r.ok()) {
+      // row by row, against each row's own magnitudes (the normwise check would pass 4e19)
+      const VectorXd w = M * r.z + q;
+      for (Eigen::Index i = 0; i < 5; ++i) {
+        const double row = std::abs(q(i)) + (M.row(i).cwiseAbs() * r.z.cwiseAbs()).sum();
+        CHECK(r.z(i) >= -1e-9 * r.z.cwiseAbs().maxCoeff());
+        CHECK(w(i) >= -1e-9 * row);
+        CHECK(std::min(std::abs(r.z(i)), std::abs(w(i))) <= 1e-9 * std::max(row, 1.0));
+      }
+    } else {
+      CHECK(r.status == LcpStatus::ray_termination);
+    }
+  }
+}
