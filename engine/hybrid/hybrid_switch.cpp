@@ -83,11 +83,19 @@ void HybridSwitch::exit(World& w, std::size_t k, std::string reason, double time
   e.partner = pairs_[k].partner;
   e.entered = false;
   e.reason = std::move(reason);
-  // a failed integration is a warning; ordinary exits are events only (StepWarning)
-  if (e.reason.starts_with("step_failed") || e.reason.starts_with("bad_geometry"))
+  // a failed integration is a warning; ordinary exits are events only (StepWarning). The
+  // bodies then wait 2^failures steps before they may enter again (backoff_)
+  if (e.reason.starts_with("step_failed") || e.reason.starts_with("bad_geometry")) {
     w.report_.warn(StepWarning::hybrid_exit_failed, e.body,
                    fmt::format("hybrid: body {} left reduced mode: {}",
                                pivot::quoted(w.set_.body(e.body).name), e.reason));
+    resize_backoff(w.set_.size());
+    for (const int b : {pairs_[k].body, pairs_[k].partner_free ? pairs_[k].partner : -1}) {
+      if (b < 0) continue;
+      failures_[b] = std::min(failures_[b] + 1, 30);
+      backoff_[b] = std::min(1 << failures_[b], kMaxEntryBackoff) + 1;  // after_step counts down
+    }
+  }
   pending_.push_back(std::move(e));
   ++w.totals_.reduced_exits;
   for (const int b : {pairs_[k].body, pairs_[k].partner})
@@ -237,6 +245,10 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
       continue;
     }
     count_steps();
+    // a step completed in reduced mode: the back-off starts again from one step
+    resize_backoff(w.set_.size());
+    failures_[pair.body] = 0;
+    if (pair.partner_free) failures_[pair.partner] = 0;
     pair.state = state;
     pair.next_pose = X;
     pair.next_twist = V;
@@ -284,9 +296,14 @@ bool touches(const Contact& c, int body) {
 
 }  // namespace
 
+void HybridSwitch::resize_backoff(int bodies) {
+  failures_.resize(static_cast<std::size_t>(bodies), 0);
+  backoff_.resize(static_cast<std::size_t>(bodies), 0);
+}
+
 bool HybridSwitch::candidate(const World& w, int body) const {
   const RigidBody& b = w.set_.body(body);
-  if (b.fixed || !b.smooth_surface || is_reduced(body)) return false;
+  if (b.fixed || !b.smooth_surface || is_reduced(body) || backing_off(body)) return false;
   return !has_joint(w.joints_, body);
 }
 
@@ -299,7 +316,8 @@ bool HybridSwitch::partner(const World& w, int body, int partner,
   if (partner < 0 || !w.set_.body(partner).smooth_surface) return false;
   if (w.set_.body(partner).kinematic) return false;  // a moving partner: the LCP's (docs/step.md)
   if (w.set_.body(partner).fixed) return true;
-  return partner > body && !is_reduced(partner) && !has_joint(w.joints_, partner) &&
+  return partner > body && !is_reduced(partner) && !backing_off(partner) &&
+         !has_joint(w.joints_, partner) &&
          other_contact(contacts, partner, body) == -2;
 }
 
@@ -407,6 +425,8 @@ void HybridSwitch::enter_at_start(World& w, const std::vector<Contact>& contacts
 void HybridSwitch::after_step(World& w) {
   const int n = w.set_.size();
   streak_.resize(n, 0);
+  resize_backoff(n);
+  for (int& steps : backoff_) steps = std::max(steps - 1, 0);
   if (!w.settings_.hybrid || w.settings_.hybrid_entry_steps == 0) {
     // off, or entries happen at the start of steps (hybrid_enter_at_start)
     std::fill(streak_.begin(), streak_.end(), 0);

@@ -92,3 +92,24 @@ TEST_CASE("hybrid: WorldSettings::interrupted ends a long reduced advance early"
   CHECK(r.reduced_pairs == 0);
   CHECK(polls >= 1);
 }
+
+TEST_CASE("hybrid: after failed integrations a body waits 2, 4, 8, ... steps before it re-enters",
+          "[engine][hybrid][limits]") {
+  // The budget of 3 integrator steps fails every reduced step (as above). Entries are at the
+  // start of steps (hybrid_entry_steps = 0), so without a back-off the ball re-entered and
+  // failed in every step (a step fuzz finding: 12 failed entries in 50 steps of a stiff pair,
+  // each using the whole substep budget). The rule (docs/hybrid.md "The World switch"): after
+  // its k-th failure in a row a body waits 2^k whole steps. From step 0: fail; wait 2 (steps
+  // 1, 2); fail at 3; wait 4 (4..7); fail at 8; wait 8 (9..16); fail at 17; wait 16; fail at 34.
+  WorldSettings s;
+  s.hybrid_integrator.dt_max = 1e-3;
+  s.hybrid_integrator.max_steps = 3;
+  World w = rolling_ball(s);
+  std::vector<int> failed_at;
+  for (int k = 0; k < 40; ++k) {
+    const StepReport& r = w.step();
+    for (const SwitchEvent& e : r.switches)
+      if (!e.entered && e.reason.starts_with("step_failed")) failed_at.push_back(k);
+  }
+  CHECK(failed_at == std::vector<int>{0, 3, 8, 17, 34});
+}
