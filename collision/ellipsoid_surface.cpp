@@ -8,12 +8,12 @@ namespace pivot {
 
 namespace {
 
-struct Face {
+struct CubeFace {
   Vec3 n, e1, e2;  // e1 × e2 = n: p_a × p_b points out of the solid
 };
 
-const std::array<Face, 6>& faces() {
-  static const std::array<Face, 6> f{{
+const std::array<CubeFace, 6>& faces() {
+  static const std::array<CubeFace, 6> f{{
       {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()},
       {-Vec3::UnitX(), Vec3::UnitZ(), Vec3::UnitY()},
       {Vec3::UnitY(), Vec3::UnitZ(), Vec3::UnitX()},
@@ -38,7 +38,7 @@ EllipsoidSurface::EllipsoidSurface(const Vec3& radii) : radii_(radii) {
 
 // p = diag(r) w/|w| with w = n + a e1 + b e2, by Taylor arithmetic (surface_jet.hpp)
 SurfaceJet EllipsoidSurface::evaluate(int patch, const Vec2& ab) const {
-  const Face& f = faces()[patch];
+  const CubeFace& f = faces()[patch];
   const Taylor2 a = Taylor2::variable_u(ab.x()), b = Taylor2::variable_v(ab.y());
   Taylor2Vec3 w;
   for (int k = 0; k < 3; ++k) w.e[k] = a * f.e1[k] + b * f.e2[k] + f.n[k];
@@ -49,7 +49,7 @@ SurfaceJet EllipsoidSurface::evaluate(int patch, const Vec2& ab) const {
 }
 
 Vec3 EllipsoidSurface::point(int patch, const Vec2& ab) const {
-  const Face& f = faces()[patch];
+  const CubeFace& f = faces()[patch];
   const Vec3 w = f.n + ab.x() * f.e1 + ab.y() * f.e2;
   return radii_.cwiseProduct(w.normalized());
 }
@@ -65,7 +65,7 @@ SurfacePoint EllipsoidSurface::point_in_direction(const Vec3& d) const {
       best = k;
     }
   }
-  const Face& f = faces()[best];
+  const CubeFace& f = faces()[best];
   return {best, Vec2(s.dot(f.e1) / best_dot, s.dot(f.e2) / best_dot)};
 }
 

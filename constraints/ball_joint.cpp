@@ -5,17 +5,17 @@
 namespace pivot {
 
 namespace {
-constexpr const char* kKind = "ball";
+constexpr const char* kBallKind = "ball";
 }
 
 BallJoint::BallJoint(const BallJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                      const Pose& B0_in)
     : Joint(s.name, body_a, body_b) {
   using namespace joint_detail;
-  check_bodies(kKind, s.name, body_a, body_b);
-  check_point(kKind, s.name, "anchor_W", s.anchor_W);
-  const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
-  const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
+  check_bodies(kBallKind, s.name, body_a, body_b);
+  check_point(kBallKind, s.name, "anchor_W", s.anchor_W);
+  const Pose A0 = checked_pose(kBallKind, s.name, "pose A0", A0_in);
+  const Pose B0 = checked_pose(kBallKind, s.name, "pose B0", B0_in);
   anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.p_WB);
   anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);
 }

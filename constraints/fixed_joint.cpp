@@ -5,17 +5,17 @@
 namespace pivot {
 
 namespace {
-constexpr const char* kKind = "fixed";
+constexpr const char* kFixedKind = "fixed";
 }
 
 FixedJoint::FixedJoint(const FixedJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                        const Pose& B0_in)
     : Joint(s.name, body_a, body_b) {
   using namespace joint_detail;
-  check_bodies(kKind, s.name, body_a, body_b);
-  check_point(kKind, s.name, "anchor_W", s.anchor_W);
-  const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
-  const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
+  check_bodies(kFixedKind, s.name, body_a, body_b);
+  check_point(kFixedKind, s.name, "anchor_W", s.anchor_W);
+  const Pose A0 = checked_pose(kFixedKind, s.name, "pose A0", A0_in);
+  const Pose B0 = checked_pose(kFixedKind, s.name, "pose B0", B0_in);
   anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.p_WB);
   anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);
   q_rel0_ = A0.q_WB.conjugate() * B0.q_WB;

@@ -8,20 +8,20 @@
 namespace pivot {
 
 namespace {
-constexpr const char* kKind = "hinge";
+constexpr const char* kHingeKind = "hinge";
 }
 
 HingeJoint::HingeJoint(const HingeJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                        const Pose& B0_in)
     : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor) {
   using namespace joint_detail;
-  check_bodies(kKind, s.name, body_a, body_b);
-  check_point(kKind, s.name, "anchor_W", s.anchor_W);
-  const Vec3 axis = unit_axis(kKind, s.name, "axis_W", s.axis_W);
-  check_limits(kKind, s.name, s.limits);
-  check_motor(kKind, s.name, s.motor);
-  const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
-  const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
+  check_bodies(kHingeKind, s.name, body_a, body_b);
+  check_point(kHingeKind, s.name, "anchor_W", s.anchor_W);
+  const Vec3 axis = unit_axis(kHingeKind, s.name, "axis_W", s.axis_W);
+  check_limits(kHingeKind, s.name, s.limits);
+  check_motor(kHingeKind, s.name, s.motor);
+  const Pose A0 = checked_pose(kHingeKind, s.name, "pose A0", A0_in);
+  const Pose B0 = checked_pose(kHingeKind, s.name, "pose B0", B0_in);
   const Quat qA_inv = A0.q_WB.conjugate();
   const Quat qB_inv = B0.q_WB.conjugate();
   anchor_A_ = qA_inv * (s.anchor_W - A0.p_WB);

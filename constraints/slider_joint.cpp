@@ -5,20 +5,20 @@
 namespace pivot {
 
 namespace {
-constexpr const char* kKind = "slider";
+constexpr const char* kSliderKind = "slider";
 }
 
 SliderJoint::SliderJoint(const SliderJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                          const Pose& B0_in)
     : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor) {
   using namespace joint_detail;
-  check_bodies(kKind, s.name, body_a, body_b);
-  check_point(kKind, s.name, "anchor_W", s.anchor_W);
-  const Vec3 axis = unit_axis(kKind, s.name, "axis_W", s.axis_W);
-  check_limits(kKind, s.name, s.limits);
-  check_motor(kKind, s.name, s.motor);
-  const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
-  const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
+  check_bodies(kSliderKind, s.name, body_a, body_b);
+  check_point(kSliderKind, s.name, "anchor_W", s.anchor_W);
+  const Vec3 axis = unit_axis(kSliderKind, s.name, "axis_W", s.axis_W);
+  check_limits(kSliderKind, s.name, s.limits);
+  check_motor(kSliderKind, s.name, s.motor);
+  const Pose A0 = checked_pose(kSliderKind, s.name, "pose A0", A0_in);
+  const Pose B0 = checked_pose(kSliderKind, s.name, "pose B0", B0_in);
   const Quat qA_inv = A0.q_WB.conjugate();
   anchor_A_ = qA_inv * (s.anchor_W - A0.p_WB);
   anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);

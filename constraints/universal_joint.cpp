@@ -5,22 +5,22 @@
 namespace pivot {
 
 namespace {
-constexpr const char* kKind = "universal";
+constexpr const char* kUniversalKind = "universal";
 }
 
 UniversalJoint::UniversalJoint(const UniversalJointSettings& s, int body_a, int body_b,
                                const Pose& A0_in, const Pose& B0_in)
     : Joint(s.name, body_a, body_b) {
   using namespace joint_detail;
-  check_bodies(kKind, s.name, body_a, body_b);
-  check_point(kKind, s.name, "anchor_W", s.anchor_W);
-  const Vec3 a = unit_axis(kKind, s.name, "axis_a_W", s.axis_a_W);
-  const Vec3 b = unit_axis(kKind, s.name, "axis_b_W", s.axis_b_W);
+  check_bodies(kUniversalKind, s.name, body_a, body_b);
+  check_point(kUniversalKind, s.name, "anchor_W", s.anchor_W);
+  const Vec3 a = unit_axis(kUniversalKind, s.name, "axis_a_W", s.axis_a_W);
+  const Vec3 b = unit_axis(kUniversalKind, s.name, "axis_b_W", s.axis_b_W);
   if (a.cross(b).norm() < kMinAxisSine) {
-    fail(kKind, s.name, "axis_a_W and axis_b_W are (nearly) parallel");
+    fail(kUniversalKind, s.name, "axis_a_W and axis_b_W are (nearly) parallel");
   }
-  const Pose A0 = checked_pose(kKind, s.name, "pose A0", A0_in);
-  const Pose B0 = checked_pose(kKind, s.name, "pose B0", B0_in);
+  const Pose A0 = checked_pose(kUniversalKind, s.name, "pose A0", A0_in);
+  const Pose B0 = checked_pose(kUniversalKind, s.name, "pose B0", B0_in);
   anchor_A_ = A0.q_WB.conjugate() * (s.anchor_W - A0.p_WB);
   anchor_B_ = B0.q_WB.conjugate() * (s.anchor_W - B0.p_WB);
   axis_A_ = A0.q_WB.conjugate() * a;

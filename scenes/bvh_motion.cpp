@@ -10,7 +10,7 @@
 namespace pivot {
 namespace {
 
-constexpr double kDegree = 3.14159265358979323846 / 180.0;
+constexpr double kRadPerDegree = 3.14159265358979323846 / 180.0;
 
 // the natural cubic spline's second derivatives M_i at equally spaced knots (spacing h):
 //   M_{i−1} + 4 M_i + M_{i+1} = 6 (y_{i+1} − 2 y_i + y_{i−1}) / h²,  M_0 = M_n = 0
@@ -137,9 +137,9 @@ std::vector<JointState> BvhMotion::evaluate(double t) const {
       const Vec3 e = channel_axis(joint.channels[k]);
       if (is_rotation(joint.channels[k])) {
         const Vec3 ae = A * e;
-        dw_rel += ae * (ydd * kDegree) + w_rel.cross(ae) * (yd * kDegree);
-        w_rel += ae * (yd * kDegree);
-        A = A * Eigen::AngleAxisd(y * kDegree, e).toRotationMatrix();
+        dw_rel += ae * (ydd * kRadPerDegree) + w_rel.cross(ae) * (yd * kRadPerDegree);
+        w_rel += ae * (yd * kRadPerDegree);
+        A = A * Eigen::AngleAxisd(y * kRadPerDegree, e).toRotationMatrix();
       } else {
         p_rel += y * e;
         v_rel += yd * e;

@@ -8,18 +8,19 @@
 #                                               sanitizers, -O2, assertions on; 5-20x the
 #                                               executions per second, for the long runs)
 #
-# TARGET is scene_loader, lcp_files, lemke or step. Configures and builds the `fuzz` preset
-# (clang++-14, ASan + UBSan) when needed, then runs build/fuzz/tests/fuzz/fuzz_TARGET from the
+# TARGET is scene_loader, lcp_files, lemke or step. Configures the `asan` preset (clang++-14,
+# ASan + UBSan; the same build as the sanitizer tests) when needed and builds only the fuzz
+# targets in it, then runs build/asan/tests/fuzz/fuzz_TARGET from the
 # committed corpus (tests/fuzz/corpus/TARGET and tests/fuzz/regressions/TARGET; the scene
 # loader also from the shipped scenes and with the schema's dictionary). New inputs go to
-# build/fuzz/corpus/TARGET (never into the source tree), a crash input to
-# build/fuzz/artifacts/TARGET/. Exits non-zero on a finding (crash, sanitizer report, leak,
+# build/asan/corpus/TARGET (never into the source tree), a crash input to
+# build/asan/artifacts/TARGET/. Exits non-zero on a finding (crash, sanitizer report, leak,
 # timeout of one input or out of memory). Set PIVOT_FUZZ_JOBS to change the build's -j (2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 targets=(scene_loader lcp_files lemke step)
-preset=fuzz
+preset=asan
 if [[ ${1:-} == --fast ]]; then
   preset=fuzz-fast
   shift
