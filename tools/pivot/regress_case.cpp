@@ -299,11 +299,22 @@ double measure(const Measure& m, const RunData& run) {
       if (t >= m.from - 1e-12 && t <= m.to + 1e-12) worst = std::max(worst, e);
     return worst;
   }
-  if (k == "energy_drift") {  // max |E(t) − E(0)| / |E(0)| over the steps
-    const double e0 = run.summary.at("energy").at("initial").at("total").get<double>();
+  if (k == "energy_drift") {
+    // max |E(t) − E_ref| / |E_ref| over the steps; E_ref = E(0), or with `from` the energy at
+    // the first step ending at or after `from` (and only steps from there on count): a drift
+    // after an event, such as the hybrid entry's projection at t = 0
+    const std::vector<double> energy = run.metric("total_energy"), t = run.metric("t");
+    double e_ref = run.summary.at("energy").at("initial").at("total").get<double>();
+    std::size_t first = 0;
+    if (m.from > -1e300) {
+      while (first < t.size() && t[first] < m.from - 1e-12) ++first;
+      if (first == t.size()) throw std::runtime_error("no step ends at or after `from`");
+      e_ref = energy[first];
+    }
     double worst = 0.0;
-    for (double e : run.metric("total_energy")) worst = std::max(worst, std::abs(e - e0));
-    return worst / std::max(std::abs(e0), 1e-300);
+    for (std::size_t i = first; i < energy.size() && i < t.size(); ++i)
+      if (t[i] <= m.to + 1e-12) worst = std::max(worst, std::abs(energy[i] - e_ref));
+    return worst / std::max(std::abs(e_ref), 1e-300);
   }
   if (k == "summary") {
     const json& v = run.summary.at(json::json_pointer(m.pointer));
