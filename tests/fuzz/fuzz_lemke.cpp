@@ -10,10 +10,13 @@
 //      rounding level of z's entries: a z_j of 1e-30 beside a z_k of 70 is zero to rounding, and
 //      in a row whose other terms vanish (q_i = 0) it must not count as the whole of w_i (the
 //      first finding of this target, tests/fuzz/regressions/lemke/, was such a row: the answer
-//      was right and the oracle too strict). For complementarity (not for the sign) a w_i
-//      counts as 0 when |w_i| ≤ τ s_i + Σ_j |M_ij| n ε ‖z‖∞, the most z's rounding can make of
-//      it: w₁ = 99.3 z₀ = 5.8e-15 beside z₁ = 366 with z₀ = 5.9e-17 (rounding level 4e-13) was
-//      refused at τ s_i alone, and z₀ = 0 solves that LCP exactly (session 9's finding);
+//      was right and the oracle too strict). Both the sign and complementarity allow w_i the
+//      most z's rounding can make of it, Σ_j |M_ij| n ε ‖z‖∞, beside τ s_i: w₁ = 99.3 z₀ =
+//      5.8e-15 beside z₁ = 366 with z₀ = 5.9e-17 (rounding level 4e-13), and w₂ = 0.1 z₁ =
+//      −2.9e-15 with z₁ = −2.8e-14 beside z₀ = 1.7e6 (rounding level 1.9e-9), were refused at
+//      τ s_i alone, and z with those entries 0 solves each LCP exactly (session 9's findings).
+//      Answers of 1e19 from singular warm bases, which this allowance would pass, are refused
+//      at their source (lemke_path.hpp run_from) and tested there (tests/lcp/test_warm_start);
 //   2. on a P-matrix the LCP has exactly one solution for every q (Cottle, Pang & Stone 1992,
 //      Thm 3.3.7) and Lemke's method finds it (Cline 2002 §2.7.1; Murty 1988 §2.3), so any other
 //      status is a finding. Two P-matrix families: strictly diagonally dominant rows with a
@@ -62,9 +65,9 @@ std::string check_solution(const DenseMatrix& M, const Vector& q, const Vector& 
     const double w_rel = scale > 0.0 ? w / scale : 0.0;
     const std::string row = " in row " + std::to_string(i);
     if (z_rel < -tau) return "z < 0" + row + " (z_i/|z| = " + std::to_string(z_rel) + ")";
-    if (w_rel < -tau) return "w < 0" + row + " (w_i/s_i = " + std::to_string(w_rel) + ")";
-    // complementarity: beside z_i > 0, a w_i within what z's rounding makes of it is 0 (the
-    // sign test above stays at τ: a w_i < 0 beyond τ s_i is infeasible whatever its cause)
+    if (w < -(tau * scale + w_noise))
+      return "w < 0" + row + " (w_i/s_i = " + std::to_string(w_rel) + ")";
+    // complementarity: beside z_i > 0, a w_i within what z's rounding makes of it is 0
     const bool w_zero = std::abs(w) <= tau * scale + w_noise;
     if (std::abs(z_rel) > tau && !w_zero)
       return "z_i w_i != 0" + row + " (z_i/|z| = " + std::to_string(z_rel) +
