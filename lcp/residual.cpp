@@ -135,6 +135,9 @@ bool judged_rows_consistent(const Matrix& M, const Vector& q, double z_norm, ZBo
   return true;
 }
 
+// the largest noise floor η, as a share of ‖q‖∞, that still stands for rounding (measure())
+constexpr double kMaxFloorShare = 1e-3;
+
 template <typename Matrix>
 LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* w_out) {
   LcpResiduals r;
@@ -176,11 +179,19 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // z_j ≤ 0 at once may pass; scaling that row by 1e13 makes it fail.)
     // The rows judged 0 must also agree on one z̃ (judged_rows_consistent); when they cannot,
     // none is judged 0 and each is measured as it is.
+    // The floor stands for rounding only while it is small beside the data: an answer whose
+    // floor reaches kMaxFloorShare of ‖q‖∞ carries terms 10¹¹ times the data, and within such a
+    // floor any w_i can be judged 0. Lemke's path ran out along a near-ray to z of 6e18 for an
+    // LCP with no solution (w₀ = 0.61 z₁ − 5600 with z₁ forced to 0 by w₁ = 0.57 z₁ + 12500),
+    // and w₀ = −5600 was judged 0 (tests/fuzz/regressions/lemke/false_solved_floor_above_data).
+    // Such an answer is measured as it is, and refused.
+    const bool floor_below_data = eta <= kMaxFloorShare * q.lpNorm<Eigen::Infinity>();
     const ZBox box = rounding_box(z);
     const Vector reach = zero_reachable(M, q, box);
     std::vector<char> judged(static_cast<std::size_t>(n), 0);
     for (Eigen::Index i = 0; i < n; ++i)
-      judged[static_cast<std::size_t>(i)] = std::abs(w(i)) <= eta && reach(i) > 0.0;
+      judged[static_cast<std::size_t>(i)] =
+          floor_below_data && std::abs(w(i)) <= eta && reach(i) > 0.0;
     Vector w_judged = w;
     if (judged_rows_consistent(M, q, z.lpNorm<Eigen::Infinity>(), box, judged))
       for (Eigen::Index i = 0; i < n; ++i)

@@ -104,15 +104,41 @@ TEST_CASE("residuals: the rows judged zero must agree on one rounding of z", "[l
   REQUIRE(std::abs(w(3)) < eta);
   CHECK(r.worst() > 1e-9);
 
-  // with z_1 = 0 row 1 only needs w̃_1 ≥ 0, and z̃_0 = 984.25 satisfies both rows: the same
-  // answer with that one change is judged on the floor as before
+  // with z_1 = 0 row 1 only needs w̃_1 ≥ 0, and z̃_0 = 984.25 satisfies both rows: the rows
+  // agree. This answer was judged on the floor and passed; it is refused now for another
+  // reason: its floor η ≈ 1.8e5 is above 1e-3 of the data (‖q‖∞ = 100), where the floor no
+  // longer stands for rounding (w_3 = 20.3 is a fifth of q_3; a false `solved` of an LCP with no
+  // solution had such a floor: tests/fuzz/regressions/lemke/false_solved_floor_above_data)
   z(1) = 0.0;
   M(0, 1) = 0.0;
   M(0, 2) = 1.0;
   z(2) = 1e20;
   const LcpResiduals agree = measure_residuals(M, q, z, &w);
   REQUIRE(std::abs(w(3)) < eta);
-  CHECK(agree.worst() <= 1e-9);
+  REQUIRE(eta > 1e-3 * 100.0);
+  CHECK(agree.worst() > 1e-9);
+}
+
+TEST_CASE("residuals: a floor above a thousandth of the data is not used", "[lcp]") {
+  // The lemke fuzz finding (tests/fuzz/regressions/lemke/false_solved_floor_above_data): w_0 =
+  // 0.609 z_1 − 5600 and w_1 = 0.566 z_1 + 12500 ≥ 12500 force z_1 = 0 and w_0 = −5600: no
+  // solution. Beside z_0, z_2 of 1e18 (terms of 1e20 in row 4) the floor was ≈ 1e5 and w_0 was
+  // judged 0 with z̃_1 = 9190 within rounding of z_1 = 0.
+  DenseMatrix M = DenseMatrix::Zero(5, 5);
+  M(0, 1) = 0.609375;
+  M(1, 1) = 0.56640625;
+  M(4, 0) = -99.15625;
+  M(4, 2) = 17.73046875;
+  Vector q(5);
+  q << -5600.0, 12500.0, 0.0, 0.0, 0.0;
+  Vector z(5);
+  z << 1.14547939352057e18, 0.0, 6.406003288197e18, 0.0, 0.0;
+  Vector w;
+  const LcpResiduals r = measure_residuals(M, q, z, &w);
+  REQUIRE(w(0) == -5600.0);
+  // measured as it is: w_0 / (its own scale 5600) = −1
+  CHECK(r.min_w == Approx(-1.0));
+  CHECK(r.worst() >= 1.0);
 }
 
 TEST_CASE("residuals: a tiny coefficient does not bring the whole floor with it", "[lcp]") {
