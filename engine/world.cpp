@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "pivot/collision/plane_surface.hpp"
 
@@ -82,6 +83,15 @@ World::World(WorldSettings settings)
   ContactFriction friction = s.hybrid_friction;
   friction.mu = 0.0;
   validate(friction);
+  // the friction torques (Kry 2000 eqs. 4.27-4.30): coefficients finite and >= 0
+  const FrictionTorques& t = s.hybrid_torques;
+  for (const auto& [value, name] : {std::pair{t.mu_rolling, "hybrid_torques.mu_rolling"},
+                                    std::pair{t.mu_spinning, "hybrid_torques.mu_spinning"}})
+    if (!(value >= 0.0) || !std::isfinite(value))
+      throw Error(fmt::format("{} must be finite and >= 0 (got {})", name, value));
+  if (!(t.regularization > 0.0) || !std::isfinite(t.regularization))
+    throw Error(fmt::format("hybrid_torques.regularization must be finite and > 0 (got {})",
+                            t.regularization));
 }
 
 int World::add_body(const BodySettings& settings) {

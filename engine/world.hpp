@@ -132,6 +132,11 @@ struct WorldSettings {
   /// the friction law and mode-switching thresholds of reduced pairs; `mu` is ignored: a pair
   /// uses √(μ_A μ_B) of its bodies, as the LCP does
   ContactFriction hybrid_friction{};
+  /// rolling and spinning friction torques of reduced pairs, τ = −μ_r ρ̂ f_n and
+  /// −μ_s sgn(ω_z) f_n (Kry 2000 eqs. 4.27-4.30; docs/hybrid.md "Friction modes and
+  /// switching"). One setting for every pair. They act in reduced coordinates only: a pair the
+  /// LCP steps (before entry, after exit, hybrid off) has no rolling or spinning friction
+  FrictionTorques hybrid_torques{};
 };
 
 /// a contact of the last step with its impulses

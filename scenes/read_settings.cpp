@@ -6,7 +6,7 @@ namespace pivot::detail {
 
 // ---- settings ----
 
-/// the hybrid mode's settings: entry rule, reduced integrator, friction thresholds
+/// the hybrid mode's settings: entry rule, reduced integrator, friction thresholds and torques
 void read_hybrid_settings(const Context& ctx, const Object& o, WorldSettings& w) {
   w.hybrid_entry_steps = o.integer("hybrid_entry_steps", w.hybrid_entry_steps);
   if (w.hybrid_entry_steps < 0)
@@ -39,6 +39,10 @@ void read_hybrid_settings(const Context& ctx, const Object& o, WorldSettings& w)
   f.rolling = o.boolean("hybrid_rolling", f.rolling);
   f.slip_regularization =
       o.number("hybrid_slip_regularization", f.slip_regularization, Range::non_negative);
+  // rolling and spinning friction torques, reduced coordinates only (Kry 2000 eqs. 4.27-4.30)
+  FrictionTorques& t = w.hybrid_torques;
+  t.mu_rolling = o.number("hybrid_mu_rolling", t.mu_rolling, Range::non_negative);
+  t.mu_spinning = o.number("hybrid_mu_spinning", t.mu_spinning, Range::non_negative);
 }
 
 SceneSettings read_settings(const Context& ctx, const json* j) {
@@ -71,6 +75,8 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
                   "hybrid_min_slide_time",
                   "hybrid_rolling",
                   "hybrid_slip_regularization",
+                  "hybrid_mu_rolling",
+                  "hybrid_mu_spinning",
                   "mode"});
   WorldSettings& w = s.world;
   w.time_step = o.number("dt", w.time_step, Range::positive);

@@ -144,7 +144,9 @@ ojson settings_json(const SceneSettings& s) {
           {"hybrid_spin_threshold", f.spin_threshold},
           {"hybrid_min_slide_time", f.min_slide_time},
           {"hybrid_rolling", f.rolling},
-          {"hybrid_slip_regularization", f.slip_regularization}};
+          {"hybrid_slip_regularization", f.slip_regularization},
+          {"hybrid_mu_rolling", w.hybrid_torques.mu_rolling},
+          {"hybrid_mu_spinning", w.hybrid_torques.mu_spinning}};
 }
 
 ojson body_json(const SceneBody& b) {

@@ -1,7 +1,8 @@
 #pragma once
-// The settings of the hybrid mode that WorldSettings carries (Kry & Pai 2002 §3.4, §3.7): the
-// friction law of a reduced contact and the reduced integrator's steps and tolerances. Light
-// on purpose: world.hpp includes this, not the reduced-coordinate machinery.
+// The settings of the hybrid mode that WorldSettings carries (Kry & Pai 2002 §3.4, §3.7; Kry 2000
+// eqs. 4.27-4.30): the friction law of a reduced contact, its rolling and spinning friction
+// torques, and the reduced integrator's steps and tolerances. Light on purpose: world.hpp
+// includes this, not the reduced-coordinate machinery.
 
 #include <functional>
 
@@ -32,6 +33,24 @@ struct ContactFriction {
   double slip_regularization = 0.0;
 
   [[nodiscard]] double static_coefficient() const { return mu_static < 0.0 ? mu : mu_static; }
+};
+
+/// rolling and spinning friction torques of a reduced contact (Kry 2000 eqs. 4.27-4.30, thesis
+/// only; Moore 1972 for the physics). In the contact frame 1c the contact wrench carries the
+/// torques
+///   τ_x,y = −μ_r ρ̂ f_n,  τ_z = −μ_s sgn(ω_z) f_n
+/// with ρ = (ω_x, ω_y) and ω_z body 1's angular velocity relative to body 2 (rolling, spin) and
+/// f_n the compressive normal force, in every friction mode where the motion is free (rolling
+/// in the rolling modes and the others, spin unless no_slip_no_spin). Unit vectors are
+/// regularized [DERIVED, as slip_regularization]: ρ̂ → ρ / max(|ρ|, w_reg), sgn(ω_z) →
+/// clamp(ω_z / w_reg, −1, 1), so the torques fade out below w_reg instead of chattering at zero
+/// rotation (a rolling body then creeps to rest instead of sticking: there is no "no-roll"
+/// mode). Reduced coordinates only: the LCP has no rolling or spinning friction. Off by
+/// default (coefficients 0).
+struct FrictionTorques {
+  double mu_rolling = 0.0;       ///< μ_r, m (a torque per normal force), ≥ 0
+  double mu_spinning = 0.0;      ///< μ_s, m, ≥ 0
+  double regularization = 1e-3;  ///< w_reg, rad/s, > 0
 };
 
 /// the smallest reduced-integrator tolerance a scene may ask for: the step-doubling error

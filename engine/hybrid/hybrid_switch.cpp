@@ -342,6 +342,7 @@ bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
   pair.model.gravity = w.settings_.gravity;
   pair.model.friction = w.settings_.hybrid_friction;
   pair.model.friction.mu = std::sqrt(b.friction * p.friction);
+  pair.model.torques = w.settings_.hybrid_torques;  // one setting for every pair (hybrid.md)
   if (f_ext) {  // the forces that hold the contact closed, besides gravity
     pair.model.body1.wrench_W = f_ext->segment<6>(6 * i);
     if (partner_free) pair.model.body2.wrench_W = f_ext->segment<6>(6 * partner);

@@ -55,13 +55,18 @@ void validate(const ReducedContactModel& model) {
   if (model.body1.fixed) throw Error("reduced contact: body 1 must be free (fix body 2 instead)");
   validate(model.friction);
   if (!model.gravity.allFinite()) throw Error("reduced contact: gravity must be finite");
-  const FrictionTorques& t = model.torques;
-  if (!(t.mu_rolling >= 0.0) || !(t.mu_spinning >= 0.0) || !std::isfinite(t.mu_rolling) ||
-      !std::isfinite(t.mu_spinning) || !(t.regularization > 0.0) ||
-      !std::isfinite(t.regularization))
-    throw Error(
-        "reduced contact: rolling and spinning friction must be finite and >= 0, their "
-        "regularization finite and > 0");
+  validate(model.torques);
+}
+
+void validate(const FrictionTorques& t) {
+  auto check = [](double x, const char* name, bool positive) {
+    if (!std::isfinite(x) || (positive ? !(x > 0.0) : !(x >= 0.0)))
+      throw Error(fmt::format("reduced contact: {} must be finite and {} (got {})", name,
+                              positive ? "> 0" : ">= 0", x));
+  };
+  check(t.mu_rolling, "rolling friction mu_rolling", false);
+  check(t.mu_spinning, "spinning friction mu_spinning", false);
+  check(t.regularization, "the friction torques' regularization", true);
 }
 
 void validate(const ContactFriction& f) {

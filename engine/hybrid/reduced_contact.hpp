@@ -62,30 +62,15 @@ struct ReducedBody {
   Vec6 wrench_W = Vec6::Zero();
 };
 
-/// rolling and spinning friction torques (Kry 2000 eqs. 4.27-4.30, thesis only; Moore 1972 for
-/// the physics): in the contact frame 1c the contact wrench carries the torques
-///   τ_x,y = −μ_r ρ̂ f_n,  τ_z = −μ_s sgn(ω_z) f_n
-/// with ρ = (ω_x, ω_y) and ω_z body 1's angular velocity relative to body 2 (rolling, spin) and
-/// f_n the compressive normal force, in every friction mode where the motion is free (rolling
-/// in the rolling modes and the others, spin unless no_slip_no_spin). Unit vectors are
-/// regularized [DERIVED, as slip_regularization]: ρ̂ → ρ / max(|ρ|, w_reg), sgn(ω_z) →
-/// clamp(ω_z / w_reg, −1, 1), so the torques fade out below w_reg instead of chattering at zero
-/// rotation (a rolling body then creeps to rest instead of sticking: there is no "no-roll"
-/// mode). Off by default (coefficients 0).
-struct FrictionTorques {
-  double mu_rolling = 0.0;       ///< μ_r, m (a torque per normal force), ≥ 0
-  double mu_spinning = 0.0;      ///< μ_s, m, ≥ 0
-  double regularization = 1e-3;  ///< w_reg, rad/s, > 0
-};
-
 /// the pair: what the scene says
 struct ReducedContactModel {
   ReducedBody body1;
   ReducedBody body2;
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< m/s²
   ContactFriction friction;
-  FrictionTorques
-      torques;  ///< rolling and spinning friction (reduced API only, not yet a scene key)
+  /// rolling and spinning friction (hybrid_settings.hpp; the World sets it from
+  /// WorldSettings::hybrid_torques)
+  FrictionTorques torques;
 };
 
 /// the state of a pair in reduced mode
@@ -111,6 +96,9 @@ struct ReducedContactState {
 void validate(const ReducedContactModel& model);
 /// the friction law's part of that check (μ itself may be 0: the World sets it per pair)
 void validate(const ContactFriction& friction);
+/// the friction torques' part: μ_r, μ_s finite and ≥ 0, w_reg finite and > 0; the message
+/// names the field
+void validate(const FrictionTorques& torques);
 
 /// the mode's independent rates ν from the full q̇: q̇ for 5-DOF modes, (u̇, v̇, ψ̇), (u̇, v̇)
 [[nodiscard]] Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot);

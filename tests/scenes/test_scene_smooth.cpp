@@ -160,7 +160,8 @@ TEST_CASE("smooth_surface and the hybrid settings round-trip through the writer"
                  "hybrid_mu_static": 0.4, "hybrid_mu_spin_static": 0.01,
                  "hybrid_slip_threshold": 0.0025, "hybrid_spin_threshold": 0.5,
                  "hybrid_min_slide_time": 0.02, "hybrid_rolling": false,
-                 "hybrid_slip_regularization": 0.001},
+                 "hybrid_slip_regularization": 0.001, "hybrid_mu_rolling": 0.0015,
+                 "hybrid_mu_spinning": 0.0005},
     "bodies": [
       {"name": "floor", "fixed": true, "shape": {"type": "plane"},
        "smooth_surface": {"type": "plane"}},
@@ -193,12 +194,17 @@ TEST_CASE("smooth_surface and the hybrid settings round-trip through the writer"
   CHECK(f.min_slide_time == 0.02);
   CHECK_FALSE(f.rolling);
   CHECK(f.slip_regularization == 0.001);
+  CHECK(w.hybrid_torques.mu_rolling == 0.0015);
+  CHECK(w.hybrid_torques.mu_spinning == 0.0005);
   CHECK(scene.bodies[1].shape->points.size() == 64);
   const std::string resolved = resolved_scene_json(scene);
   CHECK(resolved_scene_json(parse(resolved)) == resolved);
   CHECK(resolved.find(R"("surface_samples": 8)") != std::string::npos);
   CHECK(resolved.find(R"("hybrid_mu_static": 0.4)") != std::string::npos);
-  (void)build_world(scene);
+  CHECK(resolved.find(R"("hybrid_mu_rolling": 0.0015)") != std::string::npos);
+  CHECK(resolved.find(R"("hybrid_mu_spinning": 0.0005)") != std::string::npos);
+  // the World receives them (the pair copies them at entry: test_world_friction_torques.cpp)
+  CHECK(build_world(scene).settings().hybrid_torques.mu_rolling == 0.0015);
 }
 
 TEST_CASE("hybrid settings default to WorldSettings's; mu_static null is the pair's mu",
@@ -214,6 +220,9 @@ TEST_CASE("hybrid settings default to WorldSettings's; mu_static null is the pai
   CHECK(w.hybrid_friction.mu_static < 0.0);
   CHECK(w.hybrid_friction.slip_threshold == defaults.hybrid_friction.slip_threshold);
   CHECK(w.hybrid_friction.rolling);
+  CHECK(w.hybrid_torques.mu_rolling == 0.0);  // off: no rolling or spinning friction
+  CHECK(w.hybrid_torques.mu_spinning == 0.0);
+  CHECK(w.hybrid_torques.regularization == defaults.hybrid_torques.regularization);
   const std::string resolved = resolved_scene_json(scene);
   CHECK(resolved.find(R"("hybrid_mu_static": null)") != std::string::npos);
   CHECK(resolved.find(R"("hybrid_entry_steps": 10)") != std::string::npos);
@@ -358,7 +367,7 @@ TEST_CASE("bad smooth surfaces and hybrid settings name the JSON pointer",
   }
   // settings: key, value, what the message says after "/settings/<key>: "
   const char* const negative = "expected a number >= 0 (got -0.5)";
-  const std::array<std::array<const char*, 3>, 16> settings_cases = {{
+  const std::array<std::array<const char*, 3>, 20> settings_cases = {{
       {"hybrid_entry_steps", "-1", "expected an integer >= 0 (got -1)"},
       {"hybrid_entry_steps", "1.5", "expected an integer"},
       {"hybrid_point_tolerance", "0", "expected a positive number"},
@@ -375,6 +384,11 @@ TEST_CASE("bad smooth surfaces and hybrid settings name the JSON pointer",
       {"hybrid_spin_threshold", "-0.5", negative},
       {"hybrid_min_slide_time", "-0.5", negative},
       {"hybrid_slip_regularization", "-0.5", negative},
+      {"hybrid_mu_rolling", "-0.5", negative},
+      {"hybrid_mu_spinning", "-0.5", negative},
+      {"hybrid_mu_rolling", "\"1 mm\"", "expected a number (got the string \"1 mm\")"},
+      {"hybrid_mu_spinning", "1e999",
+       "expected a finite number (got a number out of the range of a double)"},
   }};
   for (const auto& [key, value, expected] : settings_cases) {
     INFO(key << " = " << value);

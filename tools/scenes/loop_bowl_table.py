@@ -33,6 +33,28 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 LEVELS = 4
 BOWL_ACROSS, BOWL_HEIGHT, BOWL_MASS = 0.13, 0.11, 0.95
 TABLE_SIDE, TABLE_THICKNESS, TABLE_QUADS = 0.44, 0.03, 8
+FRICTION = 0.3  # Coulomb mu of both bodies (the pair's sqrt(mu_A mu_B) = 0.3)
+
+# Rolling and spinning friction (Kry 2000 §4.4.1, eqs. 4.27-4.30: torques mu_r f_n and mu_s f_n;
+# reduced coordinates only). Kry & Pai 2002 §4.2: the thrown bowl "gradually comes to rest" in
+# each 3 s run; rolling without slip does no work, so without these the bowl keeps spinning and
+# rocking (docs/loop-surfaces.md). The paper gives no values (it mentions only "viscous
+# damping"); the thesis' rattleback used mu_r = 0.003, mu_s = 0.0001 in App. B's units (§6.4),
+# tuned to suppress a second spin reversal, not measured. Physical orders of magnitude for a
+# ceramic bowl on a wooden table:
+#   - MU_ROLLING, the rolling resistance length (the lever arm of the normal force ahead of the
+#     contact point): engineering ballpark tables give about 0.1 mm for hardened steel balls on
+#     steel, 0.5 mm for iron on iron and 1.5 mm for wood on wood. Rolling resistance is the
+#     hysteresis of the material that deforms, and on a wooden table that is the wood (a glazed
+#     ceramic is tens of times stiffer than wood across the grain), so the wood-on-wood value:
+#     1.5 mm. (At 1 mm, the middle of the range, the 10 ms run settles only at 2.5 s.)
+#   - MU_SPINNING, the torque per newton of Coulomb friction over a contact patch of radius a:
+#     (3 pi / 16) mu a for a Hertz pressure distribution (the integral of mu p(rho) rho over the
+#     disc, p = p0 sqrt(1 - rho^2/a^2), divided by the load (2/3) pi a^2 p0). A smooth Hertz
+#     contact of this bowl on wood across the grain (E* about 1 GPa, load 9.3 N, radius of
+#     curvature 5-10 cm) has a = 0.7-0.9 mm, a foot ring of 3 cm radius would give mu R = 9 mm;
+#     the glaze and grain roughen a real contact beyond Hertz, so a = 3 mm: 0.5 mm.
+MU_ROLLING, MU_SPINNING = 1.5e-3, 5e-4
 
 
 def limit_mesh(V, F, levels=LEVELS):
@@ -167,10 +189,13 @@ def main():
                         "thrown with spin onto a table (44 cm square cage, rounded edges), both "
                         "Loop subdivision surfaces evaluated exactly. It bounces in the LCP, then "
                         "the hybrid mode takes the single smooth contact in reduced coordinates "
-                        "(slip threshold 5 mm/s). Control meshes: tools/scenes/loop_bowl_table.py "
-                        "(the bowl is Kry 2000 App. B.2's, reconstructed and scaled)."),
+                        "(slip threshold 5 mm/s), where rolling (1.5 mm) and spinning (0.5 mm) "
+                        "friction torques (Kry 2000 eqs. 4.27-4.30) bring it to rest. Control "
+                        "meshes: tools/scenes/loop_bowl_table.py (the bowl is Kry 2000 App. B.2's, "
+                        "reconstructed and scaled)."),
         "settings": {"dt": 0.01, "duration": 3.0, "output_rate_hz": 100, "hybrid": True,
-                     "hybrid_slip_threshold": 0.005, "hybrid_entry_steps": 0},
+                     "hybrid_slip_threshold": 0.005, "hybrid_entry_steps": 0,
+                     "hybrid_mu_rolling": MU_ROLLING, "hybrid_mu_spinning": MU_SPINNING},
         "bodies": [
             {"name": "table", "fixed": True,
              # the LCP's shape: a box whose top is the limit surface's flat top (z = 0) and
@@ -178,7 +203,7 @@ def main():
              # surface's only (a mesh of the limit surface costs 4.6 ms a step in Bullet)
              "shape": {"type": "box", "half_extents": [te[0][1], te[1][1], TABLE_THICKNESS / 2]},
              "position": [0.0, 0.0, -TABLE_THICKNESS / 2],
-             "friction": 0.3, "restitution": 0.3,
+             "friction": FRICTION, "restitution": 0.3,
              "smooth_surface": {"type": "loop", "obj": "meshes/loop_table.obj",
                                 "position": [0.0, 0.0, TABLE_THICKNESS / 2]}},
             {"name": "bowl", "mass": BOWL_MASS,
@@ -187,7 +212,7 @@ def main():
              "axis_angle_deg": {"axis": [1, 0, 0], "angle": 20},
              "velocity": [0.4, 0.1, 0.0], "angular_velocity": [0.0, 0.0, 6.0],
              "shape": {"type": "convex", "surface_samples": 4},
-             "friction": 0.3, "restitution": 0.3,
+             "friction": FRICTION, "restitution": 0.3,
              "smooth_surface": {"type": "loop", "obj": "meshes/loop_bowl.obj"}},
         ],
     }
