@@ -1,6 +1,7 @@
 #include "pivot/lcp/lcp_result.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "pivot/lcp/solve_policy.hpp"
 
@@ -37,8 +38,11 @@ const char* to_string(StartPath path) {
 }
 
 double LcpResiduals::worst() const {
+  if (!verifiable()) return std::numeric_limits<double>::infinity();
   return std::max({-min_z, -min_w, max_complementarity});
 }
+
+bool LcpResiduals::verifiable() const { return rounding_share <= kMaxRoundingShare; }
 
 const char* attempt_name(const LcpResult& result) {
   if (result.attempt < 0 || result.attempt >= static_cast<int>(kLemkeAttempts.size()))

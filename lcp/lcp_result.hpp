@@ -31,14 +31,25 @@ enum class LcpStatus {
 ///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w̃_i| / s_i)
 /// (0/0 counts as 0; a z or w that is not finite gives ±∞.) w is recomputed as M z + q from the
 /// problem, never taken from the solver.
+///   rounding_share      = max_i Σ_j |M_ij| · 100 n ε ‖z‖∞ / ‖q‖∞, what z's rounding can make
+///                         of w beside the data (0 when z = 0; +∞ for q = 0 and z ≠ 0)
+/// An answer is verifiable only while rounding_share ≤ kMaxRoundingShare: beyond it any w_i is
+/// within rounding of 0 and every z_i ≪ ‖z‖∞ counts as 0, so the measures above cannot fail
+/// (Lemke's path running out along a near-ray to z of 10¹⁷ for an LCP with no solution).
 struct LcpResiduals {
   double min_z = 0.0;
   double min_w = 0.0;
   double max_complementarity = 0.0;
+  double rounding_share = 0.0;
   /// the largest of −min_z, −min_w, max_complementarity: 0 for an exact solution, +∞ when z or
-  /// w is not finite
+  /// w is not finite or the answer is not verifiable()
   [[nodiscard]] double worst() const;
+  /// rounding_share ≤ kMaxRoundingShare (see above)
+  [[nodiscard]] bool verifiable() const;
 };
+
+/// the largest share of ‖q‖∞ that z's rounding may move w by for an answer to be checked at all
+inline constexpr double kMaxRoundingShare = 1e-3;
 
 /// which path the solver took
 enum class StartPath {

@@ -152,10 +152,15 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   if (residual_failed) {
     result.status = LcpStatus::numerical_failure;
     result.message =
-        result.z.size() == n
-            ? fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
-                          result.residuals.worst(), options.residual_tolerance)
-            : std::string("the basis became singular along Lemke's path");
+        result.z.size() != n
+            ? std::string("the basis became singular along Lemke's path")
+        : !result.residuals.verifiable()
+            ? fmt::format("the answer cannot be verified: z's rounding moves w by {:.3g} of "
+                          "|q|inf (more than {:.3g}; |z|inf = {:.3g})",
+                          result.residuals.rounding_share, kMaxRoundingShare,
+                          result.z.lpNorm<Eigen::Infinity>())
+            : fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
+                          result.residuals.worst(), options.residual_tolerance);
     if (result.z.size() != n) {
       result.z = Vector::Zero(n);
       result.w = q;

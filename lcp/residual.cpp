@@ -135,9 +135,6 @@ bool judged_rows_consistent(const Matrix& M, const Vector& q, double z_norm, ZBo
   return true;
 }
 
-// the largest noise floor η, as a share of ‖q‖∞, that still stands for rounding (measure())
-constexpr double kMaxFloorShare = 1e-3;
-
 template <typename Matrix>
 LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* w_out) {
   LcpResiduals r;
@@ -154,6 +151,21 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
   } else if (n > 0) {
     constexpr double tiny = std::numeric_limits<double>::min();
     const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), tiny);
+    // What z's rounding (δ = C n ε ‖z‖∞, rounding_box) can make of w, max_i Σ_j |M_ij| δ, as a
+    // share of ‖q‖∞. When it is not small, w says nothing about q: any w_i is within rounding of
+    // 0 and z_i ≪ ‖z‖∞ counts as 0 beside any w_i. Lemke's path ran out along near-rays of LCPs
+    // with no solution to z of 6e18, where w₀ = 0.61 z₁ − 5600 (z₁ forced to 0 by
+    // w₁ = 0.57 z₁ + 12500) was judged 0 within the noise floor
+    // (tests/fuzz/regressions/lemke/false_solved_floor_above_data), and to z of 9e16, where
+    // z₁ = 934.6 counted as 0 beside w₁ = 5.47 although w₀ = 0.609 z₁ − 569.5 needs z₁ ≥ 935
+    // (…/false_solved_z_relative_complementarity_1e17). Both are refused by this one rule.
+    const double delta = kZRoundingFactor * static_cast<double>(n) *
+                         std::numeric_limits<double>::epsilon() * z.lpNorm<Eigen::Infinity>();
+    const double rounding_in_w = delta * Vector(M.cwiseAbs() * Vector::Ones(n)).maxCoeff();
+    const double q_norm = q.lpNorm<Eigen::Infinity>();
+    r.rounding_share = rounding_in_w == 0.0 ? 0.0
+                       : q_norm > 0.0       ? rounding_in_w / q_norm
+                                            : std::numeric_limits<double>::infinity();
     // the scale of each w_i: |q_i| + Σ_j |M_ij z_j|, what its rounding error is relative to
     const Vector w_scale = (q.cwiseAbs() + M.cwiseAbs() * z.cwiseAbs()).cwiseMax(tiny);
     // the noise floor η = n ε max(‖q‖∞, max_i (|M| |z|)_i): a w_i within it counts as 0. A row
@@ -179,19 +191,15 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // z_j ≤ 0 at once may pass; scaling that row by 1e13 makes it fail.)
     // The rows judged 0 must also agree on one z̃ (judged_rows_consistent); when they cannot,
     // none is judged 0 and each is measured as it is.
-    // The floor stands for rounding only while it is small beside the data: an answer whose
-    // floor reaches kMaxFloorShare of ‖q‖∞ carries terms 10¹¹ times the data, and within such a
-    // floor any w_i can be judged 0. Lemke's path ran out along a near-ray to z of 6e18 for an
-    // LCP with no solution (w₀ = 0.61 z₁ − 5600 with z₁ forced to 0 by w₁ = 0.57 z₁ + 12500),
-    // and w₀ = −5600 was judged 0 (tests/fuzz/regressions/lemke/false_solved_floor_above_data).
-    // Such an answer is measured as it is, and refused.
-    const bool floor_below_data = eta <= kMaxFloorShare * q.lpNorm<Eigen::Infinity>();
+    // All of this stands for rounding only while z's rounding moves w by little beside the
+    // data: r.rounding_share above. Past kMaxRoundingShare the answer is refused whatever the
+    // measures say (LcpResiduals::verifiable()), and no row is judged 0.
     const ZBox box = rounding_box(z);
     const Vector reach = zero_reachable(M, q, box);
     std::vector<char> judged(static_cast<std::size_t>(n), 0);
     for (Eigen::Index i = 0; i < n; ++i)
       judged[static_cast<std::size_t>(i)] =
-          floor_below_data && std::abs(w(i)) <= eta && reach(i) > 0.0;
+          r.verifiable() && std::abs(w(i)) <= eta && reach(i) > 0.0;
     Vector w_judged = w;
     if (judged_rows_consistent(M, q, z.lpNorm<Eigen::Infinity>(), box, judged))
       for (Eigen::Index i = 0; i < n; ++i)

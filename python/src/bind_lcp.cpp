@@ -34,6 +34,7 @@ void bind_lcp(py::module_& m) {
         d["min_z"] = r.residuals.min_z;
         d["min_w"] = r.residuals.min_w;
         d["max_complementarity"] = r.residuals.max_complementarity;
+        d["rounding_share"] = r.residuals.rounding_share;
         d["message"] = r.message;
         return d;
       },

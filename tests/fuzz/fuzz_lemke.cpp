@@ -17,12 +17,13 @@
 //      τ s_i alone, and z with those entries 0 solves each LCP exactly (session 9's findings).
 //      z's rounding is 100 n ε ‖z‖∞, a degenerate basis' forward error (docs/lcp.md). An answer
 //      whose rounding in w passes 1e-3 ‖q‖∞ (the 1e18 answers) is judged by enumerating every
-//      complementary basis instead: `solved` for an LCP with no solution is a finding;
+//      complementary basis instead: `solved` for an LCP with no solution is a finding. A z with
+//      negative entries within τ ‖z‖∞ passes when z⁺ = max(z, 0) passes: it is then within τ of
+//      an answer that solves the LCP;
 //   2. on a P-matrix the LCP has exactly one solution for every q (Cottle, Pang & Stone 1992,
 //      Thm 3.3.7) and Lemke's method finds it (Cline 2002 §2.7.1; Murty 1988 §2.3), so any other
 //      status is a finding. Two P-matrix families: strictly diagonally dominant rows with a
 //      positive diagonal, and AᵀA + I (symmetric positive definite).
-#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -33,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "../lcp/lcp_test_support.hpp"
 #include "fuzz_support.hpp"
 #include "pivot/lcp/lemke.hpp"
 
@@ -43,36 +45,13 @@ using pivot::lcp::Vector;
 
 enum class Kind { arbitrary, diagonally_dominant, gram_plus_identity };
 
-/// whether the LCP has a solution, by enumerating the 2ⁿ complementary bases (n ≤ 8): z_α =
-/// −M_αα⁻¹ q_α by a full-pivot LU (singular blocks skipped), accepted at 1e-9 of the data's
-/// scale. A singular block's solutions are not all vertices, so a `true` may be missed for a
-/// degenerate LCP; a `false` then only errs towards reporting a finding, never hiding one.
+/// whether the LCP has a solution, by enumerating the 2ⁿ complementary bases (n ≤ 8) with the
+/// lcp tests' brute-force solver (tests/lcp/lcp_test_support.hpp: z_α = −M_αα⁻¹ q_α by a
+/// full-pivot LU, singular blocks skipped), accepted at 1e-9 of the data's scale. A singular
+/// block's solutions are not all vertices, so a `true` may be missed for a degenerate LCP; a
+/// `false` then only errs towards reporting a finding, never hiding one.
 bool has_solution(const DenseMatrix& M, const Vector& q) {
-  const auto n = static_cast<int>(q.size());
-  const double scale = std::max({1.0, M.cwiseAbs().maxCoeff(), q.cwiseAbs().maxCoeff()});
-  for (unsigned mask = 0; mask < (1u << n); ++mask) {
-    std::vector<int> alpha;
-    for (int i = 0; i < n; ++i)
-      if (mask & (1u << i)) alpha.push_back(i);
-    Vector z = Vector::Zero(n);
-    if (!alpha.empty()) {
-      const auto k = static_cast<Eigen::Index>(alpha.size());
-      DenseMatrix A(k, k);
-      Vector b(k);
-      for (Eigen::Index r = 0; r < k; ++r) {
-        b(r) = -q(alpha[r]);
-        for (Eigen::Index c = 0; c < k; ++c) A(r, c) = M(alpha[r], alpha[c]);
-      }
-      Eigen::FullPivLU<DenseMatrix> lu(A);
-      if (!lu.isInvertible()) continue;
-      const Vector za = lu.solve(b);
-      for (Eigen::Index r = 0; r < k; ++r) z(alpha[r]) = za(r);
-    }
-    const Vector w = M * z + q;
-    const double zs = std::max(1.0, z.cwiseAbs().maxCoeff());
-    if (z.minCoeff() >= -1e-9 * zs && w.minCoeff() >= -1e-9 * scale * zs) return true;
-  }
-  return false;
+  return !pivot::test::brute_force_solutions(M, q, 1e-9).empty();
 }
 
 /// the independent check of a reported solution; returns what is wrong, or empty
@@ -192,7 +171,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   if (result.ok()) {
-    const std::string wrong = check_solution(M, q, result.z);
+    std::string wrong = check_solution(M, q, result.z);
+    // A z whose negative entries are above the rounding model above but within τ ‖z‖∞ (the sign
+    // test's own bound) is within τ of z⁺ = max(z, 0); when z⁺ passes the whole check, z is an
+    // approximate solution to τ, not a wrong answer. The min-norm solve of a rank-deficient warm
+    // block beside an inconsistent row (a zero row of M with q_i = 10823) left z₁ = −6.3e-14 at
+    // ‖z‖∞ = 0.39, 1.5 times 100 n ε ‖z‖∞, and w₂ = 14.1 z₁ (q₂ = 0) just outside its allowance,
+    // while z⁺ solves that LCP exactly (session 10's finding, by hand in docs/reliability.md).
+    if (!wrong.empty() && result.z.allFinite() && result.z.minCoeff() < 0.0 &&
+        result.z.minCoeff() >= -1e-7 * result.z.lpNorm<Eigen::Infinity>() &&
+        check_solution(M, q, result.z.cwiseMax(0.0)).empty())
+      wrong.clear();
     if (!wrong.empty()) {
       const Eigen::IOFormat fmt(Eigen::FullPrecision, 0, " ", "; ", "", "", "[", "]");
       std::string warm_set;

@@ -141,6 +141,43 @@ TEST_CASE("residuals: a floor above a thousandth of the data is not used", "[lcp
   CHECK(r.worst() >= 1.0);
 }
 
+TEST_CASE("residuals: an answer out along a near-ray is not verifiable", "[lcp]") {
+  // The shape of the lemke fuzz finding
+  // (tests/fuzz/regressions/lemke/false_solved_z_relative_complementarity_1e17). By hand the LCP
+  // has no solution: w_1 = 5.47 > 0 for every z forces z_1 = 0, and then w_0 = 0.609 z_1 − 569.5
+  // = −569.5 < 0. Yet the z below passes every componentwise measure: w_0 = 0 at z_1 = 935.1,
+  // z_1 = 935.1 counts as 0 beside ‖z‖∞ = 9e16 (1e-14 of it) against w_1 = 5.47, and rows 2
+  // and 3 cancel exactly. z's rounding (100 n ε ‖z‖∞ ≈ 8e3) moves w by about 1.6e4, 28 times
+  // ‖q‖∞: the answer cannot be checked, and is refused as not verifiable.
+  DenseMatrix M = DenseMatrix::Zero(4, 4);
+  M(0, 1) = 0.609375;
+  M(2, 2) = 1.0;
+  M(2, 3) = -1.0;
+  M(3, 2) = -1.0;
+  M(3, 3) = 1.0;
+  Vector q(4);
+  q << -569.5, 5.47, 0.0, 0.0;
+  Vector z(4);
+  z << 0.0, 569.5 / 0.609375, 9e16, 9e16;
+  const LcpResiduals r = measure_residuals(M, q, z);
+  // the componentwise measures alone pass it: that is the defect the rule closes
+  CHECK(r.min_z == 0.0);
+  CHECK(r.max_complementarity < 1e-13);
+  CHECK(r.min_w > -1e-13);
+  const double delta = 100.0 * 4 * std::numeric_limits<double>::epsilon() * 9e16;
+  CHECK(r.rounding_share == Approx(delta * 2.0 / 569.5).epsilon(1e-12));
+  CHECK_FALSE(r.verifiable());
+  CHECK(r.worst() == std::numeric_limits<double>::infinity());
+  // the same problem and z scaled together: the share does not move (M z scales as q does)
+  const LcpResiduals scaled = measure_residuals(M, 1e6 * q, 1e6 * z);
+  CHECK(scaled.rounding_share == Approx(r.rounding_share).epsilon(1e-12));
+  // a z of the data's size on the same M is verifiable: z = (0, 935.1, 1, 1) moves w by
+  // 100 · 4 ε · 935 · 2 ≈ 1.7e-10 of ‖q‖∞ = 569.5
+  Vector z_small = z;
+  z_small(2) = z_small(3) = 1.0;
+  CHECK(measure_residuals(M, q, z_small).verifiable());
+}
+
 TEST_CASE("residuals: a tiny coefficient does not bring the whole floor with it", "[lcp]") {
   // the sign-fixed row above with a term of −1e-300 z_0 = −1e-280: rounding of z_0 (1e20) moves
   // that term by about 1e-300 · 100 n ε 1e20, not by the floor η ≈ 1.3e5, so w_1 = 5910 is

@@ -120,6 +120,7 @@ void print_json(const Report& r, bool print_z) {
   out["residuals"] = {{"min_z", clean(res.residuals.min_z)},
                       {"min_w", clean(res.residuals.min_w)},
                       {"max_complementarity", clean(res.residuals.max_complementarity)},
+                      {"rounding_share", clean(res.residuals.rounding_share)},
                       {"worst", clean(res.residuals.worst())}};
   if (!res.message.empty()) out["message"] = res.message;
   if (r.mixed) {
