@@ -17,7 +17,8 @@
 //         [   0        0    ]      v_z
 //
 // H_k holds second derivatives of c, its partials H_{k,u}, H_{k,v} third derivatives. All are
-// computed by Taylor arithmetic (surface_jet.hpp) from the surface's SurfaceJet.
+// computed by truncated Taylor arithmetic (collision/truncated_series.hpp) from the surface's
+// SurfaceJet, each at the degree it needs.
 
 #include "pivot/collision/surface_jet.hpp"
 #include "pivot/core/spatial.hpp"

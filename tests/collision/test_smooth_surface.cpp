@@ -13,6 +13,7 @@
 #include "pivot/collision/paraboloid_surface.hpp"
 #include "pivot/collision/plane_surface.hpp"
 #include "pivot/collision/torus_surface.hpp"
+#include "pivot/collision/truncated_series.hpp"
 #include "pivot/core/error.hpp"
 
 using namespace pivot;
@@ -108,6 +109,61 @@ void check_all_patches(const SmoothSurface& s, int n_per_patch, unsigned seed, d
 }
 
 }  // namespace
+
+TEST_CASE("truncated series: the coefficients of Taylor2 up to their degree, bit for bit",
+          "[collision][smooth_surface]") {
+  // series::Series<D> (collision/truncated_series.hpp) must give exactly Taylor2's coefficients
+  // of degree ≤ D for the same operations: products, d_u, d_v, sqrt, reciprocal, vectors
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    Taylor2 a, b;
+    series::Series<2> a2, b2;
+    for (int k = 0; k < 10; ++k) {
+      a.c[k] = U(rng);
+      b.c[k] = U(rng);
+    }
+    a.c[0] = 1.5 + 0.5 * U(rng);  // positive values for sqrt
+    for (int k = 0; k < 6; ++k) {
+      a2.c[k] = a.c[k];
+      b2.c[k] = b.c[k];
+    }
+    const auto same = [](const Taylor2& t, const auto& s) {
+      for (std::size_t k = 0; k < s.c.size(); ++k)
+        if (t.c[k] != s.c[k]) return false;
+      return true;
+    };
+    CHECK(same(a * b, a2 * b2));
+    CHECK(same(sqrt(a) * reciprocal(a + b * b), sqrt(a2) * reciprocal(a2 + b2 * b2)));
+    // a derivative of a degree-2 series is known to degree 1
+    CHECK(same(a.d_u() * b.d_v(), (a2.d_u() * b2.d_v()).truncated<1>()));
+    const series::Series<1> a1 = a2.truncated<1>(), b1 = b2.truncated<1>();
+    CHECK(same(-(a * b) + b, -(a1 * b1) + b1));
+    Taylor2Vec3 v, w;
+    series::Vec3Series<2> v2, w2;
+    for (int e = 0; e < 3; ++e)
+      for (int k = 0; k < 10; ++k) {
+        v.e[e].c[k] = U(rng);
+        w.e[e].c[k] = U(rng);
+        if (k < 6) {
+          v2.e[e].c[k] = v.e[e].c[k];
+          w2.e[e].c[k] = w.e[e].c[k];
+        }
+      }
+    const Taylor2Vec3 n = normalized(cross(v, w));
+    const series::Vec3Series<2> n2 = normalized(cross(v2, w2));
+    for (int e = 0; e < 3; ++e) CHECK(same(n.e[e], n2.e[e]));
+    CHECK(same(dot(v, w), dot(v2, w2)));
+  }
+  // and the index helpers agree with Taylor2's
+  for (int i = 0; i <= 3; ++i)
+    for (int j = 0; i + j <= 3; ++j) {
+      const int k = series::index(i, j);
+      CHECK(k == Taylor2::index(i, j));
+      CHECK(series::power_u(k) == i);
+      CHECK(series::power_v(k) == j);
+    }
+}
 
 TEST_CASE("Taylor2 arithmetic matches closed-form derivatives", "[collision][smooth_surface]") {
   // f(u, v) = sqrt(1 + u² v) sin(u) / (2 + v) at (0.7, −0.4): compare every derivative with

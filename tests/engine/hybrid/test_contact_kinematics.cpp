@@ -164,6 +164,58 @@ TEST_CASE("contact frame: origin, outward normal, H block against finite differe
   CHECK(f.H(4, 0) == 0.0);
 }
 
+TEST_CASE("contact frame: the truncated series give Taylor2's numbers bit for bit",
+          "[engine][contact_kinematics]") {
+  // The frame is computed with series truncated at degrees 2 and 1 (collision/
+  // truncated_series.hpp). Here it is computed as it was before, with Taylor2 (degree 3)
+  // throughout: no coefficient of degree ≤ 2 depends on a degree-3 one, and the sums run in the
+  // same order, so every entry must be equal exactly, on every surface kind of the tests.
+  const auto reference = [](const SurfaceJet& jet) {
+    const Taylor2Vec3 c = Taylor2Vec3::from_jet(jet);
+    const Taylor2Vec3 c_u = c.d_u(), c_v = c.d_v();
+    const Taylor2Vec3 x = normalized(c_u);
+    const Taylor2Vec3 z = normalized(cross(c_u, c_v));
+    const Taylor2Vec3 y = cross(z, x);
+    const Taylor2Vec3 x_u = x.d_u(), x_v = x.d_v(), z_u = z.d_u(), z_v = z.d_v();
+    const std::array<Taylor2, 12> h{-dot(y, z_u), -dot(z, x_u), dot(y, x_u),  dot(x, c_u),
+                                    Taylor2{},    Taylor2{},    -dot(y, z_v), -dot(z, x_v),
+                                    dot(y, x_v),  dot(x, c_v),  dot(y, c_v),  Taylor2{}};
+    ContactFrame f;
+    const int du = Taylor2::index(1, 0), dv = Taylor2::index(0, 1);
+    for (int col = 0; col < 2; ++col)
+      for (int row = 0; row < 6; ++row) {
+        f.H(row, col) = h[6 * col + row].c[0];
+        f.H_u(row, col) = h[6 * col + row].c[du];
+        f.H_v(row, col) = h[6 * col + row].c[dv];
+      }
+    f.Theta << x.value(), y.value(), z.value();
+    f.Theta_u << x.coefficient(du), y.coefficient(du), z.coefficient(du);
+    f.Theta_v << x.coefficient(dv), y.coefficient(dv), z.coefficient(dv);
+    return f;
+  };
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> offset(-0.05, 0.05);
+  int compared = 0;
+  for (const Pair& p : pairs()) {
+    INFO(p.name);
+    for (int side = 0; side < 2; ++side)
+      for (int k = 0; k < 5; ++k) {
+        const Vec2 uv = (side == 0 ? p.q.st() : p.q.uv()) + Vec2(offset(rng), offset(rng));
+        const SurfaceJet jet = side == 0 ? p.s1.evaluate(p.q.patch_1, uv)
+                                         : p.s2.evaluate(p.q.patch_2, uv);
+        const ContactFrame f = contact_frame(jet), g = reference(jet);
+        CHECK(f.H == g.H);
+        CHECK(f.H_u == g.H_u);
+        CHECK(f.H_v == g.H_v);
+        CHECK(f.Theta == g.Theta);
+        CHECK(f.Theta_u == g.Theta_u);
+        CHECK(f.Theta_v == g.Theta_v);
+        ++compared;
+      }
+  }
+  CHECK(compared == 50);
+}
+
 TEST_CASE("contact pose: the contact points meet and the normals oppose",
           "[engine][contact_kinematics]") {
   for (const Pair& p : pairs()) {
