@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "../lcp/lcp_test_support.hpp"
+#include "lcp/lcp_test_support.hpp"
 #include "fuzz_support.hpp"
 #include "pivot/lcp/lemke.hpp"
 
