@@ -218,16 +218,19 @@ void run_sdf_benchmark(const SdfBenchOptions& o, std::ostream& out) {
          "whole query that gives the LCP's contacts (a second traversal, TC on, that also applies "
          "the facing rule and the reduction), the cost to compare with GImpact's.\n";
   if (gimpact)
-    out << "GImpact: Bullet's btGImpactMeshShape pair on the same two meshes at the same poses (one "
-           "call of btGImpactCollisionAlgorithm::processCollision, the pair's narrow phase), each "
-           "mesh with half the pair's margin. Its cost follows the triangles (peg 12, block 92, sled "
-           "12, bumpy plate 4,016, comb 132, slotted block 284), the sdf query's the shell points. "
-           "It is not the same answer: every triangle pair whose clipped points lie within the "
-           "margin of the other's plane gives its deepest points, depth = margin minus the distance "
-           "to that plane (a triangle's plane, not a distance to the other solid), and one Bullet "
-           "manifold keeps at most 4 of them ('found' counts the points offered, 'manifold' those "
-           "kept); the sdf query turns every shell point within the margin into a candidate and "
-           "reduces them to tens of contacts per patch.\n\n";
+    out << fmt::format(
+        "GImpact: Bullet's btGImpactMeshShape pair on the same two meshes at the same poses (one "
+        "call of btGImpactCollisionAlgorithm::processCollision, the pair's narrow phase), each "
+        "mesh with half the pair's margin. Its cost follows the triangles (peg {}, block {}, sled "
+        "{}, bumpy plate {}, comb {}, slotted block {}), the sdf query's the shell points. "
+        "It is not the same answer: every triangle pair whose clipped points lie within the "
+        "margin of the other's plane gives its deepest points, depth = margin minus the distance "
+        "to that plane (a triangle's plane, not a distance to the other solid), and one Bullet "
+        "manifold keeps at most 4 of them ('found' counts the points offered, 'manifold' those "
+        "kept); the sdf query turns every shell point within the margin into a candidate and "
+        "reduces them to tens of contacts per patch.\n\n",
+        peg->triangles.size(), block->triangles.size(), sled->triangles.size(),
+        plate->triangles.size(), comb->triangles.size(), slots->triangles.size());
   else
     out << "GImpact: not compiled in (Bullet's GImpact headers or BulletCollision-float64 not "
            "found).\n\n";
