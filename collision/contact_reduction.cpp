@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
 #include <numeric>
 #include <cstdint>
 #include <unordered_map>
@@ -32,44 +31,80 @@ std::vector<int> contact_patches(const std::vector<ContactPoint>& points,
   std::vector<int> parent(static_cast<std::size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
   const double link = std::max(settings.link, 1e-12);
-  // a spatial hash of cells of the link size: neighbours are in the 27 cells around (cell
-  // coordinates packed 21 bits each; the points are near each other, so no wrap-around)
+  // cells of the link size: linked points lie in the same or adjacent cells (cell coordinates
+  // packed 21 bits each; the points are near each other, so no wrap-around)
   const auto coord = [&](double x) { return static_cast<std::int64_t>(std::floor(x / link)); };
   const auto key = [](std::int64_t x, std::int64_t y, std::int64_t z) {
     const auto m = [](std::int64_t v) { return static_cast<std::uint64_t>(v) & 0x1FFFFFu; };
     return (m(x) << 42) | (m(y) << 21) | m(z);
   };
-  std::unordered_map<std::uint64_t, std::vector<int>> cells;
-  cells.reserve(static_cast<std::size_t>(n));
+  // the points sorted by cell (then by index), copied in that order for locality; a cell is a
+  // run of this order
+  struct Entry {
+    std::uint64_t key;
+    int point;
+  };
+  std::vector<Entry> order(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const Vec3& p = points[static_cast<std::size_t>(i)].p_WCa;
-    cells[key(coord(p.x()), coord(p.y()), coord(p.z()))].push_back(i);
+    order[static_cast<std::size_t>(i)] = {key(coord(p.x()), coord(p.y()), coord(p.z())), i};
   }
-  for (int i = 0; i < n; ++i) {
-    const ContactPoint& a = points[static_cast<std::size_t>(i)];
-    const std::int64_t cx = coord(a.p_WCa.x()), cy = coord(a.p_WCa.y()), cz = coord(a.p_WCa.z());
-    for (std::int64_t dx = -1; dx <= 1; ++dx)
-      for (std::int64_t dy = -1; dy <= 1; ++dy)
-        for (std::int64_t dz = -1; dz <= 1; ++dz) {
-          const auto it = cells.find(key(cx + dx, cy + dy, cz + dz));
-          if (it == cells.end()) continue;
-          for (const int j : it->second) {
-            if (j <= i) continue;
-            const ContactPoint& b = points[static_cast<std::size_t>(j)];
-            if ((a.p_WCa - b.p_WCa).norm() > link) continue;
-            if (a.n_BA_W.dot(b.n_BA_W) < settings.normal_cos) continue;
-            const int ra = find_root(parent, i), rb = find_root(parent, j);
-            if (ra != rb) parent[static_cast<std::size_t>(std::max(ra, rb))] = std::min(ra, rb);
-          }
+  std::sort(order.begin(), order.end(), [](const Entry& x, const Entry& y) {
+    return x.key != y.key ? x.key < y.key : x.point < y.point;
+  });
+  std::vector<Vec3> position(static_cast<std::size_t>(n)), normal(static_cast<std::size_t>(n));
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const ContactPoint& c = points[static_cast<std::size_t>(order[r].point)];
+    position[r] = c.p_WCa;
+    normal[r] = c.n_BA_W;
+  }
+  struct Cell {
+    std::int64_t x, y, z;
+    int begin, end;  ///< its run in `order`
+  };
+  std::vector<Cell> cells;
+  std::unordered_map<std::uint64_t, int> cell_of_key;
+  for (int r = 0; r < n;) {
+    int e = r + 1;
+    while (e < n && order[static_cast<std::size_t>(e)].key == order[static_cast<std::size_t>(r)].key) ++e;
+    const Vec3& p = position[static_cast<std::size_t>(r)];
+    cell_of_key.emplace(order[static_cast<std::size_t>(r)].key, static_cast<int>(cells.size()));
+    cells.push_back({coord(p.x()), coord(p.y()), coord(p.z()), r, e});
+    r = e;
+  }
+  // links between rows r and s of the order; symmetric in r and s (the same distance and dot
+  // product either way), so each pair is tested once and the patches do not depend on the order
+  // the pairs come in (a union keeps the smaller root: every root is its set's lowest index)
+  const auto join = [&](int r, int s) {
+    const std::size_t ur = static_cast<std::size_t>(r), us = static_cast<std::size_t>(s);
+    if ((position[ur] - position[us]).norm() > link) return;
+    if (normal[ur].dot(normal[us]) < settings.normal_cos) return;
+    const int ra = find_root(parent, order[ur].point), rb = find_root(parent, order[us].point);
+    if (ra != rb) parent[static_cast<std::size_t>(std::max(ra, rb))] = std::min(ra, rb);
+  };
+  // every cell with itself and with the 13 of its 26 neighbours that come after it
+  // (lexicographically positive offsets): each pair of adjacent cells once
+  for (const Cell& c : cells) {
+    for (int r = c.begin; r < c.end; ++r)
+      for (int s = r + 1; s < c.end; ++s) join(r, s);
+    for (std::int64_t dx = 0; dx <= 1; ++dx)
+      for (std::int64_t dy = (dx == 0 ? 0 : -1); dy <= 1; ++dy)
+        for (std::int64_t dz = (dx == 0 && dy == 0 ? 1 : -1); dz <= 1; ++dz) {
+          const auto it = cell_of_key.find(key(c.x + dx, c.y + dy, c.z + dz));
+          if (it == cell_of_key.end()) continue;
+          const Cell& d = cells[static_cast<std::size_t>(it->second)];
+          for (int r = c.begin; r < c.end; ++r)
+            for (int s = d.begin; s < d.end; ++s) join(r, s);
         }
   }
   // patch ids in order of their lowest point index
   std::vector<int> patch(static_cast<std::size_t>(n), -1);
-  std::map<int, int> id_of_root;
+  std::vector<int> id_of_root(static_cast<std::size_t>(n), -1);
+  int patches = 0;
   for (int i = 0; i < n; ++i) {
-    const int r = find_root(parent, i);
-    const auto [it, inserted] = id_of_root.emplace(r, static_cast<int>(id_of_root.size()));
-    patch[static_cast<std::size_t>(i)] = it->second;
+    int& id = id_of_root[static_cast<std::size_t>(find_root(parent, i))];
+    if (id < 0) id = patches++;
+    patch[static_cast<std::size_t>(i)] = id;
   }
   return patch;
 }

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
   auto* character = app.add_subcommand("character", "the motion-capture-driven character");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
-  auto* sdf = app.add_subcommand("sdf", "sdf contact generation: point tree against brute force");
+  auto* sdf = app.add_subcommand("sdf", "sdf contact generation: point tree against brute force and Bullet GImpact");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
   const bool everything = app.get_subcommands().empty() || all->parsed();
