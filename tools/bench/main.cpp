@@ -32,6 +32,7 @@
 #include "scene_benchmark.hpp"
 #include "scene_lcps.hpp"
 #include "sdf_benchmark.hpp"
+#include "sdf_build_benchmark.hpp"
 #include "speed_benchmark.hpp"
 
 namespace fs = std::filesystem;
@@ -75,6 +76,8 @@ int main(int argc, char** argv) {
   auto* character = app.add_subcommand("character", "the motion-capture-driven character");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
   auto* sdf = app.add_subcommand("sdf", "sdf contact generation: point tree against brute force and Bullet GImpact");
+  auto* sdf_build = app.add_subcommand(
+      "sdf-build", "an sdf shape from a 100k-triangle mesh at 256 voxels across (not in all)");
   app.require_subcommand(0, 1);
   CLI11_PARSE(app, argc, argv);
   const bool everything = app.get_subcommands().empty() || all->parsed();
@@ -133,6 +136,7 @@ int main(int argc, char** argv) {
     }
     run_sdf_benchmark(sdf_options, std::cout);
   }
+  if (sdf_build->parsed()) run_sdf_build_benchmark({}, std::cout);
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;
 }
