@@ -23,6 +23,8 @@ const char* to_string(StepWarning kind) {
       return "hybrid_exit_failed";
     case StepWarning::post_step_incomplete:
       return "post_step_incomplete";
+    case StepWarning::nonfinite_state:
+      return "nonfinite_state";
   }
   return "unknown";
 }

@@ -57,8 +57,12 @@ enum class StepWarning {
   /// capped (post_step_cap): the rest of the correction was not applied this step (the error
   /// left shows in max_joint_error / max_penetration)
   post_step_incomplete,
+  /// a body's pose or twist was not finite at the end of the step (e.g. a stiff system
+  /// integrated far beyond its stable step): it got back its start-of-step pose and twist, left
+  /// hybrid reduced mode, and the step counts it in StepReport::failures
+  nonfinite_state,
 };
-inline constexpr std::size_t kStepWarningKinds = 8;
+inline constexpr std::size_t kStepWarningKinds = 9;
 
 /// "nonfinite_forces", "redundant_joint", ... (as in metrics and summaries)
 [[nodiscard]] const char* to_string(StepWarning kind);
@@ -82,7 +86,9 @@ struct StepReport {
   /// (that island kept its velocities; see `failures`). An island solved by the fallback
   /// leaves it `solved` (see `fallbacks`); post-stabilization failures do not change it.
   lcp::LcpStatus status = lcp::LcpStatus::solved;
-  int failures = 0;   ///< islands whose LCP failed this step
+  /// islands whose LCP failed this step, plus bodies whose state was not finite at its end
+  /// (StepWarning::nonfinite_state: they were put back to their start-of-step state)
+  int failures = 0;
   int fallbacks = 0;  ///< islands solved by the fallback (see docs/step.md)
   /// island LCPs (dynamics and post-steps) that ended on a secondary ray, i.e. had no feasible
   /// answer, before the fallback (StepWarning::lcp_ray; docs/step.md "The squeeze")

@@ -7,6 +7,7 @@
 #include "pivot/engine/thread_pool.hpp"
 
 #include <fmt/core.h>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -18,6 +19,10 @@ namespace pivot {
 World::~World() = default;
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
+
+double baumgarte_rate(const WorldSettings& s) {
+  return std::min(s.baumgarte_alpha, 1.0 / s.time_step);
+}
 
 bool World::is_reduced(int body) const {
   return hybrid_->is_reduced(body);

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pivot/collision/contact.hpp"
@@ -65,11 +66,19 @@ enum class Stabilization {
 /// a collision pass and an LCP, so the bound keeps one step's work bounded (docs/limits.md)
 inline constexpr int kMaxPostSteps = 100;
 
+struct WorldSettings;
+/// the Baumgarte rate a step uses: min(baumgarte_alpha, 1/time_step) (see baumgarte_alpha)
+[[nodiscard]] double baumgarte_rate(const WorldSettings& s);
+
 struct WorldSettings {
   double time_step = 1e-3;               ///< h, s, > 0
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< m/s²
   Stabilization stabilization = Stabilization::post;
-  double baumgarte_alpha = 200.0;  ///< α, 1/s, for Stabilization::baumgarte
+  /// α, 1/s, for Stabilization::baumgarte: J v⁺ = −α g. The rate used is min(α, 1/h)
+  /// (baumgarte_rate): one step of J v⁺ = −α g leaves g⁺ ≈ (1 − hα) g, which overshoots for
+  /// hα > 1 and grows for hα > 2, so α = 200 at h = 50 ms would multiply every joint error
+  /// by −9 per step
+  double baumgarte_alpha = 200.0;
   /// post-stabilization: the largest correction per post-step (m, and rad at unit lever);
   /// larger errors are corrected by repeated post-steps (Cline §5.2.3). 0 = no cap
   double post_step_cap = 0.0;
@@ -270,6 +279,9 @@ class World {
                              const IslandOutput& out);
   void integrate_positions(detail::StepContext& ctx);
   void stabilize();
+  /// bodies whose pose or twist is not finite after the step get back their start-of-step
+  /// state (step_start_), leave hybrid reduced mode, and count as a failure of the step
+  void restore_nonfinite_bodies();
   void finish_step();
   void add_stage_totals();
   void add_island_times(const IslandTimes& times);
@@ -327,6 +339,8 @@ class World {
   std::vector<ContactInfo> contacts_;
   StepReport report_;
   RunTotals totals_;
+  /// every body's pose and twist at the start of the step (restore_nonfinite_bodies)
+  std::vector<std::pair<Pose, Vec6>> step_start_;
   std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
   // ---- scratch: rebuilt every step, kept to reuse its memory
   std::unique_ptr<ConstraintSet> rows_;

@@ -71,7 +71,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
         .restitution = std::max(ba ? ba->restitution : 0.0, bb ? bb->restitution : 0.0),
         .restitution_threshold = settings_.restitution_threshold,
         .baumgarte = settings_.stabilization == Stabilization::baumgarte,
-        .baumgarte_alpha = settings_.baumgarte_alpha};
+        .baumgarte_alpha = baumgarte_rate(settings_)};
     row.bias = contact_velocity_bias(c.gap, vn, bias);
     rows_->unilaterals.push_back(row);
     const double mu = std::sqrt(mu_a * mu_b);
@@ -126,6 +126,8 @@ const StepReport& World::step() {
   ctx.n = set_.size();
   report_ = StepReport{};
   recorded_lcps_.clear();
+  step_start_.resize(static_cast<std::size_t>(ctx.n));
+  for (int i = 0; i < ctx.n; ++i) step_start_[i] = {set_.pose(i), set_.twist(i)};
   Stopwatch whole(settings_.profile), clock(settings_.profile);
 
   prescribe_kinematic_twists();
@@ -134,7 +136,7 @@ const StepReport& World::step() {
   rows_->clear();
   // J v⁺ + g/h ≥ 0 for limits: approached, never passed, in one step
   add_joint_rows({.equality_bias = settings_.stabilization == Stabilization::baumgarte
-                                       ? settings_.baumgarte_alpha
+                                       ? baumgarte_rate(settings_)
                                        : 0.0,
                   .limit_margin = settings_.limit_margin,
                   .limit_bias = 1.0 / ctx.h,
@@ -147,6 +149,7 @@ const StepReport& World::step() {
   integrate_positions(ctx);
   time_stage(StepStage::integration, clock.lap());
   stabilize();
+  restore_nonfinite_bodies();
   finish_step();
   report_.step_seconds = whole.lap();
   add_stage_totals();
@@ -425,6 +428,33 @@ void World::stabilize() {
   report_.penetration_after = settings_.stabilization == Stabilization::post
                                   ? max_penetration()
                                   : report_.penetration_before;
+}
+
+// after 6: no non-finite number stays in the state. A body whose pose or twist overflowed (a
+// stiff system far beyond its stable step, Baumgarte with a huge rate, forces that grew
+// without bound) is put back where it started the step, with its start-of-step twist, and the
+// step reports the failure: the user sees it (StepWarning::nonfinite_state), and the state
+// stays usable for set_state or a smaller time step.
+void World::restore_nonfinite_bodies() {
+  for (int i = 0; i < set_.size(); ++i) {
+    const Pose p = set_.pose(i);
+    if (p.p_WB.allFinite() && p.q_WB.coeffs().allFinite() && set_.twist(i).allFinite()) continue;
+    const auto& pairs = hybrid_->pairs();
+    for (std::size_t k = pairs.size(); k-- > 0;)
+      if (pairs[k].body == i || pairs[k].partner == i)
+        hybrid_->exit(*this, k, "state_not_finite");
+    set_.set_pose(i, step_start_[i].first);
+    set_.twist(i) = step_start_[i].second;
+    ++report_.failures;
+    report_.warn(StepWarning::nonfinite_state, i,
+                 fmt::format("body {}: its state was not finite after the step; it keeps its "
+                             "start-of-step pose and twist (time step {} s too large for "
+                             "the forces or constraints on it?)",
+                             pivot::quoted(set_.body(i).name), settings_.time_step));
+  }
+  if (report_.warning_count(StepWarning::nonfinite_state) > 0) {
+    report_.joint_error_after = max_joint_error();
+  }
 }
 
 // 7. the clock, hybrid entries at the end of the step, and the totals

@@ -65,3 +65,41 @@ TEST_CASE("the same world run twice gives bit-identical states", "[world]") {
   CHECK(a.first == b.first);
   CHECK(a.second == b.second);
 }
+
+TEST_CASE("a body whose state overflows in a step gets its start-of-step state back", "[world]") {
+  // x⁺ = x + h v with v = 1e308 m/s and h = 4 s is 4e308: beyond the largest double
+  World world({.time_step = 4.0, .gravity = Vec3::Zero()});
+  const int fast = world.add_body({.name = "fast"});
+  const int calm = world.add_body({.name = "calm", .p_WS = Vec3(5, 0, 0)});
+  Vec6 twist = Vec6::Zero();
+  twist(3) = 1e308;
+  world.set_state(fast, Pose{Vec3(1, 2, 3), Quat::Identity()}, twist);
+  world.set_state(calm, Pose{Vec3(5, 0, 0), Quat::Identity()}, Vec6::Unit(3));
+  const StepReport& r = world.step();
+  CHECK(r.failures == 1);
+  REQUIRE(r.warning_count(StepWarning::nonfinite_state) == 1);
+  CHECK(r.warnings.back().subject == fast);
+  CHECK_THAT(r.warnings.back().message, Contains("\"fast\"") && Contains("not finite"));
+  CHECK(world.pose(fast).p_WB == Vec3(1, 2, 3));
+  CHECK(world.twist(fast) == twist);
+  // the other body took its step: 5 + 4 · 1
+  CHECK(world.pose(calm).p_WB.x() == 9.0);
+  CHECK(world.totals().failures == 1);
+}
+
+TEST_CASE("Baumgarte's rate is capped at 1/h: a joint error is removed, not overshot", "[world]") {
+  // a ball joint at the body's centre: g = p − anchor is linear in p and J = [0 I], so
+  // J v⁺ = −a g gives g⁺ = g + h v⁺ = (1 − h a) g exactly, with a = min(α, 1/h)
+  for (const double h : {1e-3, 0.05}) {
+    CAPTURE(h);
+    World world({.time_step = h, .gravity = Vec3::Zero(),
+                 .stabilization = Stabilization::baumgarte, .baumgarte_alpha = 200.0});
+    const int b = world.add_body({.name = "b"});
+    world.add_joint(BallJointSettings{.name = "pin", .anchor_W = Vec3::Zero()}, b, kWorldBody);
+    world.set_state(b, Pose{Vec3(1e-3, 0, 0), Quat::Identity()}, Vec6::Zero());
+    world.step();
+    const double expected = (1.0 - h * std::min(200.0, 1.0 / h)) * 1e-3;  // 0.8 mm, or 0
+    CHECK(world.pose(b).p_WB.x() == Approx(expected).margin(1e-12));
+    CHECK(baumgarte_rate(world.settings()) == Approx(std::min(200.0, 1.0 / h)));
+  }
+}
