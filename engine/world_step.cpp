@@ -6,7 +6,7 @@
 //   4. solve_islands        per island the mixed LCP for v⁺ and the impulses
 //   5. integrate_positions  p(t+h) from v⁺ (reduced pairs from their own state)
 //   6. stabilize            post-stabilization (or none) at p(t+h)
-//   7. finish_step          time, hybrid entries, the report's totals
+//   7. finish_step          time, hybrid entries, the state guard, the report's totals
 #include <fmt/core.h>
 #include <algorithm>
 #include <chrono>
@@ -149,7 +149,6 @@ const StepReport& World::step() {
   integrate_positions(ctx);
   time_stage(StepStage::integration, clock.lap());
   stabilize();
-  restore_nonfinite_bodies();
   finish_step();
   report_.step_seconds = whole.lap();
   add_stage_totals();
@@ -430,19 +429,18 @@ void World::stabilize() {
                                   : report_.penetration_before;
 }
 
-// after 6: no non-finite number stays in the state. A body whose pose or twist overflowed (a
-// stiff system far beyond its stable step, Baumgarte with a huge rate, forces that grew
-// without bound) is put back where it started the step, with its start-of-step twist, and the
-// step reports the failure: the user sees it (StepWarning::nonfinite_state), and the state
-// stays usable for set_state or a smaller time step.
+// 7, after the hybrid entries: no non-finite number stays in the state. A body whose pose or
+// twist overflowed (a stiff system far beyond its stable step, forces that grew without bound)
+// is put back where it started the step, with its start-of-step twist, and the step reports the
+// failure: the user sees it (StepWarning::nonfinite_state), and the state stays usable for
+// set_state or a smaller time step.
 void World::restore_nonfinite_bodies() {
   for (int i = 0; i < set_.size(); ++i) {
     const Pose p = set_.pose(i);
     if (p.p_WB.allFinite() && p.q_WB.coeffs().allFinite() && set_.twist(i).allFinite()) continue;
     const auto& pairs = hybrid_->pairs();
     for (std::size_t k = pairs.size(); k-- > 0;)
-      if (pairs[k].body == i || pairs[k].partner == i)
-        hybrid_->exit(*this, k, "state_not_finite");
+      if (pairs[k].body == i || pairs[k].partner == i) hybrid_->exit(*this, k, "state_not_finite");
     set_.set_pose(i, step_start_[i].first);
     set_.twist(i) = step_start_[i].second;
     ++report_.failures;
@@ -465,6 +463,7 @@ void World::finish_step() {
   Stopwatch clock(settings_.profile);
   hybrid_->after_step(*this);
   if (settings_.hybrid || !hybrid_->pairs().empty()) time_stage(StepStage::hybrid, clock.lap());
+  restore_nonfinite_bodies();  // last: after the hybrid entries' projections too
   report_.reduced_pairs = static_cast<int>(hybrid_->pairs().size());
   report_.switches = hybrid_->take_switches();
   totals_.steps = steps_;

@@ -92,8 +92,10 @@ TEST_CASE("Baumgarte's rate is capped at 1/h: a joint error is removed, not over
   // J v⁺ = −a g gives g⁺ = g + h v⁺ = (1 − h a) g exactly, with a = min(α, 1/h)
   for (const double h : {1e-3, 0.05}) {
     CAPTURE(h);
-    World world({.time_step = h, .gravity = Vec3::Zero(),
-                 .stabilization = Stabilization::baumgarte, .baumgarte_alpha = 200.0});
+    World world({.time_step = h,
+                 .gravity = Vec3::Zero(),
+                 .stabilization = Stabilization::baumgarte,
+                 .baumgarte_alpha = 200.0});
     const int b = world.add_body({.name = "b"});
     world.add_joint(BallJointSettings{.name = "pin", .anchor_W = Vec3::Zero()}, b, kWorldBody);
     world.set_state(b, Pose{Vec3(1e-3, 0, 0), Quat::Identity()}, Vec6::Zero());
