@@ -549,7 +549,7 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
   // 1. poses: the shape frame is the body pose composed with the shape offset
   for (auto& o : im.objects) {
     const Pose P = pose(o->settings.body);
-    if (!P.p_WB.allFinite() || !P.q_WB.coeffs().allFinite())
+    if (!P.all_finite())
       throw Error(
           fmt::format("collision detection: body {} has a non-finite pose", o->settings.body));
     const Mat3 R = P.q_WB.normalized().toRotationMatrix();

@@ -51,6 +51,8 @@ struct Pose {
   [[nodiscard]] Vec3 to_world(const Vec3& p_B) const { return p_WB + q_WB * p_B; }
   /// a direction given in the body frame, in world coordinates
   [[nodiscard]] Vec3 rotate(const Vec3& d_B) const { return q_WB * d_B; }
+  /// every coordinate of the position and the quaternion is finite
+  [[nodiscard]] bool all_finite() const { return p_WB.allFinite() && q_WB.coeffs().allFinite(); }
 };
 
 /// [a], the cross-product matrix: skew(a) * x == a.cross(x)  (Cline eq. 2.7)

@@ -237,8 +237,7 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   if (set_.body(body).kinematic)
     throw Error(fmt::format("body \"{}\": set_state: a kinematic body follows its key frames",
                             set_.body(body).name));
-  if (!pose.p_WB.allFinite() || !pose.q_WB.coeffs().allFinite() || !twist.allFinite() ||
-      pose.q_WB.norm() < 1e-6)
+  if (!pose.all_finite() || !twist.allFinite() || pose.q_WB.norm() < 1e-6)
     throw Error(fmt::format("body {}: set_state needs a finite pose and twist",
                             pivot::quoted(set_.body(body).name)));
   // a pair in hybrid reduced mode leaves it: its state is the user's now

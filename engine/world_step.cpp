@@ -437,7 +437,7 @@ void World::stabilize() {
 void World::restore_nonfinite_bodies() {
   for (int i = 0; i < set_.size(); ++i) {
     const Pose p = set_.pose(i);
-    if (p.p_WB.allFinite() && p.q_WB.coeffs().allFinite() && set_.twist(i).allFinite()) continue;
+    if (p.all_finite() && set_.twist(i).allFinite()) continue;
     const auto& pairs = hybrid_->pairs();
     for (std::size_t k = pairs.size(); k-- > 0;)
       if (pairs[k].body == i || pairs[k].partner == i) hybrid_->exit(*this, k, "state_not_finite");

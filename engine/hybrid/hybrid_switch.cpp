@@ -164,7 +164,7 @@ bool HybridSwitch::depart(World& w, std::size_t k, const ReducedContactState& s,
     return false;
   }
   const auto finite = [](const FreeBodyState& x) {
-    return x.X_WB.p_WB.allFinite() && x.X_WB.q_WB.coeffs().allFinite() && x.V_W.allFinite();
+    return x.X_WB.all_finite() && x.V_W.allFinite();
   };
   if (!finite(one) || (pair.partner_free && !finite(two))) return false;
   pair.state = s;
@@ -239,8 +239,7 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     const Pose X = body1_pose(pair.model, state);
     const Vec6 V = body1_world_twist(pair.model, state);
     const Vec6 V2 = body2_world_twist(state);
-    if (!X.p_WB.allFinite() || !X.q_WB.coeffs().allFinite() || !V.allFinite() ||
-        !state.X_W2.p_WB.allFinite() || !state.X_W2.q_WB.coeffs().allFinite() || !V2.allFinite()) {
+    if (!X.all_finite() || !V.allFinite() || !state.X_W2.all_finite() || !V2.allFinite()) {
       hand_to_lcp(w, k, "bad_geometry: non-finite state");
       continue;
     }
@@ -317,8 +316,7 @@ bool HybridSwitch::partner(const World& w, int body, int partner,
   if (w.set_.body(partner).kinematic) return false;  // a moving partner: the LCP's (docs/step.md)
   if (w.set_.body(partner).fixed) return true;
   return partner > body && !is_reduced(partner) && !backing_off(partner) &&
-         !has_joint(w.joints_, partner) &&
-         other_contact(contacts, partner, body) == -2;
+         !has_joint(w.joints_, partner) && other_contact(contacts, partner, body) == -2;
 }
 
 bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,

@@ -55,7 +55,7 @@ pivot::ShapePtr shape(ByteReader& in, double size) {
 bool state_finite(const pivot::World& world) {
   for (int b = 0; b < world.body_count(); ++b) {
     const pivot::Pose p = world.pose(b);
-    if (!p.p_WB.allFinite() || !p.q_WB.coeffs().allFinite() || !world.twist(b).allFinite())
+    if (!p.all_finite() || !world.twist(b).allFinite())
       return false;
   }
   return true;
