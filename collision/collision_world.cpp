@@ -51,6 +51,7 @@
 #include "pivot/collision/manifold.hpp"
 #include "pivot/collision/mesh_info.hpp"
 #include "pivot/collision/pair_table.hpp"
+#include "pivot/collision/planar_shape.hpp"
 #include "pivot/collision/polytope.hpp"
 #include "pivot/collision/sdf_manifold.hpp"
 #include "pivot/collision/sdf_model.hpp"
@@ -216,6 +217,20 @@ struct CollisionWorld::Impl {
         holder->addChildShape(to_bt(Mat3::Identity(), 0.5 * (hi + lo)), own(std::move(box)));
         part.scale = shape.sdf->bounding_radius;
         bt = own(std::move(holder));
+        break;
+      }
+      case ShapeType::planar: {
+        // for the broadphase only (the narrow phase is planar_manifold): a half-plane as the
+        // plane through its boundary, any other shape as its bounding sphere about the origin
+        const PlanarShape& planar = *shape.planar;
+        if (planar.type == PlanarShapeType::half_plane) {
+          bt = own(std::make_unique<btStaticPlaneShape>(
+              btVector3(planar.normal.x(), 0.0, planar.normal.y()), planar.offset));
+          part.scale = 1.0;
+        } else {
+          part.scale = planar_bounding_radius(planar);
+          bt = own(std::make_unique<btSphereShape>(part.scale));
+        }
         break;
       }
       case ShapeType::compound: {
@@ -481,6 +496,8 @@ struct CollisionWorld::Impl {
         return sdf_pair_manifold(A, a, objects[by_body.at(a)]->settings.fixed, B, b,
                                  objects[by_body.at(b)]->settings.fixed, margin, sdf_caches);
       }
+      case Manifold::planar:
+        return planar_manifold(A, B, margin);
       case Manifold::shell_primitive:
         return shell_primitive_manifold(A, objA->getUserIndex(), B, objB->getUserIndex(), margin,
                                         sdf_caches);
@@ -512,6 +529,13 @@ void CollisionWorld::add(const CollisionObjectSettings& s) {
   if (!s.fixed && (s.shape->type == ShapeType::plane || s.shape->type == ShapeType::mesh))
     throw Error(fmt::format("{}: a {} shape needs a fixed body", who, to_string(s.shape->type)));
   if (impl_->by_body.count(s.body)) throw Error(who + ": the body already has a collision object");
+  // a world's shapes are all planar (a planar world, docs/planar.md) or none is
+  const bool planar = s.shape->type == ShapeType::planar;
+  if (!impl_->objects.empty() &&
+      (impl_->objects.front()->settings.shape->type == ShapeType::planar) != planar)
+    throw Error(fmt::format("{}: planar and 3-D shapes cannot meet in one world", who));
+  if (planar && !s.fixed && s.shape->planar->type == PlanarShapeType::half_plane)
+    throw Error(who + ": a half_plane shape needs a fixed body");
 
   auto object = std::make_unique<Object>();
   object->settings = s;

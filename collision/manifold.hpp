@@ -61,4 +61,10 @@ void append_unless_near(std::vector<T>& out, const T& x, Near near, std::size_t 
 [[nodiscard]] std::vector<ContactPoint> segment_manifold(const PartGeometry& A,
                                                          const PartGeometry& B, double margin);
 
+/// planar part A against planar part B (a planar world, docs/planar.md): the parts' poses read
+/// as (θ about y, x, z), the 2-D manifold of planar_contacts lifted to the plane y = 0 (points
+/// and normals with y = 0 exactly)
+[[nodiscard]] std::vector<ContactPoint> planar_manifold(const PartGeometry& A,
+                                                        const PartGeometry& B, double margin);
+
 }  // namespace pivot::detail

@@ -44,6 +44,7 @@ enum class Manifold {
   gjk,              ///< one GJK/EPA closest pair (cylinder, ellipsoid against curved shapes)
   sdf_pair,         ///< sdf A against sdf B: point shell against distance field (sdf_manifold.cpp)
   shell_primitive,  ///< sdf A's point shell against any other leaf shape B's exact distance
+  planar,           ///< planar A against planar B, in the x–z plane (planar_contacts.cpp)
 };
 
 /// "plane", "mesh", ...
@@ -71,6 +72,8 @@ enum class Manifold {
       return "sdf_pair";
     case Manifold::shell_primitive:
       return "shell_primitive";
+    case Manifold::planar:
+      return "planar";
   }
   return "unknown";
 }
@@ -86,6 +89,9 @@ struct PairRule {
   const auto is_polytope = [](ShapeType t) { return t == box || t == convex; };
   const auto is_static = [](ShapeType t) { return t == plane || t == mesh; };
   if (a == compound || b == compound) return {};
+  // planar shapes meet only planar shapes (a world is planar or not: CollisionWorld::add)
+  if (a == planar || b == planar)
+    return {a == planar && b == planar ? Manifold::planar : Manifold::none};
   // sdf shapes: a shell against a field or the other shape's exact distance; the sdf shape is A
   if (a == sdf && b == sdf) return {Manifold::sdf_pair};
   if (a == sdf) return {Manifold::shell_primitive};
@@ -103,7 +109,7 @@ struct PairRule {
   return {Manifold::gjk};
 }
 
-inline constexpr std::size_t kShapeTypeCount = 10;  // ShapeType's enumerators
+inline constexpr std::size_t kShapeTypeCount = 11;  // ShapeType's enumerators
 
 /// the rule of every ordered pair, indexed by the ShapeType values
 inline constexpr auto kPairTable = [] {

@@ -9,12 +9,14 @@
 
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/collision/mesh_file.hpp"
+#include "pivot/collision/planar_shape.hpp"
 #include "pivot/collision/sdf_model.hpp"
 #include "pivot/core/error.hpp"
 
 namespace pivot {
 
 const char* to_string(ShapeType type) {
+  if (type == ShapeType::planar) return "planar";
   for (const ShapeTypeName& entry : kShapeTypeNames)
     if (entry.type == type) return entry.name;
   return "unknown";
@@ -105,6 +107,14 @@ const ConvexHull& hull_of(const Shape& shape, ConvexHull& storage) {
   if (shape.hull) return *shape.hull;
   storage = convex_hull(shape.points);
   return storage;
+}
+
+ShapePtr make_planar(std::shared_ptr<const PlanarShape> shape) {
+  if (!shape) throw Error("planar shape: null");
+  auto s = std::make_shared<Shape>();
+  s->type = ShapeType::planar;
+  s->planar = std::move(shape);
+  return s;
 }
 
 ShapePtr make_plane(const Vec3& normal, double offset) {
@@ -395,6 +405,16 @@ MassProperties mass_properties(const Shape& shape, double density) {
       }
       total.inertia = 0.5 * (total.inertia + total.inertia.transpose());
       return total;
+    }
+    case ShapeType::planar: {
+      // a lamina in the shape frame's x–z plane, density per area (kg/m²); `volume` is the area
+      const PlanarMassProperties p = planar_mass_properties(*shape.planar, density);
+      MassProperties mp;
+      mp.mass = p.mass;
+      mp.com_S = Vec3(p.centroid.x(), 0.0, p.centroid.y());
+      mp.inertia = p.inertia;
+      mp.volume = p.area;
+      return mp;
     }
     case ShapeType::plane:
     case ShapeType::mesh:

@@ -27,7 +27,10 @@ enum class ShapeType {
   plane,
   mesh,
   compound,
-  sdf
+  sdf,
+  /// a 2-D shape of a planar world (Shape::planar; collision/planar_shape.hpp, docs/planar.md):
+  /// not a type of 3-D scene files, which is why kShapeTypeNames does not list it
+  planar
 };
 
 /// the one table of shape names, as written in scene files, in no particular order
@@ -56,7 +59,8 @@ inline constexpr std::array<ShapeTypeName, 10> kShapeTypeNames = {{
 namespace detail {
 struct SdfModel;  // collision/sdf_model.hpp
 }
-struct ConvexHull;  // collision/convex_hull.hpp
+struct ConvexHull;   // collision/convex_hull.hpp
+struct PlanarShape;  // collision/planar_shape.hpp
 
 struct Shape;
 using ShapePtr = std::shared_ptr<const Shape>;
@@ -85,6 +89,7 @@ struct Shape {
   std::string source;  ///< mesh, sdf: the file it was read from (for messages)
   /// sdf: the distance field and point shell of the closed mesh in `points`/`triangles`
   std::shared_ptr<const detail::SdfModel> sdf;
+  std::shared_ptr<const PlanarShape> planar;  ///< planar: the 2-D shape in the frame's x–z plane
 };
 
 /// the default grid of an sdf shape: its bounding box's largest side over this many voxels
@@ -120,6 +125,8 @@ struct SdfShapeSettings {
 /// the normal is normalized (it must not be zero); the offset is kept as given, i.e. it is the
 /// plane's signed distance from the origin along the unit normal
 [[nodiscard]] ShapePtr make_plane(const Vec3& normal, double offset);
+/// a planar world's shape (docs/planar.md); throws pivot::Error for a null shape
+[[nodiscard]] ShapePtr make_planar(std::shared_ptr<const PlanarShape> shape);
 [[nodiscard]] ShapePtr make_mesh(std::vector<Vec3> vertices,
                                  std::vector<std::array<int, 3>> triangles, std::string source);
 /// reads a Wavefront OBJ (v and f lines; faces with more than 3 vertices are fanned);

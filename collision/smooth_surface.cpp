@@ -13,7 +13,7 @@ namespace pivot {
 
 namespace {
 
-double cross2(const Vec2& a, const Vec2& b) {
+double cross_2d(const Vec2& a, const Vec2& b) {
   return a.x() * b.y() - a.y() * b.x();
 }
 
@@ -33,7 +33,7 @@ double PatchDomain::edge_distance(int edge, const Vec2& uv) const {
   const Vec2& b = vertices[(edge + 1) % vertices.size()];
   const Vec2 d = b - a;
   // counter-clockwise polygon: the interior is to the left of every edge
-  return cross2(d, uv - a) / d.norm();
+  return cross_2d(d, uv - a) / d.norm();
 }
 
 bool PatchDomain::contains(const Vec2& uv, double tolerance) const {

@@ -49,6 +49,7 @@ World::World(WorldSettings settings)
   if (settings_.interrupted && !settings_.lemke.interrupted)
     settings_.lemke.interrupted = settings_.interrupted;
   const WorldSettings& s = settings_;
+  check_planar_settings(s);
   const int k = s.friction_directions;
   if (k < 2 || k % 2 != 0 || k > 64)
     throw Error(fmt::format("friction_directions must be even, in [2, 64] (got {})", k));
@@ -115,6 +116,7 @@ int World::add_body(const BodySettings& settings) {
     com = pose.p_WB;
     twist.setZero();
   }
+  check_planar_body(model, Pose{com, q}, twist);
   CollisionObjectSettings object;
   if (model.shape) {
     object.shape = model.shape;
@@ -170,18 +172,23 @@ int World::add_joint_of(const SettingsT& s, int body_a, int body_b) {
 }
 
 int World::add_joint(const BallJointSettings& s, int body_a, int body_b) {
+  check_planar_joint(JointType::ball, s.name, nullptr);
   return add_joint_of<BallJoint>(s, body_a, body_b);
 }
 int World::add_joint(const HingeJointSettings& s, int body_a, int body_b) {
+  check_planar_joint(JointType::hinge, s.name, &s.axis_W);
   return add_joint_of<HingeJoint>(s, body_a, body_b);
 }
 int World::add_joint(const UniversalJointSettings& s, int body_a, int body_b) {
+  check_planar_joint(JointType::universal, s.name, nullptr);
   return add_joint_of<UniversalJoint>(s, body_a, body_b);
 }
 int World::add_joint(const SliderJointSettings& s, int body_a, int body_b) {
+  check_planar_joint(JointType::slider, s.name, &s.axis_W);
   return add_joint_of<SliderJoint>(s, body_a, body_b);
 }
 int World::add_joint(const FixedJointSettings& s, int body_a, int body_b) {
+  check_planar_joint(JointType::fixed, s.name, nullptr);
   return add_joint_of<FixedJoint>(s, body_a, body_b);
 }
 
@@ -240,6 +247,7 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   if (!pose.all_finite() || !twist.allFinite() || pose.q_WB.norm() < 1e-6)
     throw Error(fmt::format("body {}: set_state needs a finite pose and twist",
                             pivot::quoted(set_.body(body).name)));
+  check_planar_body(set_.body(body), pose, twist);
   // a pair in hybrid reduced mode leaves it: its state is the user's now
   const auto& pairs = hybrid_->pairs();
   for (std::size_t k = pairs.size(); k-- > 0;)

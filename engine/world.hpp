@@ -71,6 +71,13 @@ struct WorldSettings;
 [[nodiscard]] double baumgarte_rate(const WorldSettings& s);
 
 struct WorldSettings {
+  /// 3, or 2 for a planar world (docs/planar.md): every body moves in the world x–z plane with
+  /// 3 degrees of freedom (θ about y, x, z), its shape a planar one (collision/planar_shape.hpp),
+  /// gravity in the plane, joints hinges about y, sliders along the plane and fixed joints, and 2
+  /// friction directions per contact (±t in the plane). The step is the 3-D step: for such a world
+  /// its out-of-plane rows and velocities stay exactly zero, and each step ends by projecting the
+  /// state on the plane (a guard against rounding; docs/planar.md "Why this is exact")
+  int dimension = 3;
   double time_step = 1e-3;               ///< h, s, > 0
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< m/s²
   Stabilization stabilization = Stabilization::post;
@@ -282,6 +289,16 @@ class World {
   /// bodies whose pose or twist is not finite after the step get back their start-of-step
   /// state (step_start_), leave hybrid reduced mode, and count as a failure of the step
   void restore_nonfinite_bodies();
+  // the planar world (planar_world.cpp, docs/planar.md)
+  /// throws pivot::Error unless the settings suit a planar world (dimension 2)
+  static void check_planar_settings(const WorldSettings& s);
+  /// throws pivot::Error unless a body added to a planar world lies and moves in its plane
+  void check_planar_body(const RigidBody& model, const Pose& pose, const Vec6& twist) const;
+  /// throws pivot::Error unless a joint suits a planar world: a hinge about ±y, a slider along
+  /// the plane or a fixed joint (`axis`: the hinge's or slider's world axis, else null)
+  void check_planar_joint(JointType type, const std::string& name, const Vec3* axis) const;
+  /// every body's pose and twist projected on the x–z plane (rounding only; docs/planar.md)
+  void project_on_plane();
   void finish_step();
   void add_stage_totals();
   void add_island_times(const IslandTimes& times);

@@ -79,8 +79,9 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
       FrictionCone cone;
       cone.normal_row = static_cast<int>(rows_->unilaterals.size()) - 1;
       cone.mu = mu;
+      const Vec3 fallback = settings_.dimension == 2 ? Vec3::UnitZ() : Vec3::UnitY();
       for (const Vec3& d : friction_directions(c.n_BA_W, settings_.friction_directions,
-                                               settings_.friction_direction_offset)) {
+                                               settings_.friction_direction_offset, fallback)) {
         const ContactRow tangent = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, d);
         RowRef f;
         f.body_a = c.body_a;
@@ -464,6 +465,7 @@ void World::finish_step() {
   hybrid_->after_step(*this);
   if (settings_.hybrid || !hybrid_->pairs().empty()) time_stage(StepStage::hybrid, clock.lap());
   restore_nonfinite_bodies();  // last: after the hybrid entries' projections too
+  if (settings_.dimension == 2) project_on_plane();
   report_.reduced_pairs = static_cast<int>(hybrid_->pairs().size());
   report_.switches = hybrid_->take_switches();
   totals_.steps = steps_;

@@ -45,8 +45,11 @@ void read_hybrid_settings(const Context& ctx, const Object& o, WorldSettings& w)
   t.mu_spinning = o.number("hybrid_mu_spinning", t.mu_spinning, Range::non_negative);
 }
 
-SceneSettings read_settings(const Context& ctx, const json* j) {
+SceneSettings read_settings(const Context& ctx, const json* j, int dimension) {
   SceneSettings s;
+  const bool planar = dimension == 2;
+  s.world.dimension = dimension;
+  if (planar) s.world.friction_directions = 2;  // ±t in the plane
   if (!j) return s;
   const Object o(ctx, *j, "/settings",
                  {"dt",
@@ -87,9 +90,21 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
                                           w.time_step, s.duration));
   s.output_rate_hz = o.number("output_rate_hz", s.output_rate_hz, Range::non_negative);
   s.world.hybrid = o.boolean("hybrid", s.world.hybrid);
-  w.gravity = within(ctx, o.pointer("gravity"), o.vec3("gravity", w.gravity, Range::any),
-                     kMaxAcceleration, "m/s²");
+  if (planar && o.has("gravity")) {
+    const Vec2 g = vec2(ctx, o.required("gravity"), o.pointer("gravity"), Range::any);
+    w.gravity =
+        within(ctx, o.pointer("gravity"), Vec3(g.x(), 0.0, g.y()), kMaxAcceleration, "m/s²");
+  } else {
+    w.gravity = within(ctx, o.pointer("gravity"), o.vec3("gravity", w.gravity, Range::any),
+                       kMaxAcceleration, "m/s²");
+  }
   w.friction_directions = o.integer("friction_directions", w.friction_directions);
+  if (planar && w.friction_directions != 2)
+    ctx.fail(o.pointer("friction_directions"),
+             fmt::format("a planar scene has 2 friction directions, ±t in the plane (got {})",
+                         w.friction_directions));
+  if (planar && s.world.hybrid)
+    ctx.fail(o.pointer("hybrid"), "a planar scene has no hybrid mode (docs/planar.md)");
   if (w.friction_directions < 2 || w.friction_directions > 64 || w.friction_directions % 2 != 0)
     ctx.fail(o.pointer("friction_directions"),
              fmt::format("expected an even number in [2, 64], e.g. 4, 8 or 16 (got {})",
@@ -118,6 +133,8 @@ SceneSettings read_settings(const Context& ctx, const json* j) {
   w.limit_margin = o.number("limit_margin", w.limit_margin, Range::non_negative);
   read_hybrid_settings(ctx, o, w);
   const std::string mode = o.string("mode", "dynamics");
+  if (mode == "animator" && planar)
+    ctx.fail(o.pointer("mode"), "a planar scene has no animator mode (docs/planar.md)");
   if (mode == "animator")
     s.animator = true;
   else if (mode != "dynamics")

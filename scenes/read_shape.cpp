@@ -36,6 +36,8 @@ std::vector<std::string> shape_keys(ShapeType type) {
       return {"type", "children"};
     case ShapeType::sdf:
       return {"type", "mesh", "voxel", "points", "node_budget"};
+    case ShapeType::planar:  // not a 3-D scene's type (read_planar.cpp)
+      break;
   }
   return {"type"};
 }
@@ -169,6 +171,8 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
       }
       break;
     }
+    case ShapeType::planar:  // not a 3-D scene's type (read_planar.cpp)
+      break;
   }
   // build the collision shape now: the factories' checks become errors at this pointer
   try {
@@ -207,6 +211,8 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
         s.built = make_compound(std::move(children));
         break;
       }
+      case ShapeType::planar:
+        break;
     }
   } catch (const std::exception& e) {
     rethrow_if_in_input(e);

@@ -115,7 +115,8 @@ struct SceneShape {
   /// convex: > 0 when the points are the body's smooth surface sampled on an n × n grid per
   /// patch (collision/smooth_surface.hpp surface_grid_points) instead of given
   int surface_samples = 0;
-  ShapePtr built;  ///< the collision shape
+  std::shared_ptr<const PlanarShape> planar;  ///< planar: the 2-D shape (a planar scene)
+  ShapePtr built;                             ///< the collision shape
 };
 
 /// a body: its settings for World::add_body and the shape as described
@@ -187,6 +188,8 @@ struct SceneCharacter {
 struct Scene {
   std::string name;         ///< "name" (default: the file's stem, or "unnamed")
   std::string description;  ///< free text ("description"), default empty
+  /// "dimension": 3, or 2 for a planar scene (docs/planar.md); settings.world.dimension too
+  int dimension = 3;
   /// the file it was read from, or parse_scene's `source`; names the scene in messages
   std::string source;
   SceneSettings settings;

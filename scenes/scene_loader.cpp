@@ -26,7 +26,7 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
   // "$schema" names a JSON Schema for editors (docs/scene-format.md); the loader ignores it
   const Object o(ctx, doc, "",
                  {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints",
-                  "springs", "manipulanda", "interactions", "character"});
+                  "springs", "manipulanda", "interactions", "character", "dimension"});
   if (o.has("$schema")) (void)o.required_string("$schema");
   if (!o.has("pivot_scene"))
     ctx.fail("/pivot_scene", fmt::format("missing: a scene file starts with \"pivot_scene\": {}",
@@ -41,14 +41,26 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
   scene.name = o.string("name", default_name);
   if (scene.name.empty()) ctx.fail("/name", "expected a non-empty name");
   scene.description = o.string("description", "");
-  scene.settings = read_settings(ctx, o.has("settings") ? &o.required("settings") : nullptr);
+  scene.dimension = o.integer("dimension", 3);
+  if (scene.dimension != 2 && scene.dimension != 3)
+    ctx.fail("/dimension",
+             fmt::format("expected 2 (a planar scene) or 3 (got {})", scene.dimension));
+  const bool planar = scene.dimension == 2;
+  scene.settings =
+      read_settings(ctx, o.has("settings") ? &o.required("settings") : nullptr, scene.dimension);
+  if (planar)
+    for (const char* key : {"springs", "manipulanda", "character", "interactions"})
+      if (o.has(key))
+        ctx.fail(o.pointer(key), fmt::format("a planar scene (\"dimension\": 2) has no \"{}\" "
+                                             "(docs/planar.md)",
+                                             key));
 
   if (o.has("bodies")) {
     const json& bodies = o.required_array("bodies");
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       const std::string ptr = "/bodies/" + std::to_string(i);
-      SceneBody b = read_body(ctx, bodies[i], ptr);
+      SceneBody b = planar ? read_planar_body(ctx, bodies[i], ptr) : read_body(ctx, bodies[i], ptr);
       const auto [it, fresh] = seen.emplace(b.settings.name, i);
       if (!fresh)
         ctx.fail(ptr + "/name", fmt::format("duplicate body name {} (also /bodies/{}/name)",
@@ -61,7 +73,8 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < joints.size(); ++i) {
       const std::string ptr = "/joints/" + std::to_string(i);
-      SceneJoint jt = read_joint(ctx, joints[i], ptr, scene);
+      SceneJoint jt = planar ? read_planar_joint(ctx, joints[i], ptr, scene)
+                             : read_joint(ctx, joints[i], ptr, scene);
       if (!jt.name().empty()) {
         const auto [it, fresh] = seen.emplace(jt.name(), i);
         if (!fresh)

@@ -3,6 +3,7 @@
 // loads back to the same scene.
 #include <nlohmann/json.hpp>
 
+#include "pivot/collision/planar_shape.hpp"
 #include "pivot/scenes/scene.hpp"
 
 namespace pivot {
@@ -17,6 +18,104 @@ ojson vec(const Vec3& v) {
 /// [w, x, y, z]: named accessors, never coeffs() (which is x, y, z, w)
 ojson wxyz(const Quat& q) {
   return ojson::array({q.w(), q.x(), q.y(), q.z()});
+}
+
+// ---- a planar scene's entries in their 2-D form (docs/planar.md) ----
+
+/// (x, z) of a point or direction of the plane y = 0
+ojson xz(const Vec3& v) {
+  return ojson::array({v.x(), v.z()});
+}
+ojson xz(const Vec2& v) {
+  return ojson::array({v.x(), v.y()});
+}
+
+/// θ of a rotation about +y: q = (cos θ/2, 0, sin θ/2, 0)
+double angle_about_y(const Quat& q) {
+  return 2.0 * std::atan2(q.y(), q.w());
+}
+
+ojson planar_shape_json(const PlanarShape& s) {
+  ojson j;
+  switch (s.type) {
+    case PlanarShapeType::circle:
+      j["type"] = "circle";
+      j["radius"] = s.radius;
+      break;
+    case PlanarShapeType::box:
+      j["type"] = "box";
+      j["half_extents"] = xz(s.half_extents);
+      break;
+    case PlanarShapeType::capsule:
+      j["type"] = "capsule";
+      j["radius"] = s.radius;
+      j["half_length"] = s.half_length;
+      break;
+    case PlanarShapeType::polygon: {
+      j["type"] = "polygon";
+      ojson points = ojson::array();
+      for (const Vec2& p : s.points) points.push_back(xz(p));
+      j["points"] = points;
+      break;
+    }
+    case PlanarShapeType::half_plane:
+      j["type"] = "half_plane";
+      j["normal"] = xz(s.normal);
+      j["offset"] = s.offset;
+      break;
+  }
+  return j;
+}
+
+ojson planar_body_json(const SceneBody& b) {
+  const BodySettings& s = b.settings;
+  ojson j;
+  j["name"] = s.name;
+  j["fixed"] = s.fixed;
+  if (b.shape) j["shape"] = planar_shape_json(*b.shape->planar);
+  if (!s.fixed) {
+    if (b.has_density)
+      j["density"] = s.density;
+    else
+      j["mass"] = s.mass;
+    if (s.inertia_diag) j["inertia"] = s.inertia_diag->y();
+    if (s.centre_of_mass) j["centre_of_mass"] = xz(*s.centre_of_mass);
+  }
+  j["position"] = xz(s.p_WS);
+  j["angle"] = angle_about_y(s.q_WB);
+  if (!s.fixed) {
+    j["velocity"] = xz(s.v_WB);
+    j["angular_velocity"] = s.w_WB.y();
+  }
+  j["friction"] = s.friction;
+  j["restitution"] = s.restitution;
+  return j;
+}
+
+ojson planar_joint_json(const SceneJoint& jt) {
+  ojson j;
+  j["type"] = jt.type() == JointType::hinge    ? "revolute"
+              : jt.type() == JointType::slider ? "prismatic"
+                                               : "fixed";
+  j["name"] = jt.name();
+  j["body_a"] = jt.body_a;
+  j["body_b"] = jt.body_b;
+  std::visit(
+      [&j](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        j["anchor"] = xz(s.anchor_W);
+        if constexpr (std::is_same_v<T, SliderJointSettings>) j["axis"] = xz(s.axis_W);
+        if constexpr (std::is_same_v<T, HingeJointSettings> ||
+                      std::is_same_v<T, SliderJointSettings>) {
+          if (s.limits) j["limits"] = ojson::array({s.limits->lower, s.limits->upper});
+          if (s.motor)
+            j["motor"] = {{"target_velocity", s.motor->target_velocity},
+                          {"max_impulse", s.motor->max_impulse}};
+        }
+      },
+      jt.settings);
+  j["collide"] = jt.collide;
+  return j;
 }
 
 ojson shape_json(const SceneShape& s) {
@@ -59,6 +158,8 @@ ojson shape_json(const SceneShape& s) {
       if (s.sdf.voxel > 0.0) j["voxel"] = s.sdf.voxel;
       if (s.sdf.points > 0) j["points"] = s.sdf.points;
       if (s.sdf.node_budget > 0) j["node_budget"] = s.sdf.node_budget;
+      break;
+    case ShapeType::planar:  // a planar scene's shapes: planar_shape_json
       break;
     case ShapeType::compound: {
       ojson children = ojson::array();
@@ -334,6 +435,18 @@ std::string resolved_scene_json(const Scene& scene) {
   j["description"] = scene.description;
   j["settings"] = settings_json(scene.settings);
   if (scene.settings.animator) j["settings"]["mode"] = "animator";
+  if (scene.dimension == 2) {
+    // a planar scene: "dimension" 2 and its entries in their 2-D form
+    j["dimension"] = 2;
+    j["settings"]["gravity"] = xz(scene.settings.world.gravity);
+    j["bodies"] = ojson::array();
+    for (const SceneBody& b : scene.bodies) j["bodies"].push_back(planar_body_json(b));
+    j["joints"] = ojson::array();
+    for (const SceneJoint& jt : scene.joints) j["joints"].push_back(planar_joint_json(jt));
+    std::string out;
+    dump_compact(j, 0, out);
+    return out;
+  }
   j["bodies"] = ojson::array();
   for (const SceneBody& b : scene.bodies) j["bodies"].push_back(body_json(b));
   j["joints"] = ojson::array();

@@ -41,7 +41,17 @@ AnimatorBodySettings read_animator(const Context& ctx, const json& j, const std:
 std::vector<SceneInteraction> read_interactions(const Context& ctx, const json& j);
 /// "character" (read_character.cpp): reads the BVH file it names, relative to the scene's folder
 SceneCharacter read_character(const Context& ctx, const json& j, const std::string& ptr);
-/// "settings" (null: every default)
-SceneSettings read_settings(const Context& ctx, const json* j);
+/// "settings" (null: every default); `dimension` 2: a planar scene's (gravity [x, z], 2 friction
+/// directions)
+SceneSettings read_settings(const Context& ctx, const json* j, int dimension);
+// a planar scene's entries ("dimension": 2; read_planar.cpp, docs/planar.md)
+/// a body's 2-D "shape": circle, box, capsule, polygon or half_plane
+SceneShape read_planar_shape(const Context& ctx, const json& j, const std::string& ptr);
+/// one entry of "bodies" in 2-D form, lifted to the plane y = 0
+SceneBody read_planar_body(const Context& ctx, const json& j, const std::string& ptr);
+/// one entry of "joints" in 2-D form: revolute (a hinge about y), prismatic (a slider in the
+/// plane) or fixed
+SceneJoint read_planar_joint(const Context& ctx, const json& j, const std::string& ptr,
+                             const Scene& scene);
 
 }  // namespace pivot::detail

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "pivot/collision/planar_shape.hpp"
 #include "pivot/collision/smooth_surface.hpp"
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/scene.hpp"
@@ -34,9 +35,59 @@ ojson flat_points(const std::vector<Vec3>& points) {
   return out;
 }
 
+/// a planar world's shape (docs/planar.md) as the 3-D part the viewer draws: extruded along y
+/// by ±a quarter of its bounding radius (a circle a cylinder, a polygon a prism), a half-plane
+/// as the plane through its boundary
+void add_planar_part(const PlanarShape& shape, const Vec3& position, const Quat& orientation,
+                     ojson& parts) {
+  const auto lift = [](const Vec2& v) { return Vec3(v.x(), 0.0, v.y()); };
+  ojson p;
+  p["position"] = vec3(position);
+  Quat q = orientation;
+  const double depth =
+      shape.type == PlanarShapeType::half_plane ? 0.0 : 0.25 * planar_bounding_radius(shape);
+  switch (shape.type) {
+    case PlanarShapeType::circle:  // a cylinder's axis is z: turned onto y
+      p["type"] = "cylinder";
+      p["radius"] = shape.radius;
+      p["half_length"] = depth;
+      q = orientation * Quat(Eigen::AngleAxisd(0.5 * EIGEN_PI, Vec3::UnitX()));
+      break;
+    case PlanarShapeType::capsule:  // a capsule's axis is z: turned onto x
+      p["type"] = "capsule";
+      p["radius"] = shape.radius;
+      p["half_length"] = shape.half_length;
+      q = orientation * Quat(Eigen::AngleAxisd(0.5 * EIGEN_PI, Vec3::UnitY()));
+      break;
+    case PlanarShapeType::box:
+      p["type"] = "box";
+      p["half_extents"] = vec3(Vec3(shape.half_extents.x(), depth, shape.half_extents.y()));
+      break;
+    case PlanarShapeType::polygon: {
+      p["type"] = "convex";
+      std::vector<Vec3> prism;
+      for (const Vec2& v : shape.points)
+        for (const double y : {-depth, depth}) prism.push_back(lift(v) + Vec3(0.0, y, 0.0));
+      p["points"] = flat_points(prism);
+      break;
+    }
+    case PlanarShapeType::half_plane:
+      p["type"] = "plane";
+      p["normal"] = vec3(lift(shape.normal));
+      p["offset"] = shape.offset;
+      break;
+  }
+  p["quat_wxyz"] = quat_wxyz(q);
+  parts.push_back(std::move(p));
+}
+
 /// the parts of `shape` placed at (position, orientation) in the body frame; compounds are
 /// flattened into their children
 void add_parts(const Shape& shape, const Vec3& position, const Quat& orientation, ojson& parts) {
+  if (shape.type == ShapeType::planar) {
+    add_planar_part(*shape.planar, position, orientation, parts);
+    return;
+  }
   if (shape.type == ShapeType::compound) {
     for (const CompoundChild& c : shape.children)
       add_parts(*c.shape, position + orientation * c.position, orientation * c.orientation, parts);
@@ -79,6 +130,7 @@ void add_parts(const Shape& shape, const Vec3& position, const Quat& orientation
       break;
     }
     case ShapeType::compound:
+    case ShapeType::planar:  // handled above
       break;
   }
   parts.push_back(std::move(p));
