@@ -19,9 +19,9 @@ ContactRow contact_row(const Vec3& p_A, const Vec3& x_A, const Vec3& p_B, const 
   return {contact_jacobian_row(r_A, d, 1.0), contact_jacobian_row(r_B, d, -1.0)};
 }
 
-std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset) {
+std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset, const Vec3& fallback) {
   Vec3 t1 = Vec3::UnitX() - n.x() * n;
-  if (t1.norm() < 1e-6) t1 = Vec3::UnitY() - n.y() * n;
+  if (t1.norm() < 1e-6) t1 = fallback - n.dot(fallback) * n;
   t1.normalize();
   const Vec3 t2 = n.cross(t1);
   std::vector<Vec3> dirs(k);

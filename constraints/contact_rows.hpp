@@ -42,9 +42,12 @@ struct ContactRow {
                                      const Vec3& x_B, const Vec3& d);
 
 /// the k friction directions in the tangent plane of the unit normal n: evenly spaced, 2π/k
-/// apart, from t₁ (the projection of world x on the plane, or of world y when n is within
-/// 1e-6 of ±x), turned by `offset` (rad) about n. For even k each has its negative.
-[[nodiscard]] std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset);
+/// apart, from t₁ (the projection of world x on the plane, or of `fallback` when n is within
+/// 1e-6 of ±x), turned by `offset` (rad) about n. For even k each has its negative. A planar
+/// world (normals in the x–z plane, k = 2, offset 0) passes world z as the fallback, so that
+/// ±t₁ lie in the plane for every normal (docs/planar.md)
+[[nodiscard]] std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset,
+                                                    const Vec3& fallback = Vec3::UnitY());
 
 /// what the dynamics bias of a normal row needs
 struct ContactBiasSettings {
