@@ -73,22 +73,55 @@ Vector zero_reachable(const Matrix& M, const Vector& q, const ZBox& box) {
 /// answer passes as the row-by-row check passed it), never invents one beyond the slack of
 /// C n ε times the row's magnitude that keeps rounding in the sums from emptying an interval.
 template <typename Matrix>
-bool judged_rows_consistent(const Matrix& M, const Vector& q, double z_norm, ZBox box,
+bool judged_rows_consistent(const Matrix& M, const Vector& q, const Vector& z, ZBox box,
                             const std::vector<char>& judged) {
   struct Entry {
     Eigen::Index row, col;
     double m;
   };
-  std::vector<Entry> entries;
-  for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
-    if (judged[static_cast<std::size_t>(i)]) entries.push_back({i, j, m});
-  });
-  if (entries.empty()) return true;
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.row != b.row ? a.row < b.row : a.col < b.col; });
+  const double z_norm = z.lpNorm<Eigen::Infinity>();
   const double positive = kDefaultResidualTolerance * z_norm;
   const double slack_factor =
       kZRoundingFactor * static_cast<double>(q.size()) * std::numeric_limits<double>::epsilon();
+  // The usual answer has its own witness: z̃ = max(z, 0) is in the box, and when it meets every
+  // judged row within half of that row's slack (w̃_i ∈ [−s_i/2, upper_i + s_i/2], computed with
+  // an error below s_i/50), it meets the widened rows the propagation below works with, which
+  // never removes a point that meets them: the propagation would end with no interval empty,
+  // so the answer is the same without it. One pass instead of up to four rounds over the
+  // judged rows' entries (most of a 10-box stack's residual check).
+  {
+    Vector w_tilde = q, magnitude = q.cwiseAbs();
+    for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+      if (!judged[static_cast<std::size_t>(i)]) return;
+      w_tilde(i) += m * std::max(z(j), 0.0);
+      magnitude(i) += std::max(std::abs(m * box.lo(j)), std::abs(m * box.hi(j)));
+    });
+    bool witnessed = true;
+    for (Eigen::Index i = 0; i < q.size() && witnessed; ++i) {
+      if (!judged[static_cast<std::size_t>(i)]) continue;
+      const double half_slack = 0.5 * slack_factor * magnitude(i);
+      const double upper = box.lo(i) > positive ? 0.0 : std::numeric_limits<double>::infinity();
+      witnessed = w_tilde(i) >= -half_slack && w_tilde(i) <= upper + half_slack;
+    }
+    if (witnessed) return true;
+  }
+  // the judged rows' entries ordered by (row, column): for_each_entry visits columns in
+  // increasing order, so bucketing its visits by row (a counting sort, O(entries + n)) gives
+  // that order; a comparison sort of a 240-row dense M's entries took 80 % of a 10-box stack's
+  // step
+  const std::size_t n = judged.size();
+  std::vector<std::size_t> start(n + 1, 0);
+  for_each_entry(M, [&](Eigen::Index i, Eigen::Index, double) {
+    if (judged[static_cast<std::size_t>(i)]) ++start[static_cast<std::size_t>(i) + 1];
+  });
+  for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
+  if (start[n] == 0) return true;
+  std::vector<Entry> entries(start[n]);
+  std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+  for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+    const auto row = static_cast<std::size_t>(i);
+    if (judged[row]) entries[fill[row]++] = {i, j, m};
+  });
   constexpr int kRounds = 4;
   for (int round = 0; round < kRounds; ++round) {
     bool tightened = false;
@@ -107,8 +140,7 @@ bool judged_rows_consistent(const Matrix& M, const Vector& q, double z_norm, ZBo
       const double slack = slack_factor * magnitude;
       // w̃_i = 0 when z̃_i is surely not 0 (above the default tolerance's share of ‖z‖∞, where
       // the complementarity measure needs w_i = 0), else w̃_i ≥ 0: q_i + Σ M_ij z̃_j ∈ [0, upper]
-      const double upper =
-          box.lo(i) > positive ? 0.0 : std::numeric_limits<double>::infinity();
+      const double upper = box.lo(i) > positive ? 0.0 : std::numeric_limits<double>::infinity();
       for (std::size_t k = begin; k < end; ++k) {
         const Entry& e = entries[k];
         const double a = e.m * box.lo(e.col), b = e.m * box.hi(e.col);
@@ -201,7 +233,7 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
       judged[static_cast<std::size_t>(i)] =
           r.verifiable() && std::abs(w(i)) <= eta && reach(i) > 0.0;
     Vector w_judged = w;
-    if (judged_rows_consistent(M, q, z.lpNorm<Eigen::Infinity>(), box, judged))
+    if (judged_rows_consistent(M, q, z, box, judged))
       for (Eigen::Index i = 0; i < n; ++i)
         if (judged[static_cast<std::size_t>(i)]) w_judged(i) = 0.0;
     r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
