@@ -171,6 +171,46 @@ TEST_CASE("planar scene: the air-hockey table keeps its kinetic energy", "[plana
   }
 }
 
+TEST_CASE("planar scene: a prismatic joint, a polygon and a capsule behave as the closed forms say",
+          "[planar]") {
+  SECTION("a body on a prismatic joint slides along its axis at g·axis") {
+    // axis (cos 30°, −sin 30°) in (x, z): the body accelerates at a = g sin 30° along it; the
+    // step gives v_k = k a h exactly and x_N = a h² N(N+1)/2
+    World w = parse_world(R"({"pivot_scene": 1, "dimension": 2,
+        "settings": {"dt": 0.001, "gravity": [0, -9.81]},
+        "bodies": [{"name": "slider", "shape": {"type": "polygon",
+                    "points": [[-0.1, -0.05], [0.1, -0.05], [0.0, 0.1]]}, "mass": 2}],
+        "joints": [{"type": "prismatic", "body_a": "slider",
+                    "axis": [0.8660254037844387, -0.5]}]})");
+    const Vec3 p0 = w.pose(0).p_WB;
+    const int N = 500;
+    run(w, N);
+    const double a = 9.81 * 0.5, h = 1e-3;
+    const Vec3 axis(0.8660254037844387, 0.0, -0.5);
+    const Vec3 moved = w.pose(0).p_WB - p0;
+    CHECK(moved.dot(axis) == Approx(a * h * h * N * (N + 1) / 2.0).epsilon(1e-9));
+    CHECK((moved - moved.dot(axis) * axis).norm() < 1e-9);
+    CHECK(std::abs(angle_about_y(w, 0)) < 1e-9);
+  }
+  SECTION("a triangle and a capsule lying on the ground stay where they are") {
+    World w = parse_world(R"({"pivot_scene": 1, "dimension": 2,
+        "settings": {"dt": 0.005, "gravity": [0, -9.81]},
+        "bodies": [{"name": "ground", "fixed": true,
+                    "shape": {"type": "half_plane", "normal": [0, 1], "offset": 0}},
+                   {"name": "triangle", "shape": {"type": "polygon",
+                    "points": [[-0.2, 0], [0.2, 0], [0, 0.3]]}, "density": 10,
+                    "position": [0, 0]},
+                   {"name": "capsule", "shape": {"type": "capsule", "radius": 0.05,
+                    "half_length": 0.2}, "mass": 1, "position": [1, 0.05]}]})");
+    const Vec3 t0 = w.pose(1).p_WB, c0 = w.pose(2).p_WB;
+    // the triangle's centre of mass is its centroid, a third of the way up
+    CHECK(t0.z() == Approx(0.1).epsilon(1e-12));
+    run(w, 200);
+    CHECK((w.pose(1).p_WB - t0).norm() < 1e-9);
+    CHECK((w.pose(2).p_WB - c0).norm() < 1e-9);
+  }
+}
+
 TEST_CASE("planar scene: the 2-D step equals the 3-D engine's on the same planar motion",
           "[planar]") {
   // each pair: a planar scene and the 3-D scene of the same bodies (the same mass and I_yy,
