@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <numeric>
 
@@ -130,7 +131,11 @@ PlanarShape make_planar_half_plane(const Vec2& normal, double offset) {
                             normal.y()));
   PlanarShape s;
   s.type = PlanarShapeType::half_plane;
-  s.normal = normal / length;
+  // a normal already unit to rounding is kept as is (normalizing it again can move its last
+  // bit, and a scene's resolved form would not read back the same)
+  s.normal = std::abs(length - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()
+                 ? normal
+                 : Vec2(normal / length);
   s.offset = offset;
   return s;
 }

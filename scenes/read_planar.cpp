@@ -4,6 +4,7 @@
 // gives, lifted to the plane y = 0: (x, z) → (x, 0, z), an angle θ → the rotation by θ about +y,
 // an angular velocity ω → (0, ω, 0).
 #include <cmath>
+#include <limits>
 
 #include "pivot/collision/planar_shape.hpp"
 #include "pivot/scenes/json_reader.hpp"
@@ -44,8 +45,13 @@ double angle(const Context& ctx, const Object& o, const std::string& key, double
 Vec2 unit_vec2(const Context& ctx, const Object& o, const char* key, const Vec2& fallback) {
   if (!o.has(key)) return fallback;
   const Vec2 v = vec2(ctx, o.required(key), o.pointer(key), Range::any);
-  if (!(v.norm() > 1e-12)) ctx.fail(o.pointer(key), "expected a non-zero direction [x, z]");
-  return v.normalized();
+  const double n = v.norm();
+  if (!(n > 1e-12)) ctx.fail(o.pointer(key), "expected a non-zero direction [x, z]");
+  // already unit to rounding: kept as is, so that the resolved form reads back unchanged
+  // (normalizing [1, -1] gives 0.7071067811865475, normalizing that again 0.7071067811865476:
+  // found by the scene-loader fuzz target; Object::unit_vec3 does the same)
+  if (std::abs(n - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return v;
+  return v / n;
 }
 
 /// the shape's factory call, its errors (pivot::Error) reported at the shape's pointer
@@ -108,7 +114,8 @@ SceneShape read_planar_shape(const Context& ctx, const json& j, const std::strin
     }
     shape = build_shape(ctx, o.pointer("points"), [&] { return make_planar_polygon(p); });
   } else {
-    const Vec2 n = vec2(ctx, o.required("normal"), o.pointer("normal"), Range::any);
+    (void)o.required("normal");  // "missing" names the key
+    const Vec2 n = unit_vec2(ctx, o, "normal", Vec2::UnitY());
     const double d =
         within(ctx, o.pointer("offset"), o.number("offset", 0.0, Range::any), kMaxLength, "m");
     shape = build_shape(ctx, ptr, [&] { return make_planar_half_plane(n, d); });
@@ -178,8 +185,8 @@ SceneBody read_planar_body(const Context& ctx, const json& j, const std::string&
     s.w_WB = Vec3(0.0, angle(ctx, o, "angular_velocity", 0.0, kMaxSpeed, "rad/s"), 0.0);
   }
   s.p_WS = lift(bounded_vec2(ctx, o, "position", Vec2::Zero(), kMaxLength, "m"));
-  const double theta = angle(ctx, o, "angle", 0.0, kMaxLength, "rad");
-  s.q_WB = Quat(Eigen::AngleAxisd(theta, Vec3::UnitY()));
+  b.planar_angle = angle(ctx, o, "angle", 0.0, kMaxLength, "rad");
+  s.q_WB = Quat(Eigen::AngleAxisd(b.planar_angle, Vec3::UnitY()));
   s.friction = o.number("friction", 0.5, Range::non_negative);
   s.restitution = o.number("restitution", 0.0, Range::unit_interval);
   return b;

@@ -130,6 +130,9 @@ struct SceneBody {
   std::optional<KinematicTrack> kinematic;
   /// the animator controls (`pivot animate`, docs/animator.md); none: the defaults
   std::optional<AnimatorBodySettings> animator;
+  /// a planar scene's body: its angle about +y as the file gives it, rad (settings.q_WB is the
+  /// rotation by it; the resolved form writes this number back, so it reads back unchanged)
+  double planar_angle = 0.0;
 };
 
 /// the settings of any joint type

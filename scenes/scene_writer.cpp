@@ -30,11 +30,6 @@ ojson xz(const Vec2& v) {
   return ojson::array({v.x(), v.y()});
 }
 
-/// θ of a rotation about +y: q = (cos θ/2, 0, sin θ/2, 0)
-double angle_about_y(const Quat& q) {
-  return 2.0 * std::atan2(q.y(), q.w());
-}
-
 ojson planar_shape_json(const PlanarShape& s) {
   ojson j;
   switch (s.type) {
@@ -82,7 +77,7 @@ ojson planar_body_json(const SceneBody& b) {
     if (s.centre_of_mass) j["centre_of_mass"] = xz(*s.centre_of_mass);
   }
   j["position"] = xz(s.p_WS);
-  j["angle"] = angle_about_y(s.q_WB);
+  j["angle"] = b.planar_angle;
   if (!s.fixed) {
     j["velocity"] = xz(s.v_WB);
     j["angular_velocity"] = s.w_WB.y();

@@ -317,6 +317,24 @@ TEST_CASE("planar scene: resolved_scene_json writes the 2-D form, which loads ba
   }
 }
 
+TEST_CASE("planar scene: unit vectors and angles read back bit for bit from the resolved form",
+          "[planar]") {
+  // normalizing [1, -1] gives 0.7071067811865475, normalizing that again 0.7071067811865476 (a
+  // scene-loader fuzz finding, tests/fuzz/regressions/scene_loader/
+  // planar_half_plane_normal_renormalized); an angle through a quaternion and back can move too
+  const Scene scene = parse_scene(R"({"pivot_scene": 1, "dimension": 2,
+      "bodies": [{"name": "ramp", "fixed": true,
+                  "shape": {"type": "half_plane", "normal": [1, -1], "offset": 0.1}},
+                 {"name": "block", "shape": {"type": "box", "half_extents": [0.1, 0.1]},
+                  "position": [0.3, 0.7], "angle": 0.1}],
+      "joints": [{"type": "prismatic", "body_a": "block", "axis": [1, 1]}]})",
+                                  ".", "inline.json");
+  const std::string once = resolved_scene_json(scene);
+  const std::string twice = resolved_scene_json(parse_scene(once, ".", "resolved.json"));
+  CHECK(twice == once);
+  CHECK(once.find("\"angle\": 0.1,") != std::string::npos);
+}
+
 TEST_CASE("planar scene: scenes that leave the plane are refused with the place named",
           "[planar]") {
   const auto error_of = [](const std::string& body, const std::string& extra = "") {
