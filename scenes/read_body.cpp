@@ -6,6 +6,35 @@ namespace pivot::detail {
 
 // ---- bodies ----
 
+void read_mass(const Context& ctx, const Object& o, const std::string& ptr, SceneBody& b,
+               const char* inertia_key, const char* density_unit) {
+  BodySettings& s = b.settings;
+  if (s.fixed) {
+    for (const char* key : {"mass", "density", inertia_key, "centre_of_mass", "velocity",
+                            "angular_velocity", "angular_velocity_deg"})
+      if (o.has(key))
+        ctx.fail(o.pointer(key),
+                 "a fixed body has no mass and does not move: remove this key "
+                 "or set \"fixed\": false");
+    return;
+  }
+  if (o.has("mass") && o.has("density"))
+    ctx.fail(ptr, "give either \"mass\" or \"density\", not both");
+  if (o.has("density")) {
+    if (!b.shape) ctx.fail(o.pointer("density"), "\"density\" needs a shape (give \"mass\")");
+    s.density = between(ctx, o.pointer("density"), o.required_number("density", Range::positive),
+                        kMinMass, kMaxMass, density_unit);
+    b.has_density = true;
+  } else if (o.has("mass")) {
+    s.mass = between(ctx, o.pointer("mass"), o.required_number("mass", Range::positive), kMinMass,
+                     kMaxMass, "kg");
+  } else if (!b.shape) {
+    ctx.fail(ptr, "a body without a shape needs \"mass\" (kg)");
+  } else {
+    s.mass = 1.0;
+  }
+}
+
 SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
   std::vector<std::string> keys = {"name",
                                    "fixed",
@@ -46,34 +75,13 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
       ctx.fail(o.pointer("shape"),
                fmt::format("a {} shape needs a fixed body (\"fixed\": true)", to_string(t)));
   }
-  if (s.fixed) {
-    for (const char* key : {"mass", "density", "inertia_diag", "centre_of_mass", "velocity",
-                            "angular_velocity", "angular_velocity_deg"})
-      if (o.has(key))
-        ctx.fail(o.pointer(key),
-                 "a fixed body has no mass and does not move: remove this key "
-                 "or set \"fixed\": false");
-  } else {
-    if (o.has("mass") && o.has("density"))
-      ctx.fail(ptr, "give either \"mass\" or \"density\", not both");
-    if (o.has("density")) {
-      if (!b.shape) ctx.fail(o.pointer("density"), "\"density\" needs a shape (give \"mass\")");
-      s.density = between(ctx, o.pointer("density"), o.required_number("density", Range::positive),
-                          kMinMass, kMaxMass, "kg/m³");
-      b.has_density = true;
-    } else if (o.has("mass")) {
-      s.mass = between(ctx, o.pointer("mass"), o.required_number("mass", Range::positive),
-                       kMinMass, kMaxMass, "kg");
-    } else if (!b.shape) {
-      ctx.fail(ptr, "a body without a shape needs \"mass\" (kg)");
-    } else {
-      s.mass = 1.0;
-    }
+  read_mass(ctx, o, ptr, b, "inertia_diag", "kg/m³");
+  if (!s.fixed) {
     if (o.has("inertia_diag")) {
       s.inertia_diag = o.required_vec3("inertia_diag", Range::positive);
       for (int i = 0; i < 3; ++i)
-        (void)between(ctx, o.pointer("inertia_diag") + "/" + std::to_string(i), (*s.inertia_diag)[i],
-                      kMinInertia, kMaxInertia, "kg m²");
+        (void)between(ctx, o.pointer("inertia_diag") + "/" + std::to_string(i),
+                      (*s.inertia_diag)[i], kMinInertia, kMaxInertia, "kg m²");
     }
     if (o.has("centre_of_mass")) {
       if (!b.shape)
@@ -102,8 +110,9 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
     for (const char* key : {"velocity", "angular_velocity", "angular_velocity_deg", "position",
                             "quat_wxyz", "axis_angle_deg", "euler_deg"})
       if (o.has(key))
-        ctx.fail(o.pointer(key), "a kinematic body's pose and velocity come from its key frames: "
-                                 "remove this key");
+        ctx.fail(o.pointer(key),
+                 "a kinematic body's pose and velocity come from its key frames: "
+                 "remove this key");
     b.kinematic = read_kinematic(ctx, o.required("kinematic"), o.pointer("kinematic"));
     s.kinematic = std::make_shared<const KinematicTrack>(*b.kinematic);
   }

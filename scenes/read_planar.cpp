@@ -143,29 +143,8 @@ SceneBody read_planar_body(const Context& ctx, const json& j, const std::string&
     if (!s.fixed && b.shape->planar->type == PlanarShapeType::half_plane)
       ctx.fail(o.pointer("shape"), "a half_plane shape needs a fixed body (\"fixed\": true)");
   }
-  if (s.fixed) {
-    for (const char* key : {"mass", "density", "inertia", "centre_of_mass", "velocity",
-                            "angular_velocity", "angular_velocity_deg"})
-      if (o.has(key))
-        ctx.fail(o.pointer(key),
-                 "a fixed body has no mass and does not move: remove this key "
-                 "or set \"fixed\": false");
-  } else {
-    if (o.has("mass") && o.has("density"))
-      ctx.fail(ptr, "give either \"mass\" or \"density\", not both");
-    if (o.has("density")) {
-      if (!b.shape) ctx.fail(o.pointer("density"), "\"density\" needs a shape (give \"mass\")");
-      s.density = between(ctx, o.pointer("density"), o.required_number("density", Range::positive),
-                          kMinMass, kMaxMass, "kg/m²");
-      b.has_density = true;
-    } else if (o.has("mass")) {
-      s.mass = between(ctx, o.pointer("mass"), o.required_number("mass", Range::positive), kMinMass,
-                       kMaxMass, "kg");
-    } else if (!b.shape) {
-      ctx.fail(ptr, "a body without a shape needs \"mass\" (kg)");
-    } else {
-      s.mass = 1.0;
-    }
+  read_mass(ctx, o, ptr, b, "inertia", "kg/m²");
+  if (!s.fixed) {
     if (o.has("inertia")) {
       // the moment about y (the plane's normal); a lamina's I_xx + I_zz = I_yy, split evenly
       const double I =

@@ -20,6 +20,13 @@ ojson wxyz(const Quat& q) {
   return ojson::array({q.w(), q.x(), q.y(), q.z()});
 }
 
+void limits_motor(ojson& j, const std::optional<JointLimits>& limits,
+                  const std::optional<JointMotor>& motor) {
+  if (limits) j["limits"] = ojson::array({limits->lower, limits->upper});
+  if (motor)
+    j["motor"] = {{"target_velocity", motor->target_velocity}, {"max_impulse", motor->max_impulse}};
+}
+
 // ---- a planar scene's entries in their 2-D form (docs/planar.md) ----
 
 /// (x, z) of a point or direction of the plane y = 0
@@ -102,10 +109,7 @@ ojson planar_joint_json(const SceneJoint& jt) {
         if constexpr (std::is_same_v<T, SliderJointSettings>) j["axis"] = xz(s.axis_W);
         if constexpr (std::is_same_v<T, HingeJointSettings> ||
                       std::is_same_v<T, SliderJointSettings>) {
-          if (s.limits) j["limits"] = ojson::array({s.limits->lower, s.limits->upper});
-          if (s.motor)
-            j["motor"] = {{"target_velocity", s.motor->target_velocity},
-                          {"max_impulse", s.motor->max_impulse}};
+          limits_motor(j, s.limits, s.motor);
         }
       },
       jt.settings);
@@ -294,13 +298,6 @@ ojson body_json(const SceneBody& b) {
                      {"relax_rate", a.relax_rate}, {"overrides", overrides}};
   }
   return j;
-}
-
-void limits_motor(ojson& j, const std::optional<JointLimits>& limits,
-                  const std::optional<JointMotor>& motor) {
-  if (limits) j["limits"] = ojson::array({limits->lower, limits->upper});
-  if (motor)
-    j["motor"] = {{"target_velocity", motor->target_velocity}, {"max_impulse", motor->max_impulse}};
 }
 
 ojson joint_json(const SceneJoint& jt) {

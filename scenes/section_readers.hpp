@@ -18,6 +18,11 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
                       const SmoothSurface* surface);
 /// a body's "smooth_surface"
 SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const std::string& ptr);
+/// a body's mass keys (read_body.cpp), shared by 3-D and planar bodies: a fixed body has none of
+/// them (nor `inertia_key`, a centre of mass or velocities); a free one gets "mass" or "density"
+/// (in `density_unit`), or 1 kg with a shape
+void read_mass(const Context& ctx, const Object& o, const std::string& ptr, SceneBody& b,
+               const char* inertia_key, const char* density_unit);
 /// one entry of "bodies"
 SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr);
 /// body_a (a body) and body_b (a body or "world", default "world") of a joint or spring
