@@ -96,35 +96,48 @@ std::string validate_mixed(const BasicMixedLcpProblem<Matrix>& p) {
 // column j of X picks columns of K, accumulated into a dense work column with a list of the rows
 // touched; each result column is sorted once. Fewer passes and allocations than forming K X and
 // then the difference (the 10-box stack's step spent 40 % in that).
-SparseMatrix schur_complement(const SparseMatrix& S, const SparseMatrix& K, const SparseMatrix& X) {
+// M is written into `out`, whose storage the caller keeps across calls (solve_reduced's
+// thread-local pool): a fresh M each step (235 000 entries on a 7-level pyramid) was faulted in
+// page by page and copied once more by SparseMatrix's copy assignment, 60 % of that step (perf).
+void schur_complement(const SparseMatrix& S, const SparseMatrix& K, const SparseMatrix& X,
+                      SparseMatrix& out) {
+  struct Scratch {
+    Vector work;
+    std::vector<char> touched;
+    std::vector<int> rows;
+  };
+  thread_local Scratch scratch;
   const Eigen::Index m = S.rows();
-  Vector work = Vector::Zero(m);
-  std::vector<char> touched(static_cast<std::size_t>(m), 0);
-  std::vector<Eigen::Index> rows;
-  SparseMatrix out(m, S.cols());
-  out.reserve(S.nonZeros() + 4 * X.nonZeros());
+  if (scratch.work.size() < m) {
+    scratch.work = Vector::Zero(m);
+    scratch.touched.assign(static_cast<std::size_t>(m), 0);
+  }
+  Vector& work = scratch.work;
+  std::vector<char>& touched = scratch.touched;
+  std::vector<int>& rows = scratch.rows;
+  out.resize(m, S.cols());  // keeps the entries' allocation
+  out.data().reserve(S.nonZeros() + 4 * X.nonZeros());
   for (Eigen::Index j = 0; j < S.cols(); ++j) {
     rows.clear();
-    auto add = [&](Eigen::Index r, double value) {
-      if (!touched[r]) {
-        touched[r] = 1;
+    auto add = [&](int r, double value) {
+      if (!touched[static_cast<std::size_t>(r)]) {
+        touched[static_cast<std::size_t>(r)] = 1;
         rows.push_back(r);
       }
       work(r) += value;
     };
-    for (SparseMatrix::InnerIterator s(S, j); s; ++s) add(s.row(), s.value());
+    for (SparseMatrix::InnerIterator s(S, j); s; ++s) add(s.index(), s.value());
     for (SparseMatrix::InnerIterator x(X, j); x; ++x)
-      for (SparseMatrix::InnerIterator k(K, x.row()); k; ++k) add(k.row(), -k.value() * x.value());
+      for (SparseMatrix::InnerIterator k(K, x.index()); k; ++k)
+        add(k.index(), -k.value() * x.value());
     std::sort(rows.begin(), rows.end());
-    out.startVec(j);
-    for (Eigen::Index r : rows) {
-      out.insertBack(r, j) = work(r);
+    for (int r : rows) {
+      out.data().append(work(r), r);
       work(r) = 0.0;
-      touched[r] = 0;
+      touched[static_cast<std::size_t>(r)] = 0;
     }
+    out.outerIndexPtr()[j + 1] = static_cast<int>(out.data().size());
   }
-  out.finalize();
-  return out;
 }
 
 // the factorization-independent part: given P⁻¹Q and P⁻¹u, build and solve the pure LCP; a
@@ -134,14 +147,19 @@ void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const Solved& PinvQ, c
                    const MixedLcpOptions& options, MixedLcpResult& out) {
   constexpr bool kSparse = std::is_same_v<Solved, SparseMatrix>;
   std::conditional_t<kSparse, SparseLcpProblem, LcpProblem> reduced;
+  // the sparse 𝓜's storage, kept by the thread from one solve to the next (schur_complement)
+  thread_local SparseMatrix pool;
   if (p.v.size() > 0) {
-    if constexpr (kSparse)
-      reduced.M = schur_complement(p.S, p.K, PinvQ);
-    else
+    if constexpr (kSparse) {
+      reduced.M.swap(pool);
+      schur_complement(p.S, p.K, PinvQ, reduced.M);
+    } else
       reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
     reduced.q = p.v - p.K * Pinvu;
   }
   out.lcp = solve_lemke(reduced, options.lemke);
+  if constexpr (kSparse)
+    if (p.v.size() > 0) pool.swap(reduced.M);
   if (!out.lcp.ok()) return;
   const Eigen::Index n = p.u.size();
   const Vector Qz = p.Q.cols() > 0 ? Vector(p.Q * out.lcp.z) : Vector(Vector::Zero(n));
