@@ -2,6 +2,8 @@
 // floor η = n ε max(‖q‖∞, maxᵢ (|M| |z|)ᵢ) below which a w_i counts as zero when rounding of its
 // terms (each by at most η, none changing sign) can make it zero.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "pivot/lcp/residual.hpp"
@@ -252,4 +254,52 @@ TEST_CASE("residuals: a z that is not finite is never within any tolerance", "[l
     CHECK_FALSE(r.worst() <= 1e-9);
     CHECK(r.worst() == std::numeric_limits<double>::infinity());
   }
+}
+
+// The sparse measure sums every row in one pass over M's stored entries (lcp/residual.cpp,
+// row_sums); the dense one uses Eigen's products. On random LCP-like answers — rows of active
+// indices made zero, degenerate rows whose terms cancel, rounding-negative z, some violated
+// rows, z entries far apart in size — the two storages must give the same verdict and nearly
+// the same measures, and the sparse w must be exactly Eigen's sparse M z + q.
+TEST_CASE("residuals: sparse storage gives the dense verdicts", "[lcp]") {
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto uniform = [&] {  // splitmix64 → [0, 1)
+    std::uint64_t x = (state += 0x9e3779b97f4a7c15ull);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return static_cast<double>((x ^ (x >> 31)) >> 11) * 0x1p-53;
+  };
+  int passed = 0, refused = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = 5 + static_cast<int>(uniform() * 40);
+    DenseMatrix M = DenseMatrix::Zero(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (i == j || uniform() < 0.15) M(i, j) = (uniform() - 0.3) * std::pow(10.0, 4 * uniform() - 2);
+    Vector z = Vector::Zero(n);
+    for (int i = 0; i < n; ++i)
+      if (uniform() < 0.5) z(i) = std::pow(10.0, 6 * uniform() - 3);
+    if (trial % 3 == 0) z(static_cast<int>(uniform() * n)) = -1e-17;  // rounding of a zero
+    Vector q = -(M * z);
+    for (int i = 0; i < n; ++i) {
+      if (z(i) > 0.0) continue;  // w_i = 0 to rounding where z_i > 0
+      const double kind = uniform();
+      q(i) += kind < 0.4 ? 0.0 : kind < 0.9 ? uniform() : -1e-3 * uniform();  // 0, > 0, < 0
+    }
+    const SparseMatrix S = M.sparseView();
+    Vector w_dense, w_sparse;
+    const LcpResiduals rd = measure_residuals(M, q, z, &w_dense);
+    const LcpResiduals rs = measure_residuals(S, q, z, &w_sparse);
+    INFO("trial " << trial << ", n " << n);
+    const Vector eigen_w = S * z + q;
+    CHECK(w_sparse == eigen_w);
+    CHECK((rd.worst() <= 1e-9) == (rs.worst() <= 1e-9));
+    CHECK(rs.min_z == rd.min_z);
+    CHECK(rs.min_w == Approx(rd.min_w).margin(1e-9));
+    CHECK(rs.max_complementarity == Approx(rd.max_complementarity).margin(1e-9));
+    (rs.worst() <= 1e-9 ? passed : refused) += 1;
+  }
+  // both kinds occur, so the comparison covers passing and refused answers
+  CHECK(passed > 50);
+  CHECK(refused > 50);
 }
