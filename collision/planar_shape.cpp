@@ -131,11 +131,7 @@ PlanarShape make_planar_half_plane(const Vec2& normal, double offset) {
                             normal.y()));
   PlanarShape s;
   s.type = PlanarShapeType::half_plane;
-  // a normal already unit to rounding is kept as is (normalizing it again can move its last
-  // bit, and a scene's resolved form would not read back the same)
-  s.normal = std::abs(length - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()
-                 ? normal
-                 : Vec2(normal / length);
+  s.normal = unit_to_rounding(normal);  // kept as is when already unit (core/spatial.hpp)
   s.offset = offset;
   return s;
 }

@@ -6,6 +6,8 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <cmath>
+#include <limits>
 
 namespace pivot {
 
@@ -54,6 +56,16 @@ struct Pose {
   /// every coordinate of the position and the quaternion is finite
   [[nodiscard]] bool all_finite() const { return p_WB.allFinite() && q_WB.coeffs().allFinite(); }
 };
+
+/// v / ‖v‖ for a non-zero vector or quaternion, but v itself when it is already unit to rounding
+/// (|‖v‖ − 1| ≤ 4ε): normalizing a unit vector again can move its last bit (normalizing [1, 0, 1]
+/// gives 0.7071067811865475, normalizing that again 0.7071067811865476), and a scene's resolved
+/// form would not read back the same (found by the scene-loader fuzz target)
+template <typename V>
+[[nodiscard]] V unit_to_rounding(const V& v) {
+  if (std::abs(v.norm() - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return v;
+  return v.normalized();
+}
 
 /// [a], the cross-product matrix: skew(a) * x == a.cross(x)  (Cline eq. 2.7)
 [[nodiscard]] Mat3 skew(const Vec3& a);

@@ -269,11 +269,7 @@ class Object {
     const Vec3 v = required_vec3(key, Range::any);
     const double n = v.norm();
     if (!(n > 1e-12)) ctx_.fail(pointer(key), "expected a non-zero direction [x, y, z]");
-    // already unit to rounding: kept as is, so that resolved output reads back unchanged (as
-    // quat() does; normalizing [1, 0, 1] gives 0.7071067811865475, normalizing that again
-    // 0.7071067811865476: found by the scene-loader fuzz target)
-    if (std::abs(n - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return v;
-    return v / n;
+    return unit_to_rounding(v);  // kept as is when already unit, so resolved output reads back
   }
   /// [w, x, y, z], within 1e-3 of unit length, normalized; identity by default
   [[nodiscard]] Quat quat(std::string_view key) const {
@@ -292,9 +288,7 @@ class Object {
       ctx_.fail(ptr, fmt::format("expected a unit quaternion [w, x, y, z] (got length {:.6g}; "
                                  "lengths within 1e-3 of 1 are normalized)",
                                  n));
-    // already unit to rounding: kept as is, so that resolved output reads back unchanged
-    if (std::abs(n - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return q;
-    return q.normalized();
+    return unit_to_rounding(q);  // kept as is when already unit, so resolved output reads back
   }
 
   /// an orientation given by one of the keys of kOrientationKeys (docs/scene-format.md,

@@ -47,11 +47,7 @@ Vec2 unit_vec2(const Context& ctx, const Object& o, const char* key, const Vec2&
   const Vec2 v = vec2(ctx, o.required(key), o.pointer(key), Range::any);
   const double n = v.norm();
   if (!(n > 1e-12)) ctx.fail(o.pointer(key), "expected a non-zero direction [x, z]");
-  // already unit to rounding: kept as is, so that the resolved form reads back unchanged
-  // (normalizing [1, -1] gives 0.7071067811865475, normalizing that again 0.7071067811865476:
-  // found by the scene-loader fuzz target; Object::unit_vec3 does the same)
-  if (std::abs(n - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return v;
-  return v / n;
+  return unit_to_rounding(v);  // kept as is when already unit, so the resolved form reads back
 }
 
 /// the shape's factory call, its errors (pivot::Error) reported at the shape's pointer

@@ -166,3 +166,21 @@ TEST_CASE("adjoint maps twists between frames consistently with point velocities
   const Vec3 p = rng.vec(1.0);
   CHECK((adjoint(Mat3::Identity(), p) - shift_twist(-p)).norm() < 1e-15);
 }
+
+TEST_CASE("unit_to_rounding keeps unit vectors bit for bit and normalizes the others",
+          "[engine][spatial]") {
+  // 1/√2 in two roundings: [1, 0, 1] normalized is 0.7071067811865475 in x and z, and
+  // normalizing that again moves the last bit (to 0.7071067811865476); the helper must not
+  const Vec3 once = Vec3(1, 0, 1).normalized();
+  CHECK(unit_to_rounding(once) == once);
+  CHECK(unit_to_rounding(Vec3(1, 0, 1)) == once);
+  CHECK(unit_to_rounding(Vec3(0, 3, 4)) == Vec3(0, 0.6, 0.8));
+  const Eigen::Vector2d half(0.6, -0.8);
+  CHECK(unit_to_rounding(half) == half);
+  CHECK(unit_to_rounding(Eigen::Vector2d(3, -4)).isApprox(half, 1e-15));
+  // a quaternion 1e-4 off unit length is normalized, one unit to rounding kept
+  const Quat q(1.0001, 0, 0, 0);
+  CHECK(unit_to_rounding(q).coeffs() == Quat::Identity().coeffs());
+  const Quat r = Quat(0.5, 0.5, 0.5, 0.5000000000000001);
+  CHECK(unit_to_rounding(r).coeffs() == r.coeffs());
+}
