@@ -33,6 +33,14 @@ IslandOutput solve_one(const ConstraintSet& rows, const IslandJob& job,
 
 }  // namespace
 
+std::vector<int> crash_rows(int m, int nu, bool warm_started) {
+  std::vector<int> out;
+  if (warm_started || m <= kCrashStartRows || nu <= 0 || nu >= m) return out;
+  out.resize(static_cast<std::size_t>(nu));
+  std::iota(out.begin(), out.end(), 0);
+  return out;
+}
+
 std::vector<IslandOutput> solve_islands_batch(const ConstraintSet& rows,
                                               const std::vector<IslandJob>& jobs,
                                               const FailedLcpCallback& on_failed,

@@ -268,6 +268,9 @@ void World::solve_islands(StepContext& ctx) {
     sizes[k] = m;
     if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
       job.lemke.warm_start = it->second.second;
+    // no warm start on a large island: the frictionless problem first (island_batch.hpp)
+    job.lemke.crash_rows = crash_rows(m, static_cast<int>(island.unilaterals.size()),
+                                      job.lemke.warm_start.has_value());
     // a pair that left reduced mode at the start of this step: its contact impulse f_c h as the
     // guess for its contact's rows (hybrid/exit_warm_start.hpp), with the stored guess if any
     if (!hybrid_->exit_impulses().empty()) {

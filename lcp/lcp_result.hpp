@@ -70,7 +70,8 @@ struct LcpResult {
   LcpStatus status = LcpStatus::invalid_input;
   Eigen::VectorXd z;  ///< solution (size n), meaningful when solved
   Eigen::VectorXd w;  ///< M z + q
-  int pivots = 0;
+  int pivots = 0;        ///< all of them, including crash_pivots
+  int crash_pivots = 0;  ///< of which in the crash start's sub-problem (LemkeOptions::crash_rows)
   int refactorizations = 0;
   StartPath path = StartPath::lemke;
   /// the attempt of the retry policy that gave the answer: an index into kLemkeAttempts

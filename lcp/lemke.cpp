@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <type_traits>
 
 #include "pivot/lcp/active_set.hpp"
 #include "pivot/lcp/lemke_path.hpp"
 #include "pivot/lcp/matrix_access.hpp"
+#include "pivot/lcp/psd_lcp.hpp"
 #include "pivot/lcp/solve_policy.hpp"
 
 namespace pivot::lcp {
@@ -26,7 +28,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 constexpr double kDenseFraction = 0.25;
 
 template <typename Matrix>
-LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
+LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   LcpResult result;
   if (std::string why = validate(M, q); !why.empty()) {
     result.message = why;
@@ -177,6 +179,47 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
       last == LcpStatus::ray_termination
           ? "secondary ray: no solution reachable along Lemke's path"
           : fmt::format("no solution within {} pivots (the attempts together)", total_pivots);
+  return result;
+}
+
+// The crash start (LemkeOptions::crash_rows): the sub-LCP on the rows R, whose block must be
+// symmetric PSD (the frictionless contact problem), by Lawson–Hanson's active-set method
+// (psd_lcp.hpp), and its active set as the warm start of the whole problem. Everything after
+// that is the usual solve, so the answer passes the same check whatever the crash gave; a crash
+// that fails (an asymmetric block, no answer) only costs its time.
+template <typename Matrix>
+LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
+  const std::vector<int>& rows = options.crash_rows;
+  const auto n = q.size();
+  if (options.warm_start || rows.empty() || static_cast<Eigen::Index>(rows.size()) >= n ||
+      M.rows() != n || M.cols() != n || !valid_active_set(rows, n) || !q.allFinite() ||
+      !(q.minCoeff() < 0.0))
+    return solve_from(M, q, options);
+  using Sub = std::conditional_t<std::is_same_v<Matrix, DenseMatrix>, LcpProblem, SparseLcpProblem>;
+  PsdLcpOptions psd;
+  psd.max_iterations = options.max_pivots;  // max_pivots bounds the crash's pivots and Lemke's
+  const LcpResult crash = solve_psd_lcp(Sub{access::principal_block(M, rows), q(rows), {}}, psd);
+  if (options.max_pivots > 0 && crash.pivots >= options.max_pivots) {
+    LcpResult result;
+    result.status = LcpStatus::pivot_limit;
+    result.z = Vector::Zero(n);
+    result.residuals = measure_residuals(M, q, result.z, &result.w);
+    result.pivots = result.crash_pivots = crash.pivots;
+    result.message = fmt::format("no solution within {} pivots (the crash start used them)",
+                                 crash.pivots);
+    return result;
+  }
+  LemkeOptions whole = options;
+  if (!crash.active_set.empty()) {
+    std::vector<int> guess;
+    guess.reserve(crash.active_set.size());
+    for (int a : crash.active_set) guess.push_back(rows[a]);
+    whole.warm_start = std::move(guess);
+  }
+  if (options.max_pivots > 0) whole.max_pivots = options.max_pivots - crash.pivots;
+  LcpResult result = solve_from(M, q, whole);
+  result.crash_pivots = crash.pivots;
+  result.pivots += crash.pivots;
   return result;
 }
 

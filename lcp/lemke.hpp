@@ -52,6 +52,12 @@ struct LemkeOptions {
   /// tried first, then Lemke's path from its basis (StartPath::warm_lemke, at most n/4 + 50
   /// pivots), then the standard start
   std::optional<std::vector<int>> warm_start;
+  /// without a warm start: rows (strictly increasing) whose principal sub-LCP (M(R, R), q(R)) is
+  /// solved first; its answer's active set is then the warm start of the whole problem (a crash
+  /// start, docs/lcp.md "Crash start"). For a contact LCP, the normal rows: the frictionless
+  /// problem, whose basis the friction rows rarely change when contacts rest. Empty: none. Its
+  /// pivots are counted in LcpResult::pivots and LcpResult::crash_pivots.
+  std::vector<int> crash_rows;
   /// polled before each attempt of the retry policy and every 64 pivots along a path; when it
   /// returns true the solve stops at once with status pivot_limit and the message
   /// "interrupted after N pivots" (no answer). Empty: never. The World passes

@@ -27,6 +27,28 @@ DenseMatrix gather_block(const SparseMatrix& M, const std::vector<int>& rows,
   return A;
 }
 
+DenseMatrix principal_block(const DenseMatrix& M, const std::vector<int>& rows) {
+  return M(rows, rows);
+}
+
+SparseMatrix principal_block(const SparseMatrix& M, const std::vector<int>& rows) {
+  std::vector<int> position(static_cast<std::size_t>(M.rows()), -1);
+  for (std::size_t a = 0; a < rows.size(); ++a) position[rows[a]] = static_cast<int>(a);
+  const auto k = static_cast<Eigen::Index>(rows.size());
+  SparseMatrix out(k, k);
+  std::vector<Eigen::Index> count(static_cast<std::size_t>(k), 0);
+  for (Eigen::Index b = 0; b < k; ++b)
+    for (SparseMatrix::InnerIterator it(M, rows[b]); it; ++it)
+      count[b] += position[static_cast<std::size_t>(it.row())] >= 0 ? 1 : 0;
+  out.reserve(count);
+  for (Eigen::Index b = 0; b < k; ++b)
+    for (SparseMatrix::InnerIterator it(M, rows[b]); it; ++it)
+      if (const int a = position[static_cast<std::size_t>(it.row())]; a >= 0)
+        out.insert(a, b) = it.value();
+  out.makeCompressed();
+  return out;
+}
+
 double max_row_abs_sum(const DenseMatrix& M) {
   return M.size() == 0 ? 0.0 : M.cwiseAbs().rowwise().sum().maxCoeff();
 }

@@ -48,6 +48,10 @@ DenseMatrix gather_block(const DenseMatrix& M, const std::vector<int>& rows,
 DenseMatrix gather_block(const SparseMatrix& M, const std::vector<int>& rows,
                          const std::vector<int>& cols, std::vector<int>& position);
 
+/// the principal block M(rows, rows) in M's own storage (rows strictly increasing)
+DenseMatrix principal_block(const DenseMatrix& M, const std::vector<int>& rows);
+SparseMatrix principal_block(const SparseMatrix& M, const std::vector<int>& rows);
+
 /// ‖M‖∞ = max_i Σ_j |M_ij|
 double max_row_abs_sum(const DenseMatrix& M);
 double max_row_abs_sum(const SparseMatrix& M);

@@ -1,0 +1,290 @@
+// Lawson–Hanson's active-set method on (M, q) for a symmetric PSD M: see psd_lcp.hpp.
+#include "pivot/lcp/psd_lcp.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "pivot/lcp/active_set.hpp"
+#include "pivot/lcp/matrix_access.hpp"
+
+namespace pivot::lcp {
+namespace {
+
+// a new index whose Cholesky pivot d² = m_jj − yᵀy is at most this share of m_jj is dependent on
+// P to rounding (the fourth corner of a box face on a plane: d² ≈ 1e-16 m_jj)
+constexpr double kDependent = 1e-10;
+// w_j counts as negative below −kNegative ‖q‖∞ (rounding of a degenerate row's exact 0 does not)
+constexpr double kNegative = 1e-11;
+
+// L Lᵀ = M_PP, k × k lower triangular, in a buffer that grows as P does
+class GrowingCholesky {
+ public:
+  [[nodiscard]] int size() const { return k_; }
+
+  // append an index whose column on P is c (size k) and whose diagonal entry is m_jj; false, and
+  // no change, when its pivot vanishes (the column depends on P's)
+  bool append(const Vector& c, double m_jj) {
+    reserve(k_ + 1);
+    Vector y = c;
+    L_.topLeftCorner(k_, k_).triangularView<Eigen::Lower>().solveInPlace(y);
+    const double d2 = m_jj - y.squaredNorm();
+    if (!(d2 > kDependent * std::abs(m_jj))) return false;
+    L_.block(k_, 0, 1, k_) = y.transpose();
+    L_(k_, k_) = std::sqrt(d2);
+    ++k_;
+    return true;
+  }
+
+  // drop the index at position r: delete row r of L, which leaves rows r..k−2 with one entry
+  // right of the diagonal, and rotate columns (i, i+1) for i = r..k−2 to remove it (Givens; the
+  // product L Lᵀ, now M_PP without r, is unchanged by rotations of the columns)
+  void remove(int r) {
+    for (int i = r; i + 1 < k_; ++i) L_.row(i).head(k_) = L_.row(i + 1).head(k_);
+    for (int i = r; i + 1 < k_; ++i) {
+      const double a = L_(i, i), b = L_(i, i + 1);
+      const double h = std::hypot(a, b);
+      const double c = a / h, s = b / h;
+      for (int t = i; t + 1 < k_; ++t) {
+        const double x = L_(t, i), y = L_(t, i + 1);
+        L_(t, i) = c * x + s * y;
+        L_(t, i + 1) = -s * x + c * y;
+      }
+      L_(i, i + 1) = 0.0;
+    }
+    --k_;
+    L_.row(k_).head(k_ + 1).setZero();
+    L_.col(k_).head(k_ + 1).setZero();
+  }
+
+  // s with L Lᵀ s = rhs
+  [[nodiscard]] Vector solve(const Vector& rhs) const {
+    Vector s = rhs;
+    const auto L = L_.topLeftCorner(k_, k_);
+    L.triangularView<Eigen::Lower>().solveInPlace(s);
+    L.transpose().triangularView<Eigen::Upper>().solveInPlace(s);
+    return s;
+  }
+
+ private:
+  void reserve(int k) {
+    if (L_.rows() >= k) return;
+    const auto old = L_.rows();
+    const Eigen::Index cap = std::max<Eigen::Index>({16, 2 * old, k});
+    L_.conservativeResize(cap, cap);
+    L_.bottomRows(cap - old).setZero();
+    L_.rightCols(cap - old).setZero();
+  }
+  DenseMatrix L_;
+  int k_ = 0;
+};
+
+double asymmetry(const DenseMatrix& M) { return (M - M.transpose()).cwiseAbs().maxCoeff(); }
+double asymmetry(const SparseMatrix& M) {
+  const SparseMatrix t = M.transpose();
+  const SparseMatrix d = M - t;
+  double worst = 0.0;
+  for (Eigen::Index j = 0; j < d.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(d, j); it; ++it) worst = std::max(worst, std::abs(it.value()));
+  return worst;
+}
+double largest(const DenseMatrix& M) { return M.cwiseAbs().maxCoeff(); }
+double largest(const SparseMatrix& M) {
+  return M.nonZeros() == 0 ? 0.0 : M.coeffs().cwiseAbs().maxCoeff();
+}
+
+template <typename Matrix>
+LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& options) {
+  LcpResult result;
+  if (std::string why = validate(M, q); !why.empty()) {
+    result.message = why;
+    return result;
+  }
+  const auto n = static_cast<int>(q.size());
+  if (n > 0 && asymmetry(M) > 1e-12 * largest(M)) {
+    result.message = "M is not symmetric (the active-set method needs a symmetric PSD M)";
+    return result;
+  }
+  if (options.max_iterations < 0 || !(options.residual_tolerance > 0)) {
+    result.message = "invalid options (max_iterations or residual_tolerance)";
+    return result;
+  }
+  Vector z = Vector::Zero(n);
+  if (n == 0 || q.minCoeff() >= 0.0) {
+    result.path = StartPath::trivial;
+    result.status = judge(M, q, z, options.residual_tolerance, result.w, result.residuals,
+                          result.check_seconds)
+                        ? LcpStatus::solved
+                        : LcpStatus::numerical_failure;
+    result.z = z;
+    return result;
+  }
+  const int max_iterations = options.max_iterations > 0 ? options.max_iterations : 3 * n + 10;
+  const double negative = kNegative * q.lpNorm<Eigen::Infinity>();
+  std::vector<int> P;                 // the passive set, in the order of L's rows
+  std::vector<int> position(n, -1);   // i's place in P, or −1
+  std::vector<char> set_aside(n, 0);  // no step possible with it, until P changes
+  GrowingCholesky chol;
+  auto column_on_P = [&](int j) {
+    Vector column = Vector::Zero(static_cast<Eigen::Index>(P.size()));
+    access::gather_column(M, j, P, position, column);
+    return column;
+  };
+  auto add = [&](int j) {
+    if (!chol.append(column_on_P(j), access::entry(M, j, j))) return false;
+    position[j] = static_cast<int>(P.size());
+    P.push_back(j);
+    ++result.pivots;
+    return true;
+  };
+  // drop every index of P whose z has reached 0, last first (positions shift)
+  auto drop_zeros = [&] {
+    for (int a = static_cast<int>(P.size()) - 1; a >= 0; --a) {
+      if (z(P[a]) > 0.0) continue;
+      const int i = P[a];
+      z(i) = 0.0;
+      chol.remove(a);
+      P.erase(P.begin() + a);
+      position[i] = -1;
+      ++result.pivots;
+      for (std::size_t b = a; b < P.size(); ++b) position[P[b]] = static_cast<int>(b);
+    }
+    std::fill(set_aside.begin(), set_aside.end(), 0);
+  };
+  Vector w = q;
+  int iterations = 0;
+  bool converged = false;
+  while (iterations < max_iterations) {
+    int j = -1;
+    for (int i = 0; i < n; ++i)
+      if (position[i] < 0 && !set_aside[i] && w(i) < -negative && (j < 0 || w(i) < w(j))) j = i;
+    if (j < 0) {
+      converged = true;
+      break;
+    }
+    ++iterations;
+    if (!add(j)) {
+      // M(·, j) depends on P's columns: d with d_j = 1, d_P = −M_PP⁻¹ M_Pj has M d = 0 (M is
+      // PSD and dᵀM d = 0), and the objective falls along it at the rate qᵀd = w_j < 0 (z is the
+      // minimum on P). Lawson–Hanson's argument needs q in the range of M and never meets this;
+      // with q outside it (contact rows with a bias) z moves along d until an index of P reaches
+      // 0, which leaves, and j replaces it: the same span, so M_PP stays nonsingular. No index of
+      // P decreasing along d means the objective is unbounded below on z ≥ 0, so the LCP has no
+      // solution: j is set aside and the final check reports it.
+      const Vector d = -chol.solve(column_on_P(j));
+      const double scale = d.size() > 0 ? d.lpNorm<Eigen::Infinity>() : 0.0;
+      double t = 0.0;
+      int blocking = -1;
+      for (std::size_t a = 0; a < P.size(); ++a) {
+        const double d_a = d(static_cast<Eigen::Index>(a));
+        if (!(d_a < -1e-14 * scale)) continue;
+        const double step = std::max(z(P[a]), 0.0) / -d_a;
+        if (blocking < 0 || step < t) {
+          t = step;
+          blocking = static_cast<int>(a);
+        }
+      }
+      if (blocking < 0) {
+        set_aside[j] = 1;
+        continue;
+      }
+      const Vector z_before = z;
+      const std::vector<int> P_before = P;
+      for (std::size_t a = 0; a < P.size(); ++a) z(P[a]) += t * d(static_cast<Eigen::Index>(a));
+      z(P[blocking]) = 0.0;
+      drop_zeros();
+      if (add(j)) {
+        z(j) = t;
+      } else {
+        // j still depends on P to rounding: undo the move, set j aside
+        z = z_before;
+        for (std::size_t a = P.size(); a-- > 0;) {
+          position[P[a]] = -1;
+          chol.remove(static_cast<int>(a));
+        }
+        P.clear();
+        for (int i : P_before) add(i);
+        set_aside[j] = 1;
+        continue;
+      }
+    }
+    // the inner loop: move z toward the minimum on P, dropping the indices that reach 0
+    for (std::size_t inner = 0; inner <= P.size(); ++inner) {
+      Vector rhs(P.size());
+      for (std::size_t a = 0; a < P.size(); ++a) rhs(static_cast<Eigen::Index>(a)) = -q(P[a]);
+      const Vector s = chol.solve(rhs);
+      double alpha = 1.0;
+      int blocking = -1;
+      for (std::size_t a = 0; a < P.size(); ++a) {
+        const double s_a = s(static_cast<Eigen::Index>(a));
+        if (s_a > 0.0) continue;
+        const double z_a = z(P[a]);
+        const double step = z_a <= 0.0 ? 0.0 : z_a / (z_a - s_a);
+        if (blocking < 0 || step < alpha) {
+          alpha = step;
+          blocking = static_cast<int>(a);
+        }
+      }
+      if (blocking < 0) {
+        for (std::size_t a = 0; a < P.size(); ++a) z(P[a]) = s(static_cast<Eigen::Index>(a));
+        break;
+      }
+      for (std::size_t a = 0; a < P.size(); ++a)
+        z(P[a]) += alpha * (s(static_cast<Eigen::Index>(a)) - z(P[a]));
+      z(P[blocking]) = 0.0;
+      drop_zeros();
+      // the index just added, dropped at once, would be added again: set it aside
+      if (position[j] < 0) set_aside[j] = 1;
+    }
+    w = M * z + q;
+  }
+  // complete P to a basis of the tight rows: the indices off P with w_i = 0 to rounding whose
+  // columns are independent of P's join it with z_i = 0 (degenerate basic). z does not change; the
+  // set is a sturdier warm start: a box on four corners keeps three rows, not the two diagonal
+  // ones the iteration may end on, and the next step's slightly tilted load still fits it
+  if (converged)
+    for (int i = 0; i < n; ++i)
+      if (position[i] < 0 && std::abs(w(i)) <= negative) add(i);
+  result.z = z;
+  result.active_set = P;
+  std::sort(result.active_set.begin(), result.active_set.end());
+  result.path = StartPath::lemke;
+  const bool passed = judge(M, q, result.z, options.residual_tolerance, result.w,
+                            result.residuals, result.check_seconds);
+  if (passed && converged) {
+    result.status = LcpStatus::solved;
+  } else if (!converged) {
+    result.status = LcpStatus::pivot_limit;
+    result.message = fmt::format("no solution within {} iterations", max_iterations);
+  } else {
+    result.status = LcpStatus::numerical_failure;
+    result.message = fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
+                                 result.residuals.worst(), options.residual_tolerance);
+  }
+  return result;
+}
+
+double psd_seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+LcpResult solve_psd_lcp(const LcpProblem& problem, const PsdLcpOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  LcpResult result = solve_psd(problem.M, problem.q, options);
+  result.seconds = psd_seconds_since(start);
+  return result;
+}
+
+LcpResult solve_psd_lcp(const SparseLcpProblem& problem, const PsdLcpOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  LcpResult result = solve_psd(problem.M, problem.q, options);
+  result.seconds = psd_seconds_since(start);
+  return result;
+}
+
+}  // namespace pivot::lcp
