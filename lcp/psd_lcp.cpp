@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "pivot/lcp/active_set.hpp"
@@ -43,7 +45,11 @@ class GrowingCholesky {
   // right of the diagonal, and rotate columns (i, i+1) for i = r..k−2 to remove it (Givens; the
   // product L Lᵀ, now M_PP without r, is unchanged by rotations of the columns)
   void remove(int r) {
-    for (int i = r; i + 1 < k_; ++i) L_.row(i).head(k_) = L_.row(i + 1).head(k_);
+    // rows r+1 … k−1 move up by one, column by column (contiguous in column-major storage)
+    for (int c = 0; c < k_; ++c) {
+      double* column = L_.data() + static_cast<std::ptrdiff_t>(c) * L_.outerStride();
+      std::memmove(column + r, column + r + 1, sizeof(double) * static_cast<std::size_t>(k_ - 1 - r));
+    }
     for (int i = r; i + 1 < k_; ++i) {
       const double a = L_(i, i), b = L_(i, i + 1);
       const double h = std::hypot(a, b);
@@ -61,12 +67,25 @@ class GrowingCholesky {
   }
 
   // s with L Lᵀ s = rhs
-  [[nodiscard]] Vector solve(const Vector& rhs) const {
-    Vector s = rhs;
-    const auto L = L_.topLeftCorner(k_, k_);
-    L.triangularView<Eigen::Lower>().solveInPlace(s);
-    L.transpose().triangularView<Eigen::Upper>().solveInPlace(s);
+  [[nodiscard]] Vector solve(const Vector& rhs) const { return backward(forward(rhs)); }
+  // y = L⁻¹ rhs
+  [[nodiscard]] Vector forward(const Vector& rhs) const {
+    Vector y = rhs;
+    L_.topLeftCorner(k_, k_).triangularView<Eigen::Lower>().solveInPlace(y);
+    return y;
+  }
+  // s = L⁻ᵀ y
+  [[nodiscard]] Vector backward(const Vector& y) const {
+    Vector s = y;
+    L_.topLeftCorner(k_, k_).transpose().triangularView<Eigen::Upper>().solveInPlace(s);
     return s;
+  }
+  // after append(): y = L⁻¹ rhs grown by its last entry, from the new last entry of rhs (the
+  // leading rows of L, hence of y, did not change)
+  void extend_forward(Vector& y, double rhs_last) const {
+    const int k = k_ - 1;
+    y.conservativeResize(k_);
+    y(k) = (rhs_last - L_.row(k).head(k).dot(y.head(k))) / L_(k, k);
   }
 
  private:
@@ -133,12 +152,20 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
     access::gather_column(M, j, P, position, column);
     return column;
   };
+  // y = L⁻¹ (−q_P), kept with L: an added index extends it by one entry, a drop recomputes it
+  Vector y;
   auto add = [&](int j) {
     if (!chol.append(column_on_P(j), access::entry(M, j, j))) return false;
     position[j] = static_cast<int>(P.size());
     P.push_back(j);
+    chol.extend_forward(y, -q(j));
     ++result.pivots;
     return true;
+  };
+  auto refresh_forward = [&] {
+    Vector rhs(P.size());
+    for (std::size_t a = 0; a < P.size(); ++a) rhs(static_cast<Eigen::Index>(a)) = -q(P[a]);
+    y = chol.forward(rhs);
   };
   // drop every index of P whose z has reached 0, last first (positions shift)
   auto drop_zeros = [&] {
@@ -152,6 +179,7 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
       ++result.pivots;
       for (std::size_t b = a; b < P.size(); ++b) position[P[b]] = static_cast<int>(b);
     }
+    refresh_forward();
     std::fill(set_aside.begin(), set_aside.end(), 0);
   };
   Vector w = q;
@@ -206,6 +234,7 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
           chol.remove(static_cast<int>(a));
         }
         P.clear();
+        y.resize(0);
         for (int i : P_before) add(i);
         set_aside[j] = 1;
         continue;
@@ -213,9 +242,7 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
     }
     // the inner loop: move z toward the minimum on P, dropping the indices that reach 0
     for (std::size_t inner = 0; inner <= P.size(); ++inner) {
-      Vector rhs(P.size());
-      for (std::size_t a = 0; a < P.size(); ++a) rhs(static_cast<Eigen::Index>(a)) = -q(P[a]);
-      const Vector s = chol.solve(rhs);
+      const Vector s = chol.backward(y);
       double alpha = 1.0;
       int blocking = -1;
       for (std::size_t a = 0; a < P.size(); ++a) {
