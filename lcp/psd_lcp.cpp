@@ -240,8 +240,12 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
         continue;
       }
     }
-    // the inner loop: move z toward the minimum on P, dropping the indices that reach 0
-    for (std::size_t inner = 0; inner <= P.size(); ++inner) {
+    // the inner loop: move z toward the minimum on P, dropping the indices that reach 0. Each
+    // pass that does not end it drops at least one index, so |P| + 1 passes (|P| on entry: the
+    // bound must not shrink with P, or the last solve on the reduced P is skipped; the lemke
+    // fuzz target's finding tests/fuzz/regressions/lemke/psd_inner_loop_bound) always end it
+    const std::size_t passes = P.size() + 1;
+    for (std::size_t inner = 0; inner < passes; ++inner) {
       const Vector s = chol.backward(y);
       double alpha = 1.0;
       int blocking = -1;

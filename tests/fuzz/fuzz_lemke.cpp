@@ -23,7 +23,9 @@
 //   2. on a P-matrix the LCP has exactly one solution for every q (Cottle, Pang & Stone 1992,
 //      Thm 3.3.7) and Lemke's method finds it (Cline 2002 §2.7.1; Murty 1988 §2.3), so any other
 //      status is a finding. Two P-matrix families: strictly diagonally dominant rows with a
-//      positive diagonal, and AᵀA + I (symmetric positive definite).
+//      positive diagonal, and AᵀA + I (symmetric positive definite), which solve_psd_lcp
+//      (psd_lcp.hpp) must solve too, and which the crash start (LemkeOptions::crash_rows, a
+//      fuzzed subset of the rows) starts from its active-set answer on a principal block.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -37,6 +39,7 @@
 #include "lcp/lcp_test_support.hpp"
 #include "fuzz_support.hpp"
 #include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/psd_lcp.hpp"
 
 namespace {
 
@@ -157,6 +160,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (bits & (1 << i)) active.push_back(i);
     options.warm_start = active;
   }
+  // read last, so that inputs written before it decode as they did: the crash start's rows
+  // (LemkeOptions::crash_rows; without a warm start only). On the symmetric family its block is
+  // symmetric positive definite and the crash runs; on the others it is refused
+  if (!warm && in.flag()) {
+    const int bits = in.byte();
+    for (int i = 0; i < n; ++i)
+      if (bits & (1 << i)) options.crash_rows.push_back(i);
+  }
 
   pivot::lcp::LcpResult result;
   try {
@@ -197,6 +208,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     pivot::fuzz::finding(std::string("a P-matrix LCP was reported ") +
                          pivot::lcp::to_string(result.status) + " (" + result.message + "); " +
                          describe(M, q));
+  }
+  // the symmetric positive definite family is also a PSD LCP: solve_psd_lcp must solve it, and
+  // its answer pass the same independent check (oracle 2's uniqueness: the same z as Lemke's)
+  if (kind == Kind::gram_plus_identity) {
+    pivot::lcp::LcpResult psd;
+    try {
+      psd = sparse ? pivot::lcp::solve_psd_lcp(pivot::lcp::SparseLcpProblem{M.sparseView(), q, "fuzz"})
+                   : pivot::lcp::solve_psd_lcp(pivot::lcp::LcpProblem{M, q, "fuzz"});
+    } catch (const std::exception& e) {
+      pivot::fuzz::finding(std::string("solve_psd_lcp threw: ") + e.what() + "; " + describe(M, q));
+    }
+    if (!psd.ok())
+      pivot::fuzz::finding(std::string("a symmetric positive definite LCP was reported ") +
+                           pivot::lcp::to_string(psd.status) + " by solve_psd_lcp (" +
+                           psd.message + "); " + describe(M, q));
+    else if (std::string wrong = check_solution(M, q, psd.z); !wrong.empty() &&
+             !(psd.z.minCoeff() >= -1e-7 * psd.z.lpNorm<Eigen::Infinity>() &&
+               check_solution(M, q, psd.z.cwiseMax(0.0)).empty()))
+      pivot::fuzz::finding("a `solved` answer of solve_psd_lcp fails the independent check: " +
+                           wrong + "; " + describe(M, q));
   }
   return 0;
 }

@@ -180,3 +180,33 @@ TEST_CASE("lemke crash start: the PSD block's active set starts the whole proble
     CHECK(warm.path == StartPath::warm_start);
   }
 }
+
+TEST_CASE("psd lcp: an inner loop that drops two indices ends on the solve over what is left",
+          "[lcp][psd]") {
+  // the lemke fuzz target's finding (tests/fuzz/regressions/lemke/psd_inner_loop_bound): adding
+  // index 5 to P = {1, 6} dropped 6, then 1, and the inner loop's bound, recomputed from the
+  // shrinking P, ended it before the solve on P = {5}: z₅ = 2.896e-13 instead of −q₅/M₅₅, w₅ < 0
+  MatrixXd M(7, 7);
+  M << 33544.6722106934, 3323.13098144531, -5436.05166625977, 12240.9536590576, 11945.6202392578,
+      11708.0759887695, 22807.5966339111, 3323.13098144531, 17461.0204467773, -6417.45001220703,
+      13668.7638549805, 14374.1862640381, 13578.2699127197, 9656.6145324707, -5436.05166625977,
+      -6417.45001220703, 20659.9224853516, -4271.84552001953, -8378.48246765137,
+      -6287.91041564941, -12890.0361633301, 12240.9536590576, 13668.7638549805,
+      -4271.84552001953, 16922.6903533936, 11693.3267211914, 13502.0252838135, 14683.4324493408,
+      11945.6202392578, 14374.1862640381, -8378.48246765137, 11693.3267211914, 15933.6401977539,
+      13607.7122039795, 13425.4899139404, 11708.0759887695, 13578.2699127197, -6287.91041564941,
+      13502.0252838135, 13607.7122039795, 13105.2284545898, 13487.7669219971, 22807.5966339111,
+      9656.6145324707, -12890.0361633301, 14683.4324493408, 13425.4899139404, 13487.7669219971,
+      22135.2232666016;
+  VectorXd q(7);
+  q << 1e-05, -3.90625e-09, 1.99609375e-06, 9.3765625e-05, 9.00390625e-06, -3.90625e-09,
+      -3.90625e-09;
+  const LcpProblem p{M, q, "two drops"};
+  const LcpResult psd = solve_psd_lcp(p);
+  INFO(psd.message);
+  REQUIRE(psd.status == LcpStatus::solved);
+  CHECK(independent_worst(M, q, psd.z) <= 1e-9);
+  const LcpResult lemke = solve_lemke(p);
+  REQUIRE(lemke.status == LcpStatus::solved);
+  CHECK(relative_difference(psd.z, lemke.z) <= 1e-9);  // M is positive definite: one solution
+}
