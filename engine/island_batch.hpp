@@ -18,7 +18,7 @@ class ThreadPool;
 
 /// Islands with more than this many complementarity rows and no warm start get Lemke's crash
 /// start (lcp::LemkeOptions::crash_rows = the unilateral rows: the frictionless problem first,
-/// docs/step.md §4). Measured (docs/benchmarks.md, "The crash start"): a 13-level box pyramid's
+/// docs/step.md §3). Measured (docs/benchmarks.md, "The crash start"): a 13-level box pyramid's
 /// cold step went from 2216 Lemke pivots to 323 crash pivots and none in Lemke, and the 20-level
 /// one's from a false ray to a solved step; on 5- to 10-level pyramids (m = 600–2400) it changes
 /// little (51 and 199 pivots before, 51 and 195 with it). Smaller islands keep the standard
