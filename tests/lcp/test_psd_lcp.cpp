@@ -210,3 +210,25 @@ TEST_CASE("psd lcp: an inner loop that drops two indices ends on the solve over 
   REQUIRE(lemke.status == LcpStatus::solved);
   CHECK(relative_difference(psd.z, lemke.z) <= 1e-9);  // M is positive definite: one solution
 }
+
+TEST_CASE("psd lcp: a row with q = 0 pushed below 0 by rounding-sized terms is entered",
+          "[lcp][psd]") {
+  // the lemke fuzz target's second finding (regressions/lemke/psd_negative_w_in_a_q_zero_row):
+  // z₀ = 3.1e-13 makes w₃ = M₃₀ z₀ = −5.5e-16 in a row with q₃ = 0. That is small beside
+  // ‖q‖∞ = 9.7e-5, the old threshold's scale, but it is the whole of row 3, which the residual
+  // check judges on its own: index 3 must enter (z₃ = 5.5e-16, w₃ = 0)
+  MatrixXd M(5, 5);
+  M << 12403.5648956299, 0.433273315429688, -0.001739501953125, -0.001739501953125,
+      922.642791748047, 0.433273315429688, 1.00003051757812, 1.52587890625e-05, 1.52587890625e-05,
+      0.0351715087890625, -0.001739501953125, 1.52587890625e-05, 1.00001525878906,
+      1.52587890625e-05, 1.52587890625e-05, -0.001739501953125, 1.52587890625e-05,
+      1.52587890625e-05, 1.00001525878906, 1.52587890625e-05, 922.642791748047, 0.0351715087890625,
+      1.52587890625e-05, 1.52587890625e-05, 10898.0007629395;
+  VectorXd q(5);
+  q << -3.90625e-09, 9.699609375e-05, 9.9609375e-07, 0, 0;
+  const LcpResult psd = solve_psd_lcp(LcpProblem{M, q, "q = 0 row"});
+  INFO(psd.message);
+  REQUIRE(psd.status == LcpStatus::solved);
+  CHECK(psd.z(3) > 0.0);
+  CHECK(independent_worst(M, q, psd.z) <= 1e-9);
+}
