@@ -308,24 +308,24 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
   return result;
 }
 
-double psd_seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// the solve of either storage, with its wall time in `seconds`
+template <typename Problem>
+LcpResult timed_solve(const Problem& problem, const PsdLcpOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  LcpResult result = solve_psd(problem.M, problem.q, options);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
 }
 
 }  // namespace
 
 LcpResult solve_psd_lcp(const LcpProblem& problem, const PsdLcpOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  LcpResult result = solve_psd(problem.M, problem.q, options);
-  result.seconds = psd_seconds_since(start);
-  return result;
+  return timed_solve(problem, options);
 }
 
 LcpResult solve_psd_lcp(const SparseLcpProblem& problem, const PsdLcpOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  LcpResult result = solve_psd(problem.M, problem.q, options);
-  result.seconds = psd_seconds_since(start);
-  return result;
+  return timed_solve(problem, options);
 }
 
 }  // namespace pivot::lcp
