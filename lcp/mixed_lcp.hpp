@@ -57,4 +57,14 @@ struct MixedLcpResult {
 /// throws pivot::Error when P is singular
 [[nodiscard]] LcpProblem reduce_mixed_lcp(const MixedLcpProblem& problem);
 
+namespace detail {
+/// out = S − K X in sparse storage (the reduction's product 𝓜 = S − K P⁻¹Q with X = P⁻¹Q), with
+/// sorted rows in every column. Entry (r, j) is S(r, j) followed by the terms −K(r, c) X(c, j) in
+/// the order of column j's stored entries of X, added one by one: the same bits as Gustavson's
+/// column-by-column product. An entry is stored where S or some product has one. `out` keeps its
+/// allocation from call to call. Internal (the sparse reduction's), declared for its tests.
+void schur_complement(const SparseMatrix& S, const SparseMatrix& K, const SparseMatrix& X,
+                      SparseMatrix& out);
+}  // namespace detail
+
 }  // namespace pivot::lcp

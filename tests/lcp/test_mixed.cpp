@@ -8,9 +8,9 @@
 #include <set>
 #include <string>
 
+#include "lcp_test_support.hpp"
 #include "pivot/lcp/lcp_io.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
-#include "lcp_test_support.hpp"
 
 using namespace pivot::lcp;
 using namespace pivot::test;
@@ -232,4 +232,90 @@ TEST_CASE("mixed: a P with a dependent combination of rows is singular", "[lcp][
   CHECK_FALSE(result.ok());
   CHECK(!result.singular_rows.empty());
   for (int r : result.singular_rows) CHECK((r >= 0 && r < 3));
+}
+
+namespace {
+
+// a random sparse matrix with explicit patterns: `mask` says which entries are stored (some of
+// them exactly 0.0), `A` holds them
+struct Patterned {
+  SparseMatrix A;
+  Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> mask;
+};
+
+Patterned patterned(std::mt19937& rng, int rows, int cols, double density,
+                    const std::vector<int>& group_sizes) {
+  std::uniform_real_distribution<double> coin(0.0, 1.0), value(-2.0, 2.0);
+  std::uniform_int_distribution<std::size_t> pick(0, group_sizes.size() - 1);
+  Patterned p;
+  p.mask.setConstant(rows, cols, false);
+  std::vector<Eigen::Triplet<double>> entries;
+  // columns in groups that share one row pattern (a body's six columns of G)
+  for (int c = 0; c < cols;) {
+    const int g = std::min(group_sizes[pick(rng)], cols - c);
+    std::vector<int> pattern;
+    for (int r = 0; r < rows; ++r)
+      if (coin(rng) < density) pattern.push_back(r);
+    for (int t = 0; t < g; ++t)
+      for (int r : pattern) {
+        p.mask(r, c + t) = true;
+        entries.emplace_back(r, c + t, coin(rng) < 0.05 ? 0.0 : value(rng));
+      }
+    c += g;
+  }
+  p.A.resize(rows, cols);
+  p.A.setFromTriplets(entries.begin(), entries.end());
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("mixed: the sparse Schur complement S − K X, entry by entry in its documented order",
+          "[lcp][mixed][sparse]") {
+  // Reference: entry (r, j) stored where S or some K(r, c) X(c, j) is, and summed as
+  // S(r, j) − K(r, c₁) X(c₁, j) − … over column j's entries of X in order, one term at a time
+  // (the contract that keeps the engine's bits when the product's loops are reorganized). K's
+  // columns come in groups with one row pattern, of sizes that fit, fill and overflow the
+  // implementation's groups; some stored entries are exactly zero.
+  std::mt19937 rng(2026);
+  SparseMatrix out;  // reused across the cases, as the engine does
+  for (int trial = 0; trial < 12; ++trial) {
+    const int m = 5 + trial * 7, n = 6 + trial * 5;
+    const Patterned S = patterned(rng, m, m, 0.08, {1});
+    const Patterned K = patterned(rng, m, n, 0.3, {1, 2, 3, 6, 6, 9, 13});
+    const Patterned X = patterned(rng, n, m, 0.25, {1});
+    pivot::lcp::detail::schur_complement(S.A, K.A, X.A, out);
+    REQUIRE(out.rows() == m);
+    REQUIRE(out.cols() == m);
+    for (int j = 0; j < m; ++j) {
+      std::vector<int> rows;
+      std::vector<double> values;
+      for (int r = 0; r < m; ++r) {
+        bool stored = S.mask(r, j);
+        double sum = S.mask(r, j) ? S.A.coeff(r, j) : 0.0;
+        for (SparseMatrix::InnerIterator x(X.A, j); x; ++x)
+          if (K.mask(r, x.index())) {
+            stored = true;
+            sum += -K.A.coeff(r, x.index()) * x.value();
+          }
+        if (stored) {
+          rows.push_back(r);
+          values.push_back(sum);
+        }
+      }
+      std::vector<int> got_rows;
+      std::vector<double> got_values;
+      for (SparseMatrix::InnerIterator it(out, j); it; ++it) {
+        got_rows.push_back(static_cast<int>(it.index()));
+        got_values.push_back(it.value());
+      }
+      INFO("trial " << trial << ", column " << j);
+      REQUIRE(got_rows == rows);
+      CHECK(got_values == values);  // bit for bit
+    }
+    // and the mathematics, against a dense product
+    const MatrixXd dense = MatrixXd(S.A) - MatrixXd(K.A) * MatrixXd(X.A);
+    CHECK((MatrixXd(out) - dense).cwiseAbs().maxCoeff() <=
+          1e-14 * std::max(1.0, dense.cwiseAbs().maxCoeff()));
+  }
 }
