@@ -57,6 +57,10 @@ struct DetectTimes {
   }
 };
 
+/// runs body(0) … body(tasks − 1), each once, possibly on several threads, and returns when all
+/// have returned (the engine's thread pool)
+using ParallelFor = std::function<void(int tasks, const std::function<void(int)>& body)>;
+
 class CollisionWorld {
  public:
   CollisionWorld();
@@ -75,9 +79,12 @@ class CollisionWorld {
   /// deterministic: the same poses give the same contacts in the same order, whatever the
   /// earlier calls (no contact cache is kept). Throws pivot::Error for a negative or
   /// non-finite margin or a non-finite pose.
-  /// With `times`, the wall time of each phase is added there.
+  /// With `times`, the wall time of each phase is added there. With `parallel`, the narrow
+  /// phase of large pair lists runs through it, pair by pair into their own lists, which are
+  /// then joined in pair order: the contacts are the same for any thread count.
   [[nodiscard]] std::vector<Contact> detect(const std::function<Pose(int)>& pose, double margin,
-                                            DetectTimes* times = nullptr);
+                                            DetectTimes* times = nullptr,
+                                            const ParallelFor* parallel = nullptr);
   [[nodiscard]] int object_count() const;
 
  private:

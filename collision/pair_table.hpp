@@ -78,6 +78,22 @@ enum class Manifold {
   return "unknown";
 }
 
+/// true when the manifold reads only its two parts and its own locals, so pairs may run on
+/// several threads at once (CollisionWorld::detect with a ParallelFor). The mesh manifolds run
+/// Bullet's convex–concave algorithm objects and the sdf ones share the World's traversal caches:
+/// those pairs run on the calling thread.
+[[nodiscard]] constexpr bool runs_in_parallel(Manifold m) {
+  switch (m) {
+    case Manifold::mesh:
+    case Manifold::capsule_mesh:
+    case Manifold::sdf_pair:
+    case Manifold::shell_primitive:
+      return false;
+    default:
+      return true;
+  }
+}
+
 struct PairRule {
   Manifold manifold = Manifold::none;
   bool swap = false;  ///< run as (B, A) and flip the result

@@ -111,8 +111,9 @@ struct WorldSettings {
   /// time the stages of every step (StepReport::stages, RunTotals::stage_seconds); off by
   /// default: a few dozen clock reads per step
   bool profile = false;
-  /// threads that solve independent islands (and post-step islands) at once, ≥ 0; 0: every
-  /// core the system reports. The results are the same for any count (docs/step.md §3)
+  /// threads that solve independent islands (and post-step islands) at once, and share the
+  /// collision narrow phase of large pair lists, ≥ 0; 0: every core the system reports. The
+  /// results are the same for any count (docs/step.md §3)
   int threads = 1;
   /// islands of a few bodies and rows go through the small dense path (docs/step.md §3);
   /// false: every island through the general sparse one (the reference, for comparisons)

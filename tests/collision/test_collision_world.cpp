@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <thread>
 
 #include "pivot/collision/collision_world.hpp"
 #include "pivot/core/error.hpp"
@@ -438,6 +439,78 @@ TEST_CASE("detection is deterministic: same poses, same contacts, same order", "
   for (std::size_t k = 1; k < first.size(); ++k)
     CHECK(std::make_pair(first[k - 1].body_a, first[k - 1].body_b) <=
           std::make_pair(first[k].body_a, first[k].body_b));
+}
+
+// The narrow phase on several threads (detect's ParallelFor, the engine's thread pool): the same
+// contacts bit for bit in the same order as on one thread, with pairs whose manifolds must stay
+// on the calling thread (a mesh floor) mixed in, and tasks run in a scrambled order on two
+// threads. The pile is large enough (more than 32 pairs) for the threads to be used.
+TEST_CASE("detection on several threads gives the same contacts as on one", "[collision]") {
+  auto build = [](Scene& s) {
+    s.add(0, make_plane(Vec3::UnitZ(), 0.0), Vec3::Zero(), Quat::Identity(), true);
+    s.add(1,
+          make_mesh({Vec3(2, -2, 0.001), Vec3(6, -2, 0.001), Vec3(6, 2, 0.001), Vec3(2, 2, 0.001)},
+                    {{0, 1, 2}, {0, 2, 3}}, "floor"),
+          Vec3::Zero(), Quat::Identity(), true);
+    int body = 2;
+    for (int i = 0; i < 12; ++i)
+      for (int k = 0; k < 6; ++k) {
+        // columns of touching shapes across the plane (x < 2) and the mesh (x > 2)
+        const Vec3 x(-1.5 + 0.55 * i, 0.3 * (k % 2), 0.09 + 0.17 * k);
+        const Quat q = axis_angle(0.05 * (i + k), Vec3(1, k, 2));
+        switch ((i + k) % 4) {
+          case 0:
+            s.add(body++, make_box(Vec3(0.1, 0.12, 0.09)), x, q);
+            break;
+          case 1:
+            s.add(body++, make_sphere(0.09), x, q);
+            break;
+          case 2:
+            s.add(body++, make_capsule(0.06, 0.08), x, q);
+            break;
+          default:
+            s.add(body++,
+                  make_convex({Vec3(-0.1, -0.1, -0.09), Vec3(0.15, -0.1, -0.09),
+                               Vec3(-0.1, 0.15, -0.09), Vec3(0.0, 0.0, 0.12)}),
+                  x, q);
+        }
+      }
+  };
+  Scene serial, threaded;
+  build(serial);
+  build(threaded);
+  // two threads, each taking every other task from the end
+  const ParallelFor two_threads = [](int tasks, const std::function<void(int)>& body) {
+    auto half = [&](int first) {
+      for (int t = tasks - 1 - first; t >= 0; t -= 2) body(t);
+    };
+    std::thread other(half, 1);
+    half(0);
+    other.join();
+  };
+  int calls = 0;
+  const ParallelFor counted = [&](int tasks, const std::function<void(int)>& body) {
+    ++calls;
+    two_threads(tasks, body);
+  };
+  const auto pose = [&](int i) { return serial.poses.at(i); };
+  const auto one = serial.world.detect(pose, 0.05);
+  const auto many = threaded.world.detect(pose, 0.05, nullptr, &counted);
+  CHECK(calls == 1);
+  REQUIRE(one.size() > 30);
+  int on_mesh = 0;
+  for (const Contact& c : one) on_mesh += c.body_b == 1 ? 1 : 0;
+  CHECK(on_mesh > 0);
+  REQUIRE(many.size() == one.size());
+  for (std::size_t k = 0; k < one.size(); ++k) {
+    INFO("contact " << k);
+    CHECK(many[k].body_a == one[k].body_a);
+    CHECK(many[k].body_b == one[k].body_b);
+    CHECK(many[k].p_WCa == one[k].p_WCa);
+    CHECK(many[k].p_WCb == one[k].p_WCb);
+    CHECK(many[k].n_BA_W == one[k].n_BA_W);
+    CHECK(many[k].gap == one[k].gap);
+  }
 }
 
 // A box resting across the edges of two others (a pyramid's upper level) has contact corners
