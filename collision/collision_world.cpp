@@ -628,9 +628,21 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   // 3. narrow phase, part against part, each pair into its own list; with `parallel` and
   // enough pairs, the pairs whose manifolds run in parallel are spread over its threads in
-  // contiguous chunks, the others run here; the lists are joined in pair order
+  // contiguous chunks, the others run here; the lists are joined in pair order.
+  // The contacts' canonical order: (body_a, body_b, point_a), point_a compared on a grid of 2⁻³⁰ m
+  // (about 1e-9 m; the product with 2³⁰ is exact): two corners of a box edge along y have the
+  // same x up to rounding, and comparing the exact x let that rounding order them, so a resting
+  // pyramid's contacts changed places from step to step and the previous step's active set no
+  // longer fitted (Lemke's warm start failed, 6000 pivots instead of 0 on 13 levels). On the
+  // grid they tie in x and y orders them. Two points fall into different cells for rounding
+  // only when a cell boundary lies within their 1e-17 m, about once in 10⁸.
+  // The pairs are in (body_a, body_b) order and each gives all its contacts at once, so sorting
+  // each pair's contacts by point_a (stably) is the same as sorting the whole list, and runs
+  // with the pair, on its thread (the sort of the whole list was 1.3 ms of the 6.9 ms narrow
+  // phase of a step of 8 pyramids, 3200 contacts, on one thread).
   const auto narrow_start = std::chrono::steady_clock::now();
   auto narrow_pair = [&](std::size_t index, std::vector<Contact>& out) {
+    const std::size_t first = out.size();
     const auto& [oa, ob] = pairs[index];
     for (const Part& pa : oa->parts)
       for (const Part& pb : ob->parts)
@@ -644,6 +656,13 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
           k.gap = k.n_BA_W.dot(k.p_WCa - k.p_WCb);
           out.push_back(k);
         }
+    auto cell = [](double v) { return std::floor(v * 0x1p30); };
+    std::stable_sort(
+        out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+        [&](const Contact& x, const Contact& y) {
+          return std::make_tuple(cell(x.p_WCa.x()), cell(x.p_WCa.y()), cell(x.p_WCa.z())) <
+                 std::make_tuple(cell(y.p_WCa.x()), cell(y.p_WCa.y()), cell(y.p_WCa.z()));
+        });
   };
   std::vector<Contact> contacts;
   if (parallel && *parallel && pairs.size() >= kParallelPairs) {
@@ -672,20 +691,6 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
   } else {
     for (std::size_t k = 0; k < pairs.size(); ++k) narrow_pair(k, contacts);
   }
-  // 4. a canonical order: (body_a, body_b, point_a), point_a compared on a grid of 2⁻³⁰ m
-  // (about 1e-9 m; the product with 2³⁰ is exact): two corners of a box edge along y have the
-  // same x up to rounding, and comparing the exact x let that rounding order them, so a resting
-  // pyramid's contacts changed places from step to step and the previous step's active set no
-  // longer fitted (Lemke's warm start failed, 6000 pivots instead of 0 on 13 levels). On the
-  // grid they tie in x and y orders them. Two points fall into different cells for rounding
-  // only when a cell boundary lies within their 1e-17 m, about once in 10⁸.
-  auto cell = [](double v) { return std::floor(v * 0x1p30); };
-  std::stable_sort(contacts.begin(), contacts.end(), [&](const Contact& x, const Contact& y) {
-    return std::make_tuple(x.body_a, x.body_b, cell(x.p_WCa.x()), cell(x.p_WCa.y()),
-                           cell(x.p_WCa.z())) <
-           std::make_tuple(y.body_a, y.body_b, cell(y.p_WCa.x()), cell(y.p_WCa.y()),
-                           cell(y.p_WCa.z()));
-  });
   if (times) times->add(start, narrow_start);
   return contacts;
 }

@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
   auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
   auto* character = app.add_subcommand("character", "the motion-capture-driven character");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
-  auto* sdf = app.add_subcommand("sdf", "sdf contact generation: point tree against brute force and Bullet GImpact");
+  auto* sdf = app.add_subcommand(
+      "sdf", "sdf contact generation: point tree against brute force and Bullet GImpact");
   auto* sdf_build = app.add_subcommand(
       "sdf-build", "an sdf shape from a 100k-triangle mesh at 256 voxels across (not in all)");
   app.require_subcommand(0, 1);
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
     speed_options.scaling_levels = {3, 5, 7};
     speed_options.separate_pyramids = 2;
     speed_options.separate_steps = 5;
+    speed_options.separate_rounds = 1;
     speed_options.stack_duration = 0.5;
   }
 
@@ -124,9 +126,8 @@ int main(int argc, char** argv) {
   if (everything || hybrid->parsed()) run_hybrid_benchmark(hybrid_options, std::cout);
   if (everything || bowl->parsed()) run_bowl_benchmark(bowl_options, std::cout);
   if (everything || character->parsed())
-    run_character_benchmark({.scenes_dir = PIVOT_SOURCE_SCENES_DIR,
-                             .budget_seconds = quick ? 0.0 : 3.0},
-                            std::cout);
+    run_character_benchmark(
+        {.scenes_dir = PIVOT_SOURCE_SCENES_DIR, .budget_seconds = quick ? 0.0 : 3.0}, std::cout);
   if (everything || sdf->parsed()) {
     SdfBenchOptions sdf_options;
     sdf_options.meshes = fs::path(PIVOT_SOURCE_SCENES_DIR) / "meshes";

@@ -18,7 +18,8 @@ struct SpeedBenchOptions {
   int scaling_steps = 10;
   int separate_pyramids = 8;  ///< of 10 levels each, side by side
   int separate_steps = 40;
-  double stack_duration = 10.0;  ///< the 20-box stack, s simulated
+  int separate_rounds = 3;          ///< alternating 1- and 2-thread runs
+  double stack_duration = 10.0;     ///< the 20-box stack, s simulated
   FreeBodiesOptions free_bodies{};  ///< N shapeless free bodies, up to 10⁵ (issue #24)
 };
 
