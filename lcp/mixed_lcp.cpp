@@ -112,8 +112,21 @@ void schur_complement(const SparseMatrix& S, const SparseMatrix& K, const Sparse
         length == k.start[c] - k.start[c - 1] &&
         std::equal(k.index + k.start[c], k.index + k.start[c + 1], k.index + k.start[c - 1]);
   }
+  // an upper bound of the entries, from the same groups as below (a group's rows counted once),
+  // reserved at once: a short reserve grew the storage by doubling, copying and faulting in a
+  // few times at a cold first step (a 15-level pyramid's first reduction: 13–19 ms before,
+  // 9.5–12.6 ms with the bound)
+  Eigen::Index bound = S.nonZeros();
+  for (Eigen::Index j = 0; j < S.cols(); ++j)
+    for (int p = x.start[j], end = x.start[j + 1]; p < end;) {
+      const int c = x.index[p];
+      int g = 1;
+      while (p + g < end && g < kMaxGroup && x.index[p + g] == c + g && same_rows[c + g]) ++g;
+      bound += k.start[c + 1] - k.start[c];
+      p += g;
+    }
   out.resize(m, S.cols());  // keeps the entries' allocation
-  out.data().reserve(S.nonZeros() + 4 * X.nonZeros());
+  out.data().reserve(std::min<Eigen::Index>(bound, m * S.cols()));
   for (Eigen::Index j = 0; j < S.cols(); ++j) {
     rows.clear();
     runs.assign(1, 0);

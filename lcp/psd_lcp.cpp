@@ -51,7 +51,8 @@ class GrowingCholesky {
     // rows r+1 … k−1 move up by one, column by column (contiguous in column-major storage)
     for (int c = 0; c < k_; ++c) {
       double* column = L_.data() + static_cast<std::ptrdiff_t>(c) * L_.outerStride();
-      std::memmove(column + r, column + r + 1, sizeof(double) * static_cast<std::size_t>(k_ - 1 - r));
+      std::memmove(column + r, column + r + 1,
+                   sizeof(double) * static_cast<std::size_t>(k_ - 1 - r));
     }
     for (int i = r; i + 1 < k_; ++i) {
       const double a = L_(i, i), b = L_(i, i + 1);
@@ -104,16 +105,21 @@ class GrowingCholesky {
   int k_ = 0;
 };
 
-double asymmetry(const DenseMatrix& M) { return (M - M.transpose()).cwiseAbs().maxCoeff(); }
+double asymmetry(const DenseMatrix& M) {
+  return (M - M.transpose()).cwiseAbs().maxCoeff();
+}
 double asymmetry(const SparseMatrix& M) {
   const SparseMatrix t = M.transpose();
   const SparseMatrix d = M - t;
   double worst = 0.0;
   for (Eigen::Index j = 0; j < d.outerSize(); ++j)
-    for (SparseMatrix::InnerIterator it(d, j); it; ++it) worst = std::max(worst, std::abs(it.value()));
+    for (SparseMatrix::InnerIterator it(d, j); it; ++it)
+      worst = std::max(worst, std::abs(it.value()));
   return worst;
 }
-double largest(const DenseMatrix& M) { return M.cwiseAbs().maxCoeff(); }
+double largest(const DenseMatrix& M) {
+  return M.cwiseAbs().maxCoeff();
+}
 double largest(const SparseMatrix& M) {
   return M.nonZeros() == 0 ? 0.0 : M.coeffs().cwiseAbs().maxCoeff();
 }
@@ -137,10 +143,10 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
   Vector z = Vector::Zero(n);
   if (n == 0 || q.minCoeff() >= 0.0) {
     result.path = StartPath::trivial;
-    result.status = judge(M, q, z, options.residual_tolerance, result.w, result.residuals,
-                          result.check_seconds)
-                        ? LcpStatus::solved
-                        : LcpStatus::numerical_failure;
+    result.status =
+        judge(M, q, z, options.residual_tolerance, result.w, result.residuals, result.check_seconds)
+            ? LcpStatus::solved
+            : LcpStatus::numerical_failure;
     result.z = z;
     return result;
   }
@@ -148,9 +154,9 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
   const Matrix abs_M = M.cwiseAbs();
   const Vector abs_q = q.cwiseAbs();
   Vector negative = kNegative * abs_q;  // −w_j beyond this is negative: kNegative s_j
-  std::vector<int> P;                 // the passive set, in the order of L's rows
-  std::vector<int> position(n, -1);   // i's place in P, or −1
-  std::vector<char> set_aside(n, 0);  // no step possible with it, until P changes
+  std::vector<int> P;                   // the passive set, in the order of L's rows
+  std::vector<int> position(n, -1);     // i's place in P, or −1
+  std::vector<char> set_aside(n, 0);    // no step possible with it, until P changes
   GrowingCholesky chol;
   auto column_on_P = [&](int j) {
     Vector column = Vector::Zero(static_cast<Eigen::Index>(P.size()));
@@ -275,8 +281,19 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
       // the index just added, dropped at once, would be added again: set it aside
       if (position[j] < 0) set_aside[j] = 1;
     }
-    w = M * z + q;
-    negative = kNegative * (abs_M * z.cwiseMax(0.0) + abs_q);
+    // w = M z + q and the rows' scales |M| max(z, 0) + |q|, in one pass over the columns where
+    // z ≠ 0 (z lives on P), instead of two full products (a 20-level pyramid's crash: 106 ms
+    // before, 85–98 ms after). Columns in ascending order, as the products take them, so the
+    // sums are the same.
+    w.setZero();
+    Vector scale = Vector::Zero(n);
+    for (int i = 0; i < n; ++i) {
+      if (z(i) == 0.0) continue;
+      access::add_column(M, i, z(i), w);
+      access::add_column(abs_M, i, std::max(z(i), 0.0), scale);
+    }
+    w += q;
+    negative = kNegative * (scale + abs_q);
   }
   // complete P to a basis of the tight rows: the indices off P with w_i = 0 to rounding whose
   // columns are independent of P's join it with z_i = 0 (degenerate basic). z does not change; the
@@ -313,8 +330,7 @@ template <typename Problem>
 LcpResult timed_solve(const Problem& problem, const PsdLcpOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   LcpResult result = solve_psd(problem.M, problem.q, options);
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 
