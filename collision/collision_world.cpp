@@ -61,7 +61,9 @@ namespace pivot {
 
 using namespace detail;
 
-namespace {
+// Part and Object are fields of CollisionWorld::Impl, which has external linkage: in an anonymous
+// namespace they drew GCC's -Wsubobject-linkage warning, so they live in a named one
+namespace collision_world_detail {
 
 /// a leaf shape of an object (a compound is flattened into its leaves): its geometry, which
 /// the analytic manifolds read, and its Bullet shape
@@ -82,7 +84,9 @@ struct Object {
   bool in_world = false;  // enters the broadphase at its first detect(), at its real pose
 };
 
-}  // namespace
+}  // namespace collision_world_detail
+
+using namespace collision_world_detail;
 
 struct CollisionWorld::Impl {
   btDefaultCollisionConfiguration config;
