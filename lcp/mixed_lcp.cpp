@@ -112,6 +112,14 @@ void schur_complement(const SparseMatrix& S, const SparseMatrix& K, const Sparse
         length == k.start[c] - k.start[c - 1] &&
         std::equal(k.index + k.start[c], k.index + k.start[c + 1], k.index + k.start[c - 1]);
   }
+  // X's entries p, p + 1, … (before `end`) in consecutive columns of K with the same rows: a
+  // group of at most kMaxGroup, taken together
+  auto group_size = [&](int p, int end) {
+    const int c = x.index[p];
+    int g = 1;
+    while (p + g < end && g < kMaxGroup && x.index[p + g] == c + g && same_rows[c + g]) ++g;
+    return g;
+  };
   // an upper bound of the entries, from the same groups as below (a group's rows counted once),
   // reserved at once: a short reserve grew the storage by doubling, copying and faulting in a
   // few times at a cold first step (a 15-level pyramid's first reduction: 13–19 ms before,
@@ -120,8 +128,7 @@ void schur_complement(const SparseMatrix& S, const SparseMatrix& K, const Sparse
   for (Eigen::Index j = 0; j < S.cols(); ++j)
     for (int p = x.start[j], end = x.start[j + 1]; p < end;) {
       const int c = x.index[p];
-      int g = 1;
-      while (p + g < end && g < kMaxGroup && x.index[p + g] == c + g && same_rows[c + g]) ++g;
+      const int g = group_size(p, end);
       bound += k.start[c + 1] - k.start[c];
       p += g;
     }
@@ -143,8 +150,7 @@ void schur_complement(const SparseMatrix& S, const SparseMatrix& K, const Sparse
     for (int p = x.start[j], end = x.start[j + 1]; p < end;) {
       // the group: X's entries p … p + g − 1 in consecutive columns of K with the same rows
       const int c = x.index[p];
-      int g = 1;
-      while (p + g < end && g < kMaxGroup && x.index[p + g] == c + g && same_rows[c + g]) ++g;
+      const int g = group_size(p, end);
       const double* column[kMaxGroup];
       double factor[kMaxGroup];
       for (int t = 0; t < g; ++t) {

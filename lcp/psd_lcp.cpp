@@ -194,6 +194,7 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
     std::fill(set_aside.begin(), set_aside.end(), 0);
   };
   Vector w = q;
+  Vector scale(n);  // the rows' |M| max(z, 0), recomputed with w
   int iterations = 0;
   bool converged = false;
   while (iterations < max_iterations) {
@@ -286,7 +287,7 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
     // before, 85–98 ms after). Columns in ascending order, as the products take them, so the
     // sums are the same.
     w.setZero();
-    Vector scale = Vector::Zero(n);
+    scale.setZero();
     for (int i = 0; i < n; ++i) {
       if (z(i) == 0.0) continue;
       access::add_column(M, i, z(i), w);
