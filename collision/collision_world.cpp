@@ -101,6 +101,9 @@ struct CollisionWorld::Impl {
   std::vector<std::unique_ptr<btCollisionShape>> shapes;            // owned Bullet shapes
   std::map<const Shape*, Part> leaves;                              // built leaf shapes, by Shape
   std::vector<std::unique_ptr<Object>> objects;                     // in order of addition
+  // the candidate pairs the last detect() skipped, and its margin (skipped_contacts())
+  std::vector<std::pair<const Object*, const Object*>> skipped;
+  double skipped_margin = 0.0;
   std::map<int, std::size_t> by_body;
   std::set<std::pair<int, int>> excluded;
   SdfCaches sdf_caches;  // the point-tree traversals' memory, per pair of bodies
@@ -572,8 +575,65 @@ int CollisionWorld::object_count() const {
 // 2 µs)
 constexpr std::size_t kParallelPairs = 32;
 
+namespace {
+// The contacts of one candidate pair, part against part, appended to `out` in the canonical
+// order within the pair. The canonical order of all contacts: (body_a, body_b, point_a),
+// point_a compared on a grid of 2⁻³⁰ m
+// (about 1e-9 m; the product with 2³⁰ is exact): two corners of a box edge along y have the
+// same x up to rounding, and comparing the exact x let that rounding order them, so a resting
+// pyramid's contacts changed places from step to step and the previous step's active set no
+// longer fitted (Lemke's warm start failed, 6000 pivots instead of 0 on 13 levels). On the
+// grid they tie in x and y orders them. Two points fall into different cells for rounding
+// only when a cell boundary lies within their 1e-17 m, about once in 10⁸.
+// The pairs are in (body_a, body_b) order and each gives all its contacts at once, so sorting
+// each pair's contacts by point_a (stably) is the same as sorting the whole list, and runs
+// with the pair, on its thread (the sort of the whole list was 1.3 ms of the 6.9 ms narrow
+// phase of a step of 8 pyramids, 3200 contacts, on one thread).
+template <class Narrow>
+void pair_contacts(const Narrow& narrow, const collision_world_detail::Object& oa,
+                   const collision_world_detail::Object& ob, double margin,
+                   std::vector<Contact>& out) {
+  const std::size_t first = out.size();
+  for (const collision_world_detail::Part& pa : oa.parts)
+    for (const collision_world_detail::Part& pb : ob.parts)
+      for (const ContactPoint& c : narrow(pa, oa.bt.get(), pb, ob.bt.get(), margin)) {
+        Contact k;
+        k.body_a = oa.settings.body;
+        k.body_b = ob.settings.body;
+        k.p_WCa = c.p_WCa;
+        k.p_WCb = c.p_WCb;
+        k.n_BA_W = c.n_BA_W.normalized();
+        k.gap = k.n_BA_W.dot(k.p_WCa - k.p_WCb);
+        out.push_back(k);
+      }
+  auto cell = [](double v) { return std::floor(v * 0x1p30); };
+  std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                   [&](const Contact& x, const Contact& y) {
+                     return std::make_tuple(cell(x.p_WCa.x()), cell(x.p_WCa.y()),
+                                            cell(x.p_WCa.z())) <
+                            std::make_tuple(cell(y.p_WCa.x()), cell(y.p_WCa.y()),
+                                            cell(y.p_WCa.z()));
+                   });
+}
+}  // namespace
+
+std::vector<Contact> CollisionWorld::skipped_contacts(int body_a, int body_b) {
+  Impl& im = *impl_;
+  std::vector<Contact> out;
+  for (const auto& [oa, ob] : im.skipped) {
+    const int a = oa->settings.body, b = ob->settings.body;
+    if ((a == body_a && b == body_b) || (a == body_b && b == body_a)) {
+      pair_contacts([&im](auto&&... args) { return im.narrow(args...); }, *oa, *ob,
+                    im.skipped_margin, out);
+      break;
+    }
+  }
+  return out;
+}
+
 std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose, double margin,
-                                            DetectTimes* times, const ParallelFor* parallel) {
+                                            DetectTimes* times, const ParallelFor* parallel,
+                                            const PairFilter* skip) {
   const auto start = std::chrono::steady_clock::now();
   if (!(margin >= 0.0) || !std::isfinite(margin))
     throw Error(
@@ -630,43 +690,23 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
            std::make_pair(y.first->settings.body, y.second->settings.body);
   });
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  // 3. narrow phase, part against part, each pair into its own list; with `parallel` and
-  // enough pairs, the pairs whose manifolds run in parallel are spread over its threads in
-  // contiguous chunks, the others run here; the lists are joined in pair order.
-  // The contacts' canonical order: (body_a, body_b, point_a), point_a compared on a grid of 2⁻³⁰ m
-  // (about 1e-9 m; the product with 2³⁰ is exact): two corners of a box edge along y have the
-  // same x up to rounding, and comparing the exact x let that rounding order them, so a resting
-  // pyramid's contacts changed places from step to step and the previous step's active set no
-  // longer fitted (Lemke's warm start failed, 6000 pivots instead of 0 on 13 levels). On the
-  // grid they tie in x and y orders them. Two points fall into different cells for rounding
-  // only when a cell boundary lies within their 1e-17 m, about once in 10⁸.
-  // The pairs are in (body_a, body_b) order and each gives all its contacts at once, so sorting
-  // each pair's contacts by point_a (stably) is the same as sorting the whole list, and runs
-  // with the pair, on its thread (the sort of the whole list was 1.3 ms of the 6.9 ms narrow
-  // phase of a step of 8 pyramids, 3200 contacts, on one thread).
+  // pairs the caller skips: kept for skipped_contacts()
+  im.skipped.clear();
+  im.skipped_margin = margin;
+  if (skip && *skip)
+    std::erase_if(pairs, [&](const auto& p) {
+      if (!(*skip)(p.first->settings.body, p.second->settings.body)) return false;
+      im.skipped.push_back(p);
+      return true;
+    });
+  // 3. narrow phase, part against part, each pair into its own list (pair_contacts, above, with
+  // the canonical order); with `parallel` and enough pairs, the pairs whose manifolds run in
+  // parallel are spread over its threads in contiguous chunks, the others run here; the lists
+  // are joined in pair order.
   const auto narrow_start = std::chrono::steady_clock::now();
+  const auto narrow = [&im](auto&&... args) { return im.narrow(args...); };
   auto narrow_pair = [&](std::size_t index, std::vector<Contact>& out) {
-    const std::size_t first = out.size();
-    const auto& [oa, ob] = pairs[index];
-    for (const Part& pa : oa->parts)
-      for (const Part& pb : ob->parts)
-        for (const ContactPoint& c : im.narrow(pa, oa->bt.get(), pb, ob->bt.get(), margin)) {
-          Contact k;
-          k.body_a = oa->settings.body;
-          k.body_b = ob->settings.body;
-          k.p_WCa = c.p_WCa;
-          k.p_WCb = c.p_WCb;
-          k.n_BA_W = c.n_BA_W.normalized();
-          k.gap = k.n_BA_W.dot(k.p_WCa - k.p_WCb);
-          out.push_back(k);
-        }
-    auto cell = [](double v) { return std::floor(v * 0x1p30); };
-    std::stable_sort(
-        out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-        [&](const Contact& x, const Contact& y) {
-          return std::make_tuple(cell(x.p_WCa.x()), cell(x.p_WCa.y()), cell(x.p_WCa.z())) <
-                 std::make_tuple(cell(y.p_WCa.x()), cell(y.p_WCa.y()), cell(y.p_WCa.z()));
-        });
+    pair_contacts(narrow, *pairs[index].first, *pairs[index].second, margin, out);
   };
   std::vector<Contact> contacts;
   if (parallel && *parallel && pairs.size() >= kParallelPairs) {

@@ -60,6 +60,8 @@ struct DetectTimes {
 /// runs body(0) … body(tasks − 1), each once, possibly on several threads, and returns when all
 /// have returned (the engine's thread pool)
 using ParallelFor = std::function<void(int tasks, const std::function<void(int)>& body)>;
+/// true for a pair (body_a, body_b) of detect()'s output order that the call should skip
+using PairFilter = std::function<bool(int body_a, int body_b)>;
 
 class CollisionWorld {
  public:
@@ -82,9 +84,17 @@ class CollisionWorld {
   /// With `times`, the wall time of each phase is added there. With `parallel`, the narrow
   /// phase of large pair lists runs through it, pair by pair into their own lists, which are
   /// then joined in pair order: the contacts are the same for any thread count.
+  /// With `skip`, the candidate pairs it returns true for get no narrow phase and no contacts
+  /// (a pair in reduced coordinates, whose contact the LCP does not take); skipped_contacts()
+  /// gives them later if needed.
   [[nodiscard]] std::vector<Contact> detect(const std::function<Pose(int)>& pose, double margin,
                                             DetectTimes* times = nullptr,
-                                            const ParallelFor* parallel = nullptr);
+                                            const ParallelFor* parallel = nullptr,
+                                            const PairFilter* skip = nullptr);
+  /// the contacts the last detect() skipped for the pair (body_a, body_b) (either order), at
+  /// that call's poses and margin, in the canonical order; empty when it was not a skipped
+  /// candidate pair. Exactly what that detect() would have returned for the pair.
+  [[nodiscard]] std::vector<Contact> skipped_contacts(int body_a, int body_b);
   [[nodiscard]] int object_count() const;
 
  private:

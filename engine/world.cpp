@@ -300,7 +300,7 @@ double World::max_penetration() {
 
 std::vector<Contact> World::current_contacts() {
   std::vector<Contact> contacts;
-  detect_contacts(contacts);
+  detect_contacts(contacts, false);
   return contacts;
 }
 

@@ -309,7 +309,12 @@ class World {
   /// (post_stabilization.cpp)
   void post_stabilize(std::vector<Contact> contacts);
   static double deepest_penetration(const std::vector<Contact>& contacts);
-  void detect_contacts(std::vector<Contact>& out);
+  /// the contacts at the current poses; with skip_reduced (the step's own detections), pairs in
+  /// reduced mode get no narrow phase (their contact is not the LCP's)
+  void detect_contacts(std::vector<Contact>& out, bool skip_reduced = true);
+  /// puts back into `contacts` (in their canonical place) the contacts of the pair (a, b) that
+  /// the last detection skipped (a reduced pair leaving to the LCP at the start of the step)
+  void restore_skipped_contacts(int a, int b, std::vector<Contact>& contacts);
   void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
   void check_body(int body, const char* what) const;
   // kinematic bodies (kinematic_bodies.cpp, docs/step.md "Kinematic bodies")

@@ -103,16 +103,18 @@ void HybridSwitch::exit(World& w, std::size_t k, std::string reason, double time
   pairs_.erase(pairs_.begin() + static_cast<std::ptrdiff_t>(k));
 }
 
+bool HybridSwitch::is_reduced_pair(int a, int b) const {
+  const auto of = [a, b](const ReducedPair& p) {
+    return (a == p.body && b == p.partner) || (b == p.body && a == p.partner);
+  };
+  return std::any_of(pairs_.begin(), pairs_.end(), of) ||
+         std::any_of(departures_.begin(), departures_.end(), of);
+}
+
 void HybridSwitch::drop_reduced_contacts(std::vector<Contact>& contacts) const {
   if (pairs_.empty() && departures_.empty()) return;
-  std::erase_if(contacts, [this](const Contact& c) {
-    const auto of = [&c](const ReducedPair& p) {
-      return (c.body_a == p.body && c.body_b == p.partner) ||
-             (c.body_b == p.body && c.body_a == p.partner);
-    };
-    return std::any_of(pairs_.begin(), pairs_.end(), of) ||
-           std::any_of(departures_.begin(), departures_.end(), of);
-  });
+  std::erase_if(contacts,
+                [this](const Contact& c) { return is_reduced_pair(c.body_a, c.body_b); });
 }
 
 // The contact impulse over the step, f_c h, of a pair the LCP takes back at the start of the
@@ -181,9 +183,17 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
                               const Eigen::VectorXd& f_ext) {
   exit_impulses_.clear();
   if (!w.settings_.hybrid) {
-    while (!pairs_.empty()) hand_to_lcp(w, pairs_.size() - 1, "hybrid turned off");
+    while (!pairs_.empty()) {
+      const ReducedPair& p = pairs_.back();
+      w.restore_skipped_contacts(p.body, p.partner, contacts);
+      hand_to_lcp(w, pairs_.size() - 1, "hybrid turned off");
+    }
     return;
   }
+  // the pairs reduced when `contacts` were detected: detection skipped them (World::
+  // detect_contacts), so those that leave to the LCP below get their contacts back at the end
+  std::vector<std::pair<int, int>> skipped;
+  for (const ReducedPair& p : pairs_) skipped.emplace_back(p.body, p.partner);
   if (w.settings_.hybrid_entry_steps == 0) enter_at_start(w, contacts, f_ext);
   const double h = w.settings_.time_step;
   for (std::size_t k = pairs_.size(); k-- > 0;) {
@@ -254,6 +264,8 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     pair.next_pose2 = state.X_W2;
     pair.next_twist2 = V2;
   }
+  for (const auto& [a, b] : skipped)
+    if (!is_reduced_pair(a, b)) w.restore_skipped_contacts(a, b, contacts);
   drop_reduced_contacts(contacts);
 }
 

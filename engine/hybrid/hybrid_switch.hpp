@@ -55,6 +55,9 @@ class HybridSwitch {
   /// pair k leaves reduced mode at time `time` (< 0: the start of the step; the event is
   /// reported with the step)
   void exit(World& w, std::size_t k, std::string reason, double time = -1.0);
+  /// true when (a, b), in either order, is a pair in reduced mode or one of this step's
+  /// departures: its contacts are not the LCP's (collision detection skips it)
+  [[nodiscard]] bool is_reduced_pair(int a, int b) const;
   /// removes contacts between a reduced body and its partner
   void drop_reduced_contacts(std::vector<Contact>& contacts) const;
   /// before the LCP: exits where needed, advances the others by h, drops their pair contacts

@@ -513,6 +513,85 @@ TEST_CASE("detection on several threads gives the same contacts as on one", "[co
   }
 }
 
+// Skipped pairs (detect's PairFilter: the World skips a pair in reduced coordinates): the other
+// contacts are those of the full detection, in the same order, and skipped_contacts() gives the
+// skipped pair's contacts exactly as the full detection had them, on one thread or several.
+TEST_CASE("a skipped pair: no contacts from detect, the same ones from skipped_contacts",
+          "[collision]") {
+  Scene s;
+  s.add(0, make_plane(Vec3::UnitZ(), 0.0), Vec3::Zero(), Quat::Identity(), true);
+  s.add(1,
+        make_mesh({Vec3(2, -2, 0.001), Vec3(6, -2, 0.001), Vec3(6, 2, 0.001), Vec3(2, 2, 0.001)},
+                  {{0, 1, 2}, {0, 2, 3}}, "floor"),
+        Vec3::Zero(), Quat::Identity(), true);
+  int body = 2;
+  for (int i = 0; i < 12; ++i)
+    for (int k = 0; k < 4; ++k) {  // columns of touching shapes on the plane and on the mesh
+      const Vec3 x(-1.5 + 0.55 * i, 0.05 * (k % 2), 0.09 + 0.17 * k);
+      const Quat q = axis_angle(0.05 * (i + k), Vec3(1, k, 2));
+      if ((i + k) % 2 == 0)
+        s.add(body++, make_box(Vec3(0.1, 0.12, 0.09)), x, q);
+      else
+        s.add(body++, make_sphere(0.09), x, q);
+    }
+  const auto pose = [&](int i) { return s.poses.at(i); };
+  const std::vector<Contact> all = s.world.detect(pose, 0.05);
+  REQUIRE(all.size() > 30);
+  // skip a pair on the plane, a pair on the mesh and a pair of two free bodies
+  std::vector<std::pair<int, int>> chosen;
+  for (const Contact& c : all) {
+    const bool plane = c.body_b == 0, mesh = c.body_b == 1, free = c.body_b > 1;
+    const auto has = [&](auto test) {
+      for (const auto& [a, b] : chosen)
+        if (test(b)) return true;
+      return false;
+    };
+    if ((plane && !has([](int b) { return b == 0; })) ||
+        (mesh && !has([](int b) { return b == 1; })) ||
+        (free && !has([](int b) { return b > 1; })))
+      chosen.emplace_back(c.body_a, c.body_b);
+  }
+  REQUIRE(chosen.size() == 3);
+  const PairFilter skip = [&](int a, int b) {
+    for (const auto& [x, y] : chosen)
+      if ((a == x && b == y) || (a == y && b == x)) return true;
+    return false;
+  };
+  const auto same = [](const Contact& x, const Contact& y) {
+    return x.body_a == y.body_a && x.body_b == y.body_b && x.p_WCa == y.p_WCa &&
+           x.p_WCb == y.p_WCb && x.n_BA_W == y.n_BA_W && x.gap == y.gap;
+  };
+  const ParallelFor two_threads = [](int tasks, const std::function<void(int)>& body_of) {
+    std::thread other([&] {
+      for (int t = 1; t < tasks; t += 2) body_of(t);
+    });
+    for (int t = 0; t < tasks; t += 2) body_of(t);
+    other.join();
+  };
+  for (const ParallelFor* parallel : {static_cast<const ParallelFor*>(nullptr), &two_threads}) {
+    const std::vector<Contact> rest = s.world.detect(pose, 0.05, nullptr, parallel, &skip);
+    std::vector<Contact> expected;
+    for (const Contact& c : all)
+      if (!skip(c.body_a, c.body_b)) expected.push_back(c);
+    REQUIRE(rest.size() == expected.size());
+    for (std::size_t k = 0; k < rest.size(); ++k) CHECK(same(rest[k], expected[k]));
+    for (const auto& [a, b] : chosen) {
+      // asked in the other order: the same contacts, in detect's own order
+      const std::vector<Contact> got = s.world.skipped_contacts(b, a);
+      std::vector<Contact> want;
+      for (const Contact& c : all)
+        if (c.body_a == a && c.body_b == b) want.push_back(c);
+      REQUIRE(!want.empty());
+      REQUIRE(got.size() == want.size());
+      for (std::size_t k = 0; k < got.size(); ++k) CHECK(same(got[k], want[k]));
+    }
+    CHECK(s.world.skipped_contacts(2, 49).empty());  // not a candidate pair
+  }
+  // the next call without a filter skips nothing and forgets the skipped pairs
+  CHECK(s.world.detect(pose, 0.05).size() == all.size());
+  CHECK(s.world.skipped_contacts(chosen[0].first, chosen[0].second).empty());
+}
+
 // A box resting across the edges of two others (a pyramid's upper level) has contact corners
 // with equal x (an edge along y). Poses moved by a few units in the last place, as a resting
 // body's are from step to step, must give the same order: comparing the exact x let rounding
