@@ -607,13 +607,12 @@ void pair_contacts(const Narrow& narrow, const collision_world_detail::Object& o
         out.push_back(k);
       }
   auto cell = [](double v) { return std::floor(v * 0x1p30); };
-  std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                   [&](const Contact& x, const Contact& y) {
-                     return std::make_tuple(cell(x.p_WCa.x()), cell(x.p_WCa.y()),
-                                            cell(x.p_WCa.z())) <
-                            std::make_tuple(cell(y.p_WCa.x()), cell(y.p_WCa.y()),
-                                            cell(y.p_WCa.z()));
-                   });
+  std::stable_sort(
+      out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+      [&](const Contact& x, const Contact& y) {
+        return std::make_tuple(cell(x.p_WCa.x()), cell(x.p_WCa.y()), cell(x.p_WCa.z())) <
+               std::make_tuple(cell(y.p_WCa.x()), cell(y.p_WCa.y()), cell(y.p_WCa.z()));
+      });
 }
 }  // namespace
 

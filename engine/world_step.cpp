@@ -43,7 +43,8 @@ void World::detect_contacts(std::vector<Contact>& out, bool skip_reduced) {
   // a pair in reduced coordinates: the narrow phase of its LCP shapes would only be dropped
   // (HybridSwitch::drop_reduced_contacts); it was 38 % of a step of bowl_on_table
   const PairFilter skip = [this](int a, int b) { return hybrid_->is_reduced_pair(a, b); };
-  const bool skipping = skip_reduced && (!hybrid_->pairs().empty() || !hybrid_->departures().empty());
+  const bool skipping =
+      skip_reduced && (!hybrid_->pairs().empty() || !hybrid_->departures().empty());
   out = collision_->detect([this](int body) { return set_.pose(body); }, settings_.contact_margin,
                            settings_.profile ? &times : nullptr, threads ? &parallel : nullptr,
                            skipping ? &skip : nullptr);

@@ -43,6 +43,7 @@ void read_hybrid_settings(const Context& ctx, const Object& o, WorldSettings& w)
   FrictionTorques& t = w.hybrid_torques;
   t.mu_rolling = o.number("hybrid_mu_rolling", t.mu_rolling, Range::non_negative);
   t.mu_spinning = o.number("hybrid_mu_spinning", t.mu_spinning, Range::non_negative);
+  t.stick = o.boolean("hybrid_rolling_stick", t.stick);
 }
 
 SceneSettings read_settings(const Context& ctx, const json* j, int dimension) {
@@ -80,6 +81,7 @@ SceneSettings read_settings(const Context& ctx, const json* j, int dimension) {
                   "hybrid_slip_regularization",
                   "hybrid_mu_rolling",
                   "hybrid_mu_spinning",
+                  "hybrid_rolling_stick",
                   "mode"});
   WorldSettings& w = s.world;
   w.time_step = o.number("dt", w.time_step, Range::positive);
@@ -117,8 +119,9 @@ SceneSettings read_settings(const Context& ctx, const json* j, int dimension) {
   else if (stab == "none")
     w.stabilization = Stabilization::none;
   else
-    ctx.fail(o.pointer("stabilization"),
-             fmt::format("expected \"post\", \"baumgarte\" or \"none\" (got {})", pivot::quoted(stab)));
+    ctx.fail(
+        o.pointer("stabilization"),
+        fmt::format("expected \"post\", \"baumgarte\" or \"none\" (got {})", pivot::quoted(stab)));
   w.baumgarte_alpha = o.number("baumgarte_alpha", w.baumgarte_alpha, Range::non_negative);
   w.implicit_forces = o.boolean("implicit_forces", w.implicit_forces);
   w.contact_margin = o.number("contact_margin", w.contact_margin, Range::non_negative);
@@ -127,9 +130,8 @@ SceneSettings read_settings(const Context& ctx, const json* j, int dimension) {
   w.post_step_cap = o.number("post_step_cap", w.post_step_cap, Range::non_negative);
   w.max_post_steps = o.integer("max_post_steps", w.max_post_steps);
   if (w.max_post_steps < 1 || w.max_post_steps > kMaxPostSteps)
-    ctx.fail(o.pointer("max_post_steps"),
-             fmt::format("expected an integer in [1, {}] (got {})", kMaxPostSteps,
-                         w.max_post_steps));
+    ctx.fail(o.pointer("max_post_steps"), fmt::format("expected an integer in [1, {}] (got {})",
+                                                      kMaxPostSteps, w.max_post_steps));
   w.limit_margin = o.number("limit_margin", w.limit_margin, Range::non_negative);
   read_hybrid_settings(ctx, o, w);
   const std::string mode = o.string("mode", "dynamics");

@@ -246,7 +246,8 @@ ojson settings_json(const SceneSettings& s) {
           {"hybrid_rolling", f.rolling},
           {"hybrid_slip_regularization", f.slip_regularization},
           {"hybrid_mu_rolling", w.hybrid_torques.mu_rolling},
-          {"hybrid_mu_spinning", w.hybrid_torques.mu_spinning}};
+          {"hybrid_mu_spinning", w.hybrid_torques.mu_spinning},
+          {"hybrid_rolling_stick", w.hybrid_torques.stick}};
 }
 
 ojson body_json(const SceneBody& b) {

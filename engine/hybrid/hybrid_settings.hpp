@@ -44,13 +44,33 @@ struct ContactFriction {
 /// in the rolling modes and the others, spin unless no_slip_no_spin). Unit vectors are
 /// regularized [DERIVED, as slip_regularization]: ρ̂ → ρ / max(|ρ|, w_reg), sgn(ω_z) →
 /// clamp(ω_z / w_reg, −1, 1), so the torques fade out below w_reg instead of chattering at zero
-/// rotation (a rolling body then creeps to rest instead of sticking: there is no "no-roll"
-/// mode). Reduced coordinates only: the LCP has no rolling or spinning friction. Off by
-/// default (coefficients 0).
+/// rotation.
+///
+/// Static rolling friction (`stick`, on by default): a pair rolling without slip whose relative
+/// angular velocity |ω| falls below w_reg switches to the mode `stuck` (no relative motion at
+/// all) when the contact can hold it there: the wrench that keeps the pair together satisfies
+///   f_n ≥ 0,  |f_t| ≤ μ_static f_n,  |τ_x,y| ≤ μ_r f_n,  |τ_z| ≤ max(μ_s, μ_spin_static) f_n.
+/// It leaves `stuck` at the located instant one of these fails (to no slip, or to sliding for
+/// the force). Like Coulomb's static friction with μ_static = μ, the static limits equal the
+/// dynamic torques [DERIVED: Kry 2000 has no no-roll mode; its bodies creep to rest]. Needs
+/// μ_r > 0 and a spin limit > 0; without `stick`, or without them, a body creeps to rest under
+/// the regularized torques instead of stopping, at the cost of a stiff reduced ODE (steps of
+/// about 1 ms at rest, docs/loop-surfaces.md). Reduced coordinates only: the LCP has no
+/// rolling or spinning friction. Off by default (coefficients 0).
 struct FrictionTorques {
   double mu_rolling = 0.0;       ///< μ_r, m (a torque per normal force), ≥ 0
   double mu_spinning = 0.0;      ///< μ_s, m, ≥ 0
   double regularization = 1e-3;  ///< w_reg, rad/s, > 0
+  bool stick = true;             ///< static rolling friction: the mode `stuck` (above)
+
+  /// the static limit of the spin torque per normal force, m
+  [[nodiscard]] double spin_limit(double mu_spin_static) const {
+    return mu_spinning > mu_spin_static ? mu_spinning : mu_spin_static;
+  }
+  /// whether the mode `stuck` can be entered at all
+  [[nodiscard]] bool can_stick(double mu_spin_static) const {
+    return stick && mu_rolling > 0.0 && spin_limit(mu_spin_static) > 0.0;
+  }
 };
 
 /// the smallest reduced-integrator tolerance a scene may ask for: the step-doubling error
@@ -61,8 +81,8 @@ inline constexpr double kMinReducedTolerance = 1e-14;
 
 /// integrator settings; defaults suit bodies of decimetre size
 struct ReducedStepSettings {
-  double dt_max = 0.01;     ///< s; Kry & Pai used 1-64 ms, 10 ms for the rattleback
-  double dt_min = 1e-7;     ///< s; the smallest step tried
+  double dt_max = 0.01;  ///< s; Kry & Pai used 1-64 ms, 10 ms for the rattleback
+  double dt_min = 1e-7;  ///< s; the smallest step tried
   /// local error per step, relative to 1 + |component|; at least kMinReducedTolerance
   double tolerance = 1e-9;
   /// separated when f_n < −separation_tolerance, N (0: at the first tensile force)

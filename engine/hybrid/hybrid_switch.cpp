@@ -113,8 +113,7 @@ bool HybridSwitch::is_reduced_pair(int a, int b) const {
 
 void HybridSwitch::drop_reduced_contacts(std::vector<Contact>& contacts) const {
   if (pairs_.empty() && departures_.empty()) return;
-  std::erase_if(contacts,
-                [this](const Contact& c) { return is_reduced_pair(c.body_a, c.body_b); });
+  std::erase_if(contacts, [this](const Contact& c) { return is_reduced_pair(c.body_a, c.body_b); });
 }
 
 // The contact impulse over the step, f_c h, of a pair the LCP takes back at the start of the

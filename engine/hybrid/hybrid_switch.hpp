@@ -114,7 +114,7 @@ class HybridSwitch {
   [[nodiscard]] bool backing_off(int body) const {
     return body < static_cast<int>(backoff_.size()) && backoff_[body] > 0;
   }
-  std::vector<SwitchEvent> pending_;        ///< entries and exits not yet reported
+  std::vector<SwitchEvent> pending_;  ///< entries and exits not yet reported
 };
 
 }  // namespace pivot::detail

@@ -21,6 +21,8 @@ const char* to_string(FrictionMode mode) {
       return "no_slip";
     case FrictionMode::no_slip_no_spin:
       return "no_slip_no_spin";
+    case FrictionMode::stuck:
+      return "stuck";
   }
   return "unknown";
 }
@@ -31,6 +33,8 @@ int rate_count(FrictionMode mode) {
       return 3;
     case FrictionMode::no_slip_no_spin:
       return 2;
+    case FrictionMode::stuck:
+      return 0;
     default:
       return 5;
   }
@@ -83,6 +87,8 @@ Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot) {
       return qdot.tail<3>();
     case FrictionMode::no_slip_no_spin:
       return qdot.segment<2>(2);
+    case FrictionMode::stuck:
+      return Eigen::VectorXd(0);
     default:
       return qdot;
   }
@@ -119,6 +125,11 @@ struct RollingMap {
   Eigen::RowVector2d K = Eigen::RowVector2d::Zero();
 };
 
+// the modes whose G needs the map D (the rolling modes; not stuck, whose G is empty)
+bool has_rolling_geometry(FrictionMode mode) {
+  return mode == FrictionMode::no_slip || mode == FrictionMode::no_slip_no_spin;
+}
+
 RollingMap rolling_map(const ContactKinematics& k) {
   RollingMap m;
   const Eigen::Matrix2d A = k.H_1c.block<2, 2>(3, 0);
@@ -133,10 +144,11 @@ RollingMap rolling_map(const ContactKinematics& k) {
   return m;
 }
 
-// G (5 × n) of a mode
+// G (5 × n) of a mode (5 × 0 for stuck: q̇ = 0)
 MatX rate_matrix(FrictionMode mode, const RollingMap& r) {
   const int n = rate_count(mode);
   MatX G = MatX::Zero(5, n);
+  if (n == 0) return G;
   if (n == 5) {
     G.setIdentity();
   } else if (mode == FrictionMode::no_slip) {
@@ -154,7 +166,7 @@ MatX rate_matrix(FrictionMode mode, const RollingMap& r) {
 Vec5 rate_matrix_dot_times(FrictionMode mode, const RollingMap& r, const ContactKinematics& k,
                            const Vec5& qdot) {
   Vec5 out = Vec5::Zero();
-  if (rate_count(mode) == 5) return out;
+  if (!has_rolling_geometry(mode)) return out;
   const Eigen::Matrix2d A = k.H_1c.block<2, 2>(3, 0);
   const Eigen::Matrix2d Adot = k.Hdot_1c.block<2, 2>(3, 0);
   const Eigen::Matrix2d Bdot = k.Hdot_1c.block<2, 2>(3, 2);
@@ -189,10 +201,6 @@ double solve_equilibrated(const MatX& A, const VecX& b, VecX& x) {
   const Eigen::PartialPivLU<MatX> lu(Ar * c.asDiagonal());
   x = c.asDiagonal() * lu.solve(r.asDiagonal() * b);
   return lu.rcond();
-}
-
-bool has_rolling_geometry(FrictionMode mode) {
-  return rate_count(mode) < 5;
 }
 
 }  // namespace
@@ -239,6 +247,7 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   const Vec6 rel_1c = k.H_1c * d.qdot;
   d.slip = rel_1c.segment<2>(3);
   d.spin = rel_1c[2];
+  d.rolling = rel_1c.head<2>();
 
   // forces in body frames
   const Pose X_W1 = compose(state.X_W2, k.X_21);
@@ -253,8 +262,9 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   // the slip entries, notes/kry.md §3.1), so τ = −μ_r ρ̂ f_n opposes the rolling. In the ideal
   // modes the projector Hrᵀ = Gᵀ ^{1c}Hᵀ ^1_{1c}Adᵀ becomes Gᵀ ^{1c}Hᵀ (I + m e_6ᵀ) ^1_{1c}Adᵀ
   // (power-free against the allowed motions after the prescribed torques are taken out).
+  // In the mode stuck the torques are the constraint's reaction, not prescribed.
   Vec3 m_torque = Vec3::Zero();
-  {
+  if (mode != FrictionMode::stuck) {
     const FrictionTorques& ft = model.torques;
     const Vec2 rho = rel_1c.head<2>();
     const double w_reg = ft.regularization;
@@ -293,7 +303,11 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   }
 
   Vec6 V1dot = Vec6::Zero();
-  if (b2.fixed) {
+  if (b2.fixed && n == 0) {
+    d.nu_dot = VecX(0);  // stuck on a fixed body: at rest
+    d.rcond = 1.0;
+    V1dot = b1_bias;
+  } else if (b2.fixed) {
     d.rcond = solve_equilibrated(P1 * M1 * Hr, P1 * rhs1, d.nu_dot);
     V1dot = Hr * d.nu_dot + b1_bias;
   } else {
@@ -334,6 +348,7 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   d.normal_force = -d.wrench_c_1c[5];
   d.tangential_force = d.wrench_c_1c.segment<2>(3);
   d.normal_torque = d.wrench_c_1c[2];
+  d.rolling_torque = d.wrench_c_1c.head<2>();
   d.ok = true;
   return d;
 }
@@ -373,12 +388,15 @@ ModeChange change_mode(const ReducedContactModel& model, const ReducedContactSta
   ModeChange out;
   out.qdot = state.qdot;
   out.V2_B = model.body2.fixed ? Vec6::Zero() : state.V2_B;
-  if (!has_rolling_geometry(new_mode)) return out;
+  if (rate_count(new_mode) == 5) return out;
 
   const ContactKinematics k =
       contact_kinematics(model.body1.surface, model.body2.surface, state.coords);
-  const RollingMap roll = rolling_map(k);
-  if (!roll.ok) throw Error("reduced contact: no-slip map singular at the mode change");
+  RollingMap roll;
+  if (has_rolling_geometry(new_mode)) {
+    roll = rolling_map(k);
+    if (!roll.ok) throw Error("reduced contact: no-slip map singular at the mode change");
+  }
   const MatX G = rate_matrix(new_mode, roll);
   const int n = rate_count(new_mode);
   const Mat6 Ad12 = adjoint(inverse(k.X_21));
@@ -388,7 +406,9 @@ ModeChange change_mode(const ReducedContactModel& model, const ReducedContactSta
   double e_old = 0.5 * V1.dot(M1 * V1), e_new = 0.0;
   if (model.body2.fixed) {
     // min ½ (H_r ν − φ)ᵀ M (H_r ν − φ):  H_rᵀ M H_r ν = H_rᵀ M φ
-    const VecX nu = (Hr.transpose() * M1 * Hr).ldlt().solve(Hr.transpose() * M1 * V1);
+    const VecX nu = n == 0
+                        ? VecX(0)  // stuck: body 1 comes to rest
+                        : VecX((Hr.transpose() * M1 * Hr).ldlt().solve(Hr.transpose() * M1 * V1));
     out.qdot = G * nu;
     const Vec6 V1n = Hr * nu;
     e_new = 0.5 * V1n.dot(M1 * V1n);

@@ -45,10 +45,13 @@ enum class FrictionMode {
   sliding,          ///< 5 DOF, dynamic Coulomb friction against the slip (P§3.4.1)
   no_slip,          ///< 3 DOF (u̇, v̇, ψ̇): rolling without slip (P§3.4.2)
   no_slip_no_spin,  ///< 2 DOF (u̇, v̇): rolling without slip or spin (P§3.4.3)
+  /// 0 DOF: no slip, no roll, no spin; the pair moves as one body, held by static rolling and
+  /// spinning friction (FrictionTorques::stick) [DERIVED]
+  stuck,
 };
 
 [[nodiscard]] const char* to_string(FrictionMode mode);
-/// number of independent contact rates ν of a mode: 5, 5, 3, 2
+/// number of independent contact rates ν of a mode: 5, 5, 3, 2, 0
 [[nodiscard]] int rate_count(FrictionMode mode);
 
 /// one body of the pair
@@ -100,7 +103,8 @@ void validate(const ContactFriction& friction);
 /// names the field
 void validate(const FrictionTorques& torques);
 
-/// the mode's independent rates ν from the full q̇: q̇ for 5-DOF modes, (u̇, v̇, ψ̇), (u̇, v̇)
+/// the mode's independent rates ν from the full q̇: q̇ for 5-DOF modes, (u̇, v̇, ψ̇), (u̇, v̇),
+/// none for stuck
 [[nodiscard]] Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot);
 
 /// one evaluation of the reduced equations of motion at a state
@@ -121,10 +125,12 @@ struct ReducedDynamics {
   double normal_force = 0.0;             ///< f_n = −f_z(1c), compressive positive, N
   Vec2 tangential_force = Vec2::Zero();  ///< (f_x, f_y) in 1c on body 1, N
   double normal_torque = 0.0;            ///< τ_z in 1c on body 1, N·m
-  Vec2 slip = Vec2::Zero();  ///< velocity of body 1's contact point relative to body 2, 1c, m/s
-  double spin = 0.0;         ///< relative angular velocity about the normal, rad/s
-  double regularity = 0.0;   ///< the smaller regularity of the two contact frames
-  double rcond = 0.0;        ///< reciprocal condition estimate of P M H_r (equilibrated)
+  Vec2 slip = Vec2::Zero();     ///< velocity of body 1's contact point relative to body 2, 1c, m/s
+  double spin = 0.0;            ///< relative angular velocity about the normal, rad/s
+  Vec2 rolling = Vec2::Zero();  ///< relative angular velocity (ω_x, ω_y) in 1c, rad/s
+  Vec2 rolling_torque = Vec2::Zero();  ///< (τ_x, τ_y) in 1c on body 1, N·m
+  double regularity = 0.0;             ///< the smaller regularity of the two contact frames
+  double rcond = 0.0;                  ///< reciprocal condition estimate of P M H_r (equilibrated)
 };
 
 /// evaluates the equations of motion of the state's mode (Kry & Pai 2002 §3.7 steps 1-5)

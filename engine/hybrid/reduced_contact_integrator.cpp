@@ -31,11 +31,14 @@ using VecX = Eigen::VectorXd;
 // an edge counts as crossed when the contact is this far outside it (parameter units)
 constexpr double edge_tolerance = 1e-10;
 
-bool is_rolling(FrictionMode m) {
-  return m == FrictionMode::no_slip || m == FrictionMode::no_slip_no_spin;
+// the modes in which the contact point does not slip
+bool holds_no_slip(FrictionMode m) {
+  return m == FrictionMode::no_slip || m == FrictionMode::no_slip_no_spin ||
+         m == FrictionMode::stuck;
 }
 
-enum class EventKind { edge_1, edge_2, separation, stick, spin };
+// stick: no slip fails (|f_t| > μ_static f_n); spin: no spin fails; roll: no roll fails (stuck)
+enum class EventKind { edge_1, edge_2, separation, stick, spin, roll };
 
 struct EventValue {
   EventKind kind;
@@ -73,6 +76,8 @@ class StepOde {
     const VecX nu = y.segment(5, n_);
     if (n_ == 5)
       s.qdot = nu;
+    else if (n_ == 0)
+      s.qdot.setZero();  // stuck
     else
       s.qdot.segment(2, n_) = nu;  // (u̇, v̇, ψ̇) or (u̇, v̇)
     if (free2_) {
@@ -176,13 +181,21 @@ std::vector<EventValue> event_values(const ReducedContactModel& model,
   for (int e = 0; e < dom2.edge_count(); ++e)
     ev.push_back({EventKind::edge_2, e, dom2.edge_distance(e, s.coords.uv()) + edge_tolerance});
   ev.push_back({EventKind::separation, 0, d.normal_force + settings.separation_tolerance});
-  if (is_rolling(s.mode))
+  if (holds_no_slip(s.mode))
     ev.push_back(
         {EventKind::stick, 0,
          model.friction.static_coefficient() * d.normal_force - d.tangential_force.norm()});
   if (s.mode == FrictionMode::no_slip_no_spin)
     ev.push_back({EventKind::spin, 0,
                   model.friction.mu_spin_static * d.normal_force - std::abs(d.normal_torque)});
+  if (s.mode == FrictionMode::stuck) {
+    // static rolling and spinning friction (hybrid_settings.hpp, FrictionTorques::stick)
+    const FrictionTorques& ft = model.torques;
+    ev.push_back({EventKind::spin, 0,
+                  ft.spin_limit(model.friction.mu_spin_static) * d.normal_force -
+                      std::abs(d.normal_torque)});
+    ev.push_back({EventKind::roll, 0, ft.mu_rolling * d.normal_force - d.rolling_torque.norm()});
+  }
   return ev;
 }
 
@@ -234,9 +247,34 @@ void set_mode(const ReducedContactModel& model, ReducedContactState& s, Friction
          static_cast<int>(mode));
   s.qdot = mc.qdot;
   if (!model.body2.fixed) s.V2_B = mc.V2_B;
-  if (is_rolling(s.mode) && !is_rolling(mode)) s.rolling_armed = false;
+  if (holds_no_slip(s.mode) && !holds_no_slip(mode)) s.rolling_armed = false;
   s.mode = mode;
   s.mode_since = s.time;
+}
+
+// The mode stuck at the end of an accepted step (FrictionTorques::stick): from a rolling mode,
+// once the relative rotation |ω| has fallen below w_reg, if the contact can hold the pair at
+// rest relative to each other (every event function of the mode stuck non-negative after the
+// projection). Checking the limits before the switch, not only after it, keeps a pair that
+// the contact cannot hold from entering and leaving at every step.
+bool try_stick(const ReducedContactModel& model, const ReducedStepSettings& settings,
+               ReducedContactState& s, const ReducedDynamics& d, ReducedAdvanceResult& result) {
+  const FrictionTorques& ft = model.torques;
+  if (s.mode != FrictionMode::no_slip && s.mode != FrictionMode::no_slip_no_spin) return false;
+  if (!ft.can_stick(model.friction.mu_spin_static)) return false;
+  if (!(std::hypot(d.rolling.norm(), d.spin) < ft.regularization)) return false;
+  ReducedContactState trial = s;
+  const ModeChange mc = change_mode(model, trial, FrictionMode::stuck);
+  trial.qdot = mc.qdot;
+  if (!model.body2.fixed) trial.V2_B = mc.V2_B;
+  trial.mode = FrictionMode::stuck;
+  const ReducedDynamics dt = reduced_dynamics(model, trial);
+  ++result.evaluations;
+  if (!dt.ok) return false;
+  for (const EventValue& e : event_values(model, settings, trial, dt))
+    if (!(e.g >= 0.0)) return false;
+  set_mode(model, s, FrictionMode::stuck, result);
+  return true;
 }
 
 void wrap_periodic(const ReducedContactModel& model, ReducedContactState& s) {
@@ -303,7 +341,7 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
         state.slip_hint = ft > 0.0 ? Vec2(-d0.tangential_force / ft) : Vec2::Zero();
         set_mode(model, state,
                  model.friction.mu > 0.0 ? FrictionMode::sliding : FrictionMode::frictionless, res);
-      } else if (e.kind == EventKind::spin) {
+      } else if (e.kind == EventKind::spin || e.kind == EventKind::roll) {
         set_mode(model, state, FrictionMode::no_slip, res);
       } else if (e.kind == EventKind::edge_1 || e.kind == EventKind::edge_2) {
         const int body = e.kind == EventKind::edge_1 ? 1 : 2;
@@ -327,6 +365,15 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
     }
     if (restarted) continue;
     if (state.time >= t_end - t_eps) return finish(ReducedStatus::ok, "");
+    if (state.mode == FrictionMode::stuck && model.body2.fixed) {
+      // at rest on a fixed body: q̇ = 0 identically, and the forces (gravity and the call's
+      // constant external wrench), hence the event functions checked above, stay as they are;
+      // the state at t_end is this one, exactly, with no integration
+      res.step_sizes.push_back(t_end - state.time);
+      ++res.steps;
+      state.time = t_end;
+      return finish(ReducedStatus::ok, "");
+    }
 
     // one adaptive step
     const double step = std::min(dt, t_end - state.time);
@@ -441,6 +488,8 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
       } else if (state.mode == FrictionMode::no_slip && fr.spin_threshold > 0.0 && long_enough &&
                  std::abs(d1.spin) < fr.spin_threshold) {
         set_mode(model, state, FrictionMode::no_slip_no_spin, res);
+      } else {
+        try_stick(model, settings, state, d1, res);
       }
       continue;
     }

@@ -547,8 +547,7 @@ TEST_CASE("a skipped pair: no contacts from detect, the same ones from skipped_c
       return false;
     };
     if ((plane && !has([](int b) { return b == 0; })) ||
-        (mesh && !has([](int b) { return b == 1; })) ||
-        (free && !has([](int b) { return b > 1; })))
+        (mesh && !has([](int b) { return b == 1; })) || (free && !has([](int b) { return b > 1; })))
       chosen.emplace_back(c.body_a, c.body_b);
   }
   REQUIRE(chosen.size() == 3);

@@ -161,7 +161,7 @@ TEST_CASE("smooth_surface and the hybrid settings round-trip through the writer"
                  "hybrid_slip_threshold": 0.0025, "hybrid_spin_threshold": 0.5,
                  "hybrid_min_slide_time": 0.02, "hybrid_rolling": false,
                  "hybrid_slip_regularization": 0.001, "hybrid_mu_rolling": 0.0015,
-                 "hybrid_mu_spinning": 0.0005},
+                 "hybrid_mu_spinning": 0.0005, "hybrid_rolling_stick": false},
     "bodies": [
       {"name": "floor", "fixed": true, "shape": {"type": "plane"},
        "smooth_surface": {"type": "plane"}},
@@ -196,6 +196,8 @@ TEST_CASE("smooth_surface and the hybrid settings round-trip through the writer"
   CHECK(f.slip_regularization == 0.001);
   CHECK(w.hybrid_torques.mu_rolling == 0.0015);
   CHECK(w.hybrid_torques.mu_spinning == 0.0005);
+  CHECK_FALSE(w.hybrid_torques.stick);
+  CHECK(WorldSettings{}.hybrid_torques.stick);  // on by default
   CHECK(scene.bodies[1].shape->points.size() == 64);
   const std::string resolved = resolved_scene_json(scene);
   CHECK(resolved_scene_json(parse(resolved)) == resolved);
@@ -203,6 +205,7 @@ TEST_CASE("smooth_surface and the hybrid settings round-trip through the writer"
   CHECK(resolved.find(R"("hybrid_mu_static": 0.4)") != std::string::npos);
   CHECK(resolved.find(R"("hybrid_mu_rolling": 0.0015)") != std::string::npos);
   CHECK(resolved.find(R"("hybrid_mu_spinning": 0.0005)") != std::string::npos);
+  CHECK(resolved.find(R"("hybrid_rolling_stick": false)") != std::string::npos);
   // the World receives them (the pair copies them at entry: test_world_friction_torques.cpp)
   CHECK(build_world(scene).settings().hybrid_torques.mu_rolling == 0.0015);
 }
@@ -367,7 +370,7 @@ TEST_CASE("bad smooth surfaces and hybrid settings name the JSON pointer",
   }
   // settings: key, value, what the message says after "/settings/<key>: "
   const char* const negative = "expected a number >= 0 (got -0.5)";
-  const std::array<std::array<const char*, 3>, 20> settings_cases = {{
+  const std::array<std::array<const char*, 3>, 21> settings_cases = {{
       {"hybrid_entry_steps", "-1", "expected an integer >= 0 (got -1)"},
       {"hybrid_entry_steps", "1.5", "expected an integer"},
       {"hybrid_point_tolerance", "0", "expected a positive number"},
@@ -376,6 +379,7 @@ TEST_CASE("bad smooth surfaces and hybrid settings name the JSON pointer",
       {"hybrid_tolerance", "0", "expected a positive number"},
       {"hybrid_mu_static", "\"mu\"", "expected a number"},
       {"hybrid_rolling", "1", "expected true or false"},
+      {"hybrid_rolling_stick", "\"yes\"", "expected true or false"},
       {"hybrid_mu", "0.3", "unknown key"},
       {"hybrid_max_normal_speed", "-0.5", negative},
       {"hybrid_mu_static", "-0.5", negative},

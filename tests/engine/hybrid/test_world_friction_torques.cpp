@@ -137,3 +137,36 @@ TEST_CASE("hybrid_torques: bad values are errors naming the field", "[engine][hy
     t.mu_spinning = 0.0005;
   }));
 }
+
+// Static rolling friction (FrictionTorques::stick, on by default): with both torques the ball
+// rolls to a stop at v0 / a and stays there exactly; the World writes a zero twist and the same
+// pose every step after it, and the pair stays reduced (no LCP steps of a resting ball)
+TEST_CASE("hybrid_torques: a rolling ball stops exactly in the World (static rolling friction)",
+          "[engine][hybrid]") {
+  FrictionTorques t;
+  t.mu_rolling = 0.002;
+  t.mu_spinning = 0.001;
+  const double v0 = 0.1, a = 5.0 * t.mu_rolling * g / (7.0 * r);  // stops at 0.714 s
+  BallOnPlane b = ball_on_plane(t, true, Vec3(v0, 0.0, 0.0), Vec3(0.0, v0 / r, 0.0));
+  (void)b.world.step();
+  const double t_star = (v0 / r - t.regularization) / (a / r);  // |ω| = w_reg: 0.7131 s
+  const double x_stop = v0 * t_star - 0.5 * a * t_star * t_star;
+  double x_rest = std::nan("");
+  while (b.world.time() < 1.5 - 1e-9) {
+    const StepReport& rep = b.world.step();
+    REQUIRE(rep.reduced_pairs == 1);
+    if (b.world.time() > t_star + 2 * h) {
+      CHECK(b.world.twist(b.ball).v().norm() == 0.0);
+      CHECK(b.world.twist(b.ball).w().norm() == 0.0);
+      if (std::isnan(x_rest)) x_rest = b.world.pose(b.ball).p_WB.x();
+      CHECK(b.world.pose(b.ball).p_WB.x() == x_rest);
+    }
+  }
+  CHECK(x_rest == Approx(x_stop).margin(1e-6));
+  // with stick off it creeps: still moving, slower than r w_reg, at the same time
+  t.stick = false;
+  BallOnPlane c = ball_on_plane(t, true, Vec3(v0, 0.0, 0.0), Vec3(0.0, v0 / r, 0.0));
+  while (c.world.time() < 1.5 - 1e-9) (void)c.world.step();
+  CHECK(c.world.twist(c.ball).v().norm() > 0.0);
+  CHECK(c.world.twist(c.ball).v().norm() < r * t.regularization);
+}
