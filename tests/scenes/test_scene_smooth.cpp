@@ -426,6 +426,29 @@ TEST_CASE("smooth_surface: a loop surface reads its control mesh relative to the
   CHECK(surface_of(again, 1).patch_count() == 56);
 }
 
+// Kry 2000 §6.3's plate has 192 patches after its one global subdivision. The shipped plate
+// has 48 control triangles (tools/scenes/lumpy_marble_plate.py) of which none has two EVs, so it
+// needs no global step: 48 patches (the same limit surface as 192 sub-patches would give). The
+// lumpy icosahedron (20 triangles, every vertex of valence 5) needs one: 80. Both are closed, so their
+// limit surfaces have outward normals everywhere: checked at the plate's top centre (up) and
+// at the marble's poles.
+TEST_CASE("smooth_surface: the plate and the lumpy marble of Kry 2000 §6.3",
+          "[scene][smooth][loop]") {
+  const Scene scene = load_scene(scenes_dir() / "lumpy_marble_in_plate.json");
+  const SmoothSurface& plate = surface_of(scene, 0);
+  const SmoothSurface& marble = surface_of(scene, 1);
+  CHECK(plate.patch_count() == 48);
+  CHECK(marble.patch_count() == 80);
+  const SurfacePoint top = plate.closest_point(Vec3(0.0, 0.0, 0.05));
+  const SurfaceJet j = plate.evaluate(top.patch, top.uv);
+  CHECK(j.p_u.cross(j.p_v).normalized().z() == Approx(1.0).epsilon(1e-9));
+  for (const double z : {-0.1, 0.1}) {
+    const SurfacePoint pole = marble.closest_point(Vec3(0.0, 0.0, z));
+    const SurfaceJet m = marble.evaluate(pole.patch, pole.uv);
+    CHECK(m.p_u.cross(m.p_v).normalized().dot(m.p.normalized()) > 0.99);
+  }
+}
+
 TEST_CASE("bad loop surfaces name the JSON pointer and the file", "[scene][smooth][loop][errors]") {
   CHECK_THAT(error_of(with_surface(R"({"type": "loop"})")),
              Catch::Contains("/bodies/0/smooth_surface/obj: missing"));
