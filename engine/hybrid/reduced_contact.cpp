@@ -81,14 +81,14 @@ void validate(const ContactFriction& f) {
     throw Error("reduced contact: mu_static must be a number (< 0 for the default, μ)");
 }
 
-Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot) {
+RateVector independent_rates(FrictionMode mode, const Vec5& qdot) {
   switch (mode) {
     case FrictionMode::no_slip:
       return qdot.tail<3>();
     case FrictionMode::no_slip_no_spin:
       return qdot.segment<2>(2);
     case FrictionMode::stuck:
-      return Eigen::VectorXd(0);
+      return RateVector(0);
     default:
       return qdot;
   }
@@ -96,8 +96,9 @@ Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot) {
 
 namespace {
 
-using MatX = Eigen::MatrixXd;
-using VecX = Eigen::VectorXd;
+// at most 12 × 12 (two bodies): stored in place, no heap allocation per evaluation
+using MatX = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12>;
+using VecX = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 12, 1>;
 
 Mat6 mass_matrix(const ReducedBody& b) {
   Mat6 M = Mat6::Zero();
@@ -304,11 +305,13 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
 
   Vec6 V1dot = Vec6::Zero();
   if (b2.fixed && n == 0) {
-    d.nu_dot = VecX(0);  // stuck on a fixed body: at rest
+    d.nu_dot = RateVector(0);  // stuck on a fixed body: at rest
     d.rcond = 1.0;
     V1dot = b1_bias;
   } else if (b2.fixed) {
-    d.rcond = solve_equilibrated(P1 * M1 * Hr, P1 * rhs1, d.nu_dot);
+    VecX nu_dot;
+    d.rcond = solve_equilibrated(P1 * M1 * Hr, P1 * rhs1, nu_dot);
+    d.nu_dot = nu_dot;
     V1dot = Hr * d.nu_dot + b1_bias;
   } else {
     // unknowns x = (^2φ̇_2, ν̇); J = [[Ad12, H_r], [I, 0]]; P = [[Ad12ᵀ, I], [P1, 0]]

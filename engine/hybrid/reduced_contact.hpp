@@ -103,9 +103,13 @@ void validate(const ContactFriction& friction);
 /// names the field
 void validate(const FrictionTorques& torques);
 
+/// a mode's independent rates ν (at most 5), stored in place (no heap allocation: the reduced
+/// equations are evaluated some 10⁴ times a simulated second)
+using RateVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 5, 1>;
+
 /// the mode's independent rates ν from the full q̇: q̇ for 5-DOF modes, (u̇, v̇, ψ̇), (u̇, v̇),
 /// none for stuck
-[[nodiscard]] Eigen::VectorXd independent_rates(FrictionMode mode, const Vec5& qdot);
+[[nodiscard]] RateVector independent_rates(FrictionMode mode, const Vec5& qdot);
 
 /// one evaluation of the reduced equations of motion at a state
 struct ReducedDynamics {
@@ -113,8 +117,8 @@ struct ReducedDynamics {
   std::string message;                   ///< why not ok
   ContactKinematics kin;                 ///< frames, H, Ḣ at the state
   Vec5 qdot = Vec5::Zero();              ///< full q̇ = G ν
-  Eigen::VectorXd nu;                    ///< independent rates ν of the mode
-  Eigen::VectorXd nu_dot;                ///< their accelerations
+  RateVector nu;                         ///< independent rates ν of the mode
+  RateVector nu_dot;                     ///< their accelerations
   Vec5 qddot = Vec5::Zero();             ///< full q̈ = G ν̇ + Ġ ν
   Vec6 V2dot_B = Vec6::Zero();           ///< body 2's body-frame acceleration (zero when fixed)
   Vec6 V1_B = Vec6::Zero();              ///< body 1's body-frame twist ^1φ_1

@@ -26,7 +26,8 @@ const char* to_string(ReducedStatus status) {
 
 namespace {
 
-using VecX = Eigen::VectorXd;
+// the ODE's state: q (5), ν (≤ 5) and a free body 2's pose and twist (13), in place
+using OdeVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 23, 1>;
 
 // an edge counts as crossed when the contact is this far outside it (parameter units)
 constexpr double edge_tolerance = 1e-10;
@@ -57,8 +58,8 @@ class StepOde {
     n_ = rate_count(like.mode);
   }
 
-  [[nodiscard]] VecX pack(const ReducedContactState& s) const {
-    VecX y(5 + n_ + (free2_ ? 13 : 0));
+  [[nodiscard]] OdeVec pack(const ReducedContactState& s) const {
+    OdeVec y(5 + n_ + (free2_ ? 13 : 0));
     y.head<5>() = s.coords.q;
     y.segment(5, n_) = independent_rates(s.mode, s.qdot);
     if (free2_) {
@@ -70,10 +71,10 @@ class StepOde {
   }
 
   // the state of y; for the rolling modes (ṡ, ṫ) in qdot are stale until evaluated
-  [[nodiscard]] ReducedContactState unpack(const VecX& y) const {
+  [[nodiscard]] ReducedContactState unpack(const OdeVec& y) const {
     ReducedContactState s = like_;
     s.coords.q = y.head<5>();
-    const VecX nu = y.segment(5, n_);
+    const OdeVec nu = y.segment(5, n_);
     if (n_ == 5)
       s.qdot = nu;
     else if (n_ == 0)
@@ -107,8 +108,8 @@ class StepOde {
     return d;
   }
 
-  [[nodiscard]] VecX derivative_of(const ReducedDynamics& d, const ReducedContactState& s) const {
-    VecX dy(5 + n_ + (free2_ ? 13 : 0));
+  [[nodiscard]] OdeVec derivative_of(const ReducedDynamics& d, const ReducedContactState& s) const {
+    OdeVec dy(5 + n_ + (free2_ ? 13 : 0));
     dy.head<5>() = d.qdot;
     dy.segment(5, n_) = d.nu_dot;
     if (free2_) {
@@ -124,7 +125,7 @@ class StepOde {
     return dy;
   }
 
-  bool f(const VecX& y, VecX& dy) {
+  bool f(const OdeVec& y, OdeVec& dy) {
     const ReducedContactState s = unpack(y);
     const ReducedDynamics d = evaluate(s);
     if (!d.ok) return false;
@@ -133,8 +134,8 @@ class StepOde {
   }
 
   // one classical RK4 step
-  bool rk4(const VecX& y, const VecX& f0, double h, VecX& out) {
-    VecX k2, k3, k4;
+  bool rk4(const OdeVec& y, const OdeVec& f0, double h, OdeVec& out) {
+    OdeVec k2, k3, k4;
     if (!f(y + 0.5 * h * f0, k2)) return false;
     if (!f(y + 0.5 * h * k2, k3)) return false;
     if (!f(y + h * k3, k4)) return false;
@@ -143,8 +144,8 @@ class StepOde {
   }
 
   // step doubling: two half steps (kept) and the error estimate |y_2 − y_1|/15 scaled
-  bool doubled(const VecX& y0, const VecX& f0, double h, VecX& y_half, double& err) {
-    VecX y_full, y_mid, f_mid;
+  bool doubled(const OdeVec& y0, const OdeVec& f0, double h, OdeVec& y_half, double& err) {
+    OdeVec y_full, y_mid, f_mid;
     if (!rk4(y0, f0, h, y_full)) return false;
     if (!rk4(y0, f0, 0.5 * h, y_mid)) return false;
     if (!f(y_mid, f_mid)) return false;
@@ -377,9 +378,9 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
 
     // one adaptive step
     const double step = std::min(dt, t_end - state.time);
-    const VecX y0 = ode.pack(state);
-    const VecX f0 = ode.derivative_of(d0, state);
-    VecX y1;
+    const OdeVec y0 = ode.pack(state);
+    const OdeVec f0 = ode.derivative_of(d0, state);
+    OdeVec y1;
     double err = 0.0;
     if (!ode.doubled(y0, f0, step, y1, err)) {
       ++res.rejected;
@@ -430,7 +431,7 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
       for (int it = 0; it < 100 && b - a > 1e-14 * std::max(1.0, std::abs(state.time)); ++it) {
         double c = (a * gb - b * ga) / (gb - ga);
         if (!(c > a && c < b)) c = 0.5 * (a + b);
-        VecX yc;
+        OdeVec yc;
         double e_c = 0.0;
         if (!ode.doubled(y0, f0, c, yc, e_c)) {
           failed = true;
