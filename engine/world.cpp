@@ -256,6 +256,29 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   if (!set_.body(body).fixed) set_.twist(body) = twist;
 }
 
+void World::apply_impulse(int body, const Vec3& impulse_W, const Vec3& point_W) {
+  check_body(body, "apply_impulse");
+  if (body < 0) throw Error("apply_impulse: the world does not move");
+  const RigidBody& b = set_.body(body);
+  if (b.fixed)
+    throw Error(fmt::format("body {}: apply_impulse: a {} body does not take impulses",
+                            pivot::quoted(b.name), b.kinematic ? "kinematic" : "fixed"));
+  if (!impulse_W.allFinite() || !point_W.allFinite())
+    throw Error(fmt::format("body {}: apply_impulse needs a finite impulse and point",
+                            pivot::quoted(b.name)));
+  const Pose X = set_.pose(body);
+  Vec6 wrench;
+  wrench << (point_W - X.p_WB).cross(impulse_W), impulse_W;
+  // Δv = J / m, Δω = R I_B⁻¹ Rᵀ (r × J)
+  const Mat3 R = X.q_WB.toRotationMatrix();
+  Vec6 twist = set_.twist(body);
+  twist.head<3>() += R * (b.inverse_inertia_B * (R.transpose() * wrench.head<3>()));
+  twist.tail<3>() += b.inverse_mass * impulse_W;
+  check_planar_body(b, X, twist);  // before anything changes
+  if (hybrid_->apply_impulse(*this, body, wrench)) return;
+  set_.twist(body) = twist;
+}
+
 void World::set_joint_collision(int j, bool collide) {
   const Joint& jt = joint(j);
   if (jt.body_a() < 0 || jt.body_b() < 0) return;

@@ -219,6 +219,14 @@ class World {
   [[nodiscard]] Twist twist(int body) const { return set_.twist(body); }
   /// sets a body's pose and twist (e.g. for a user's reset); validated, throws pivot::Error
   void set_state(int body, const Pose& pose, const Vec6& twist);
+  /// an impulse J (N·s, world axes) at the world point p on a dynamic body, between steps: its
+  /// twist changes by Δv = J / m, Δω = I_W⁻¹ (p − x) × J. A body in hybrid reduced mode keeps
+  /// it when its contact can absorb the impulse (reduced_contact.hpp, apply_impulse: the
+  /// twists projected onto the friction mode's motions, the mode stepping down where friction
+  /// cannot hold); otherwise its pair leaves reduced mode (reported as an exit "impulse: …")
+  /// and the impulse is applied in full coordinates. Throws pivot::Error for a fixed or
+  /// kinematic body, a non-finite J or p, or an impulse out of a planar world's plane.
+  void apply_impulse(int body, const Vec3& impulse_W, const Vec3& point_W);
 
   [[nodiscard]] int joint_count() const { return static_cast<int>(joints_.size()); }
   [[nodiscard]] const Joint& joint(int j) const;

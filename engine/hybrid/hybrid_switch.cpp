@@ -103,6 +103,29 @@ void HybridSwitch::exit(World& w, std::size_t k, std::string reason, double time
   pairs_.erase(pairs_.begin() + static_cast<std::ptrdiff_t>(k));
 }
 
+bool HybridSwitch::apply_impulse(World& w, int body, const Vec6& wrench_W) {
+  for (std::size_t k = 0; k < pairs_.size(); ++k) {
+    ReducedPair& pair = pairs_[k];
+    if (pair.body != body && !(pair.partner_free && pair.partner == body)) continue;
+    ReducedImpulse r;
+    try {
+      r = pivot::apply_impulse(pair.model, pair.state, pair.body == body ? 1 : 2, wrench_W);
+    } catch (const std::exception& e) {
+      r.kept = false;
+      r.message = e.what();
+    }
+    if (!r.kept) {
+      exit(w, k, "impulse: " + r.message);
+      return false;
+    }
+    pair.state = r.state;
+    w.set_.twist(pair.body) = body1_world_twist(pair.model, pair.state);
+    if (pair.partner_free) w.set_.twist(pair.partner) = body2_world_twist(pair.state);
+    return true;
+  }
+  return false;
+}
+
 bool HybridSwitch::is_reduced_pair(int a, int b) const {
   const auto of = [a, b](const ReducedPair& p) {
     return (a == p.body && b == p.partner) || (b == p.body && a == p.partner);

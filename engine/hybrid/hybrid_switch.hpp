@@ -55,6 +55,10 @@ class HybridSwitch {
   /// pair k leaves reduced mode at time `time` (< 0: the start of the step; the event is
   /// reported with the step)
   void exit(World& w, std::size_t k, std::string reason, double time = -1.0);
+  /// an impulse wrench (τ; f) at the body's centre of mass, world axes, between steps: true when
+  /// the body's reduced pair keeps it (World::apply_impulse); false when the body is in no pair,
+  /// or its pair cannot keep it and has left reduced mode (exit "impulse: …")
+  bool apply_impulse(World& w, int body, const Vec6& wrench_W);
   /// true when (a, b), in either order, is a pair in reduced mode or one of this step's
   /// departures: its contacts are not the LCP's (collision detection skips it)
   [[nodiscard]] bool is_reduced_pair(int a, int b) const;

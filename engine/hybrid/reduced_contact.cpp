@@ -27,6 +27,11 @@ const char* to_string(FrictionMode mode) {
   return "unknown";
 }
 
+bool holds_no_slip(FrictionMode mode) {
+  return mode == FrictionMode::no_slip || mode == FrictionMode::no_slip_no_spin ||
+         mode == FrictionMode::stuck;
+}
+
 int rate_count(FrictionMode mode) {
   switch (mode) {
     case FrictionMode::no_slip:
@@ -386,35 +391,39 @@ double reduced_energy(const ReducedContactModel& model, const ReducedContactStat
   return e;
 }
 
-ModeChange change_mode(const ReducedContactModel& model, const ReducedContactState& state,
-                       FrictionMode new_mode) {
-  ModeChange out;
-  out.qdot = state.qdot;
-  out.V2_B = model.body2.fixed ? Vec6::Zero() : state.V2_B;
-  if (rate_count(new_mode) == 5) return out;
+namespace {
 
-  const ContactKinematics k =
-      contact_kinematics(model.body1.surface, model.body2.surface, state.coords);
+// The admissible motion of `mode` nearest, in the kinetic-energy metric, to the body-frame twists
+// (V1, V2) (V2 ignored for a fixed body 2): the motion after a perfectly inelastic impulse at the
+// contact. Returns the rates, body 2's twist and body 1's new twist; energies before and after.
+struct Projection {
+  Vec5 qdot = Vec5::Zero();
+  Vec6 V1_B = Vec6::Zero(), V2_B = Vec6::Zero();
+  double energy_before = 0.0, energy_after = 0.0;
+};
+
+Projection project(const ReducedContactModel& model, const ContactKinematics& k, FrictionMode mode,
+                   const Vec6& V1, const Vec6& V2_in) {
   RollingMap roll;
-  if (has_rolling_geometry(new_mode)) {
+  if (has_rolling_geometry(mode)) {
     roll = rolling_map(k);
     if (!roll.ok) throw Error("reduced contact: no-slip map singular at the mode change");
   }
-  const MatX G = rate_matrix(new_mode, roll);
-  const int n = rate_count(new_mode);
+  const MatX G = rate_matrix(mode, roll);
+  const int n = rate_count(mode);
   const Mat6 Ad12 = adjoint(inverse(k.X_21));
   const Mat6 M1 = mass_matrix(model.body1);
-  const Vec6 V1 = Ad12 * out.V2_B + k.H_1 * state.qdot;
   const MatX Hr = k.H_1 * G;
-  double e_old = 0.5 * V1.dot(M1 * V1), e_new = 0.0;
+  Projection out;
+  out.energy_before = 0.5 * V1.dot(M1 * V1);
   if (model.body2.fixed) {
     // min ½ (H_r ν − φ)ᵀ M (H_r ν − φ):  H_rᵀ M H_r ν = H_rᵀ M φ
     const VecX nu = n == 0
                         ? VecX(0)  // stuck: body 1 comes to rest
                         : VecX((Hr.transpose() * M1 * Hr).ldlt().solve(Hr.transpose() * M1 * V1));
     out.qdot = G * nu;
-    const Vec6 V1n = Hr * nu;
-    e_new = 0.5 * V1n.dot(M1 * V1n);
+    out.V1_B = Hr * nu;
+    out.energy_after = 0.5 * out.V1_B.dot(M1 * out.V1_B);
   } else {
     const Mat6 M2 = mass_matrix(model.body2);
     MatX J = MatX::Zero(12, 6 + n);
@@ -425,16 +434,113 @@ ModeChange change_mode(const ReducedContactModel& model, const ReducedContactSta
     M.block(0, 0, 6, 6) = M1;
     M.block(6, 6, 6, 6) = M2;
     VecX v(12);
-    v << V1, out.V2_B;
+    v << V1, V2_in;
     const VecX x = (J.transpose() * M * J).ldlt().solve(J.transpose() * M * v);
     out.V2_B = x.head<6>();
     out.qdot = G * x.tail(n);
     const VecX vn = J * x;
-    e_old += 0.5 * state.V2_B.dot(M2 * state.V2_B);
-    e_new = 0.5 * vn.dot(M * vn);
+    out.V1_B = vn.head<6>();
+    out.energy_before += 0.5 * V2_in.dot(M2 * V2_in);
+    out.energy_after = 0.5 * vn.dot(M * vn);
   }
-  out.energy_change = e_new - e_old;
   return out;
+}
+
+}  // namespace
+
+ModeChange change_mode(const ReducedContactModel& model, const ReducedContactState& state,
+                       FrictionMode new_mode) {
+  ModeChange out;
+  out.qdot = state.qdot;
+  out.V2_B = model.body2.fixed ? Vec6::Zero() : state.V2_B;
+  if (rate_count(new_mode) == 5) return out;
+  const ContactKinematics k =
+      contact_kinematics(model.body1.surface, model.body2.surface, state.coords);
+  const Mat6 Ad12 = adjoint(inverse(k.X_21));
+  const Projection p = project(model, k, new_mode, Ad12 * out.V2_B + k.H_1 * state.qdot, out.V2_B);
+  out.qdot = p.qdot;
+  out.V2_B = model.body2.fixed ? Vec6::Zero() : p.V2_B;
+  out.energy_change = p.energy_after - p.energy_before;
+  return out;
+}
+
+ReducedImpulse apply_impulse(const ReducedContactModel& model, const ReducedContactState& state,
+                             int body, const Vec6& impulse_W) {
+  if (body != 1 && body != 2) throw Error("reduced contact: an impulse acts on body 1 or body 2");
+  if (body == 2 && model.body2.fixed)
+    throw Error("reduced contact: an impulse on a fixed body 2 does nothing");
+  if (!impulse_W.allFinite()) throw Error("reduced contact: the impulse must be finite");
+  ReducedImpulse r;
+  r.state = state;
+  const ContactKinematics k =
+      contact_kinematics(model.body1.surface, model.body2.surface, state.coords);
+  const Mat6 Ad12 = adjoint(inverse(k.X_21));
+  const Pose X_W1 = compose(state.X_W2, k.X_21);
+  const Vec6 V2 = model.body2.fixed ? Vec6::Zero() : state.V2_B;
+  Vec6 V1 = Ad12 * V2 + k.H_1 * state.qdot;
+  Vec6 V2_target = V2;
+  // the twists just after the impulse, before the contact reacts (body frames, at the COMs)
+  if (body == 1)
+    V1 += mass_matrix(model.body1).inverse() * to_body_twist(X_W1.q_WB, impulse_W);
+  else
+    V2_target += mass_matrix(model.body2).inverse() * to_body_twist(state.X_W2.q_WB, impulse_W);
+  const Vec6 V1_target = V1;
+  const Mat6 M1 = mass_matrix(model.body1);
+  const ContactFriction& fr = model.friction;
+  const FrictionTorques& ft = model.torques;
+  const double scale = std::max(impulse_W.tail<3>().norm(), 1e-300);
+  const double tol = 1e-12 * scale;
+  FrictionMode mode = state.mode;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    const Projection p = project(model, k, mode, V1_target, V2_target);
+    // the contact's impulsive reaction on body 1, in 1c: M1 (V1⁺ − V1⁻) (P15 integrated over
+    // the impact, finite forces dropped)
+    const Vec6 reaction_1c = k.Ad_1_1c.transpose() * (M1 * (p.V1_B - V1_target));
+    const double i_n = -reaction_1c[5];
+    const double i_t = reaction_1c.segment<2>(3).norm();
+    const double t_roll = reaction_1c.head<2>().norm(), t_spin = std::abs(reaction_1c[2]);
+    r.contact_impulse_1c = reaction_1c;
+    if (i_n < -tol) {
+      r.message =
+          fmt::format("the impulse pulls the contact open (normal impulse {:.6g} N·s)", i_n);
+      return r;
+    }
+    const double n_pos = std::max(i_n, 0.0);
+    if (mode == FrictionMode::stuck && (t_roll > ft.mu_rolling * n_pos + tol ||
+                                        t_spin > ft.spin_limit(fr.mu_spin_static) * n_pos + tol)) {
+      mode = FrictionMode::no_slip;  // the impulsive torque exceeds static rolling friction
+      continue;
+    }
+    if (mode == FrictionMode::no_slip_no_spin && t_spin > fr.mu_spin_static * n_pos + tol) {
+      mode = FrictionMode::no_slip;
+      continue;
+    }
+    if (holds_no_slip(mode) && i_t > fr.static_coefficient() * n_pos + tol) {
+      mode = fr.mu > 0.0 ? FrictionMode::sliding : FrictionMode::frictionless;
+      continue;  // the contact cannot hold the slip: re-project without friction
+    }
+    if (mode == FrictionMode::sliding && fr.mu > 0.0 && i_n > tol) {
+      r.message = fmt::format(
+          "a sliding contact would need an impulsive Coulomb friction (normal impulse {:.6g} N·s)",
+          i_n);
+      return r;
+    }
+    r.kept = true;
+    r.state.qdot = p.qdot;
+    if (!model.body2.fixed) r.state.V2_B = p.V2_B;
+    if (mode != state.mode) {
+      if (holds_no_slip(state.mode) && !holds_no_slip(mode)) r.state.rolling_armed = false;
+      r.state.mode = mode;
+      r.state.mode_since = state.time;
+    }
+    r.energy_change =
+        p.energy_after -
+        (0.5 * V1_target.dot(M1 * V1_target) +
+         (model.body2.fixed ? 0.0 : 0.5 * V2_target.dot(mass_matrix(model.body2) * V2_target)));
+    return r;
+  }
+  r.message = "no friction mode can take the impulse";
+  return r;
 }
 
 ReducedEntry enter_reduced_mode(const ReducedContactModel& model, const Pose& X_W1,

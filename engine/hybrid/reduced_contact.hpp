@@ -51,6 +51,8 @@ enum class FrictionMode {
 };
 
 [[nodiscard]] const char* to_string(FrictionMode mode);
+/// true for the modes in which the contact point does not slip (no slip, no slip no spin, stuck)
+[[nodiscard]] bool holds_no_slip(FrictionMode mode);
 /// number of independent contact rates ν of a mode: 5, 5, 3, 2, 0
 [[nodiscard]] int rate_count(FrictionMode mode);
 
@@ -163,6 +165,32 @@ struct ModeChange {
 };
 [[nodiscard]] ModeChange change_mode(const ReducedContactModel& model,
                                      const ReducedContactState& state, FrictionMode new_mode);
+
+/// An impulse on a body of a reduced pair, kept in reduced coordinates [DERIVED]: the twists just
+/// after it, φ⁻ = φ + M⁻¹ ι, are projected onto the friction mode's admissible motions in the
+/// kinetic-energy metric (a perfectly inelastic contact impulse), Δν = (H_rᵀ M H_r)⁻¹ H_rᵀ ι for
+/// a fixed body 2. The contact's impulsive reaction ι_c = M (φ⁺ − φ⁻) must be one it can give:
+///  - compressive (ι_n ≥ 0), else the impulse lifts the body off: not kept;
+///  - within static rolling and spinning friction in the mode stuck, else the mode steps down to
+///    no slip; within μ_spin_static ι_n in no slip no spin, else no slip;
+///  - within μ_static ι_n for the tangential part in the no-slip modes, else the mode becomes
+///    sliding (frictionless without μ) and the impulse is projected again;
+///  - in sliding with μ > 0, no normal reaction (ι_n = 0, e.g. a push along the surface), since
+///    the friction of an impact (Routh's problem) is not modelled here: not kept otherwise.
+/// Not kept: the state is unchanged and the caller applies the impulse in full coordinates.
+struct ReducedImpulse {
+  bool kept = false;
+  std::string message;        ///< why not kept
+  ReducedContactState state;  ///< after the impulse (mode, rates, body 2's twist)
+  Vec6 contact_impulse_1c =
+      Vec6::Zero();            ///< the contact's reaction on body 1 in 1c (τ; f), N·m·s; N·s
+  double energy_change = 0.0;  ///< J: after the projection minus just after the impulse, ≤ 0
+};
+/// body: 1 or 2 (a free body 2); impulse_W: (τ; f) at that body's centre of mass, world axes,
+/// N·m·s; N·s. Throws pivot::Error for a bad body or a non-finite impulse.
+[[nodiscard]] ReducedImpulse apply_impulse(const ReducedContactModel& model,
+                                           const ReducedContactState& state, int body,
+                                           const Vec6& impulse_W);
 
 /// A pair entering the reduced mode from full coordinates (the hybrid switch's entry,
 /// notes/kry.md §10.2 entry steps 2-6): find_contact, then body 1 is snapped onto the

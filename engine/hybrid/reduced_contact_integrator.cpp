@@ -32,12 +32,6 @@ using OdeVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 23, 1>;
 // an edge counts as crossed when the contact is this far outside it (parameter units)
 constexpr double edge_tolerance = 1e-10;
 
-// the modes in which the contact point does not slip
-bool holds_no_slip(FrictionMode m) {
-  return m == FrictionMode::no_slip || m == FrictionMode::no_slip_no_spin ||
-         m == FrictionMode::stuck;
-}
-
 // stick: no slip fails (|f_t| > μ_static f_n); spin: no spin fails; roll: no roll fails (stuck)
 enum class EventKind { edge_1, edge_2, separation, stick, spin, roll };
 

@@ -325,6 +325,14 @@ void bind_world_class(py::module_& m) {
           },
           py::arg("body"), py::arg("position"), py::arg("quat_wxyz"), py::arg("twist"),
           "sets a body's COM position, orientation and twist (ω; v); validated")
+      .def(
+          "apply_impulse",
+          [](World& w, int body, const Vec3& impulse, const Vec3& point) {
+            w.apply_impulse(body, impulse, point);
+          },
+          py::arg("body"), py::arg("impulse"), py::arg("point"),
+          "an impulse (N·s, world) at a world point on a dynamic body, between steps; a body in "
+          "hybrid reduced mode keeps it when its contact can absorb it (World::apply_impulse)")
       .def("contacts", &contacts_dict,
            "the last step's contacts as arrays (k rows): body_a, body_b, point_a, point_b, "
            "normal (B → A), gap, normal_impulse, tangent_impulse")

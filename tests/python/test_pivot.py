@@ -152,6 +152,17 @@ class WorldApi(unittest.TestCase):
         np.testing.assert_allclose(w.quaternions_wxyz[0], q, atol=1e-15)
         np.testing.assert_array_equal(w.twists[0], [0.1, 0.2, 0.3, 4, 5, 6])
 
+    def test_apply_impulse_closed_form(self):
+        # a unit sphere of 2 kg (I = 2/5 m r^2 = 0.8): J at r = (0, 0, 1) from the centre
+        w = pivot.World()
+        b = w.add_body(name="b", mass=2.0, shape=pivot.shapes.sphere(1.0))
+        w.apply_impulse(b, (0.4, 0.0, 0.0), (0.0, 0.0, 1.0))
+        np.testing.assert_allclose(w.twists[0][3:], [0.2, 0.0, 0.0], atol=1e-15)
+        # dw = I^-1 (r x J) = (0, 0.4, 0) / 0.8
+        np.testing.assert_allclose(w.twists[0][:3], [0.0, 0.5, 0.0], atol=1e-15)
+        with self.assertRaises(pivot.Error):
+            w.apply_impulse(b, (float("nan"), 0, 0), (0, 0, 0))
+
 
 class Errors(unittest.TestCase):
     def test_bad_dict_scene_names_the_place(self):

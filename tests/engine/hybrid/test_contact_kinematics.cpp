@@ -1,7 +1,7 @@
 // engine/hybrid/contact_frame.hpp, engine/hybrid/contact_kinematics.hpp: H and Ḣ against finite
 // differences of the forward map ^2_1E(q) (P9), the sign-corrected H against the independent Python
-// check of an independent Python check (outside this repository), the two-free-body Jacobian against finite differences of world
-// poses, and the twist ↔ q̇ maps against each other.
+// check of an independent Python check (outside this repository), the two-free-body Jacobian
+// against finite differences of world poses, and the twist ↔ q̇ maps against each other.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -203,8 +203,8 @@ TEST_CASE("contact frame: the closed forms agree with third-order Taylor arithme
     for (int side = 0; side < 2; ++side)
       for (int k = 0; k < 5; ++k) {
         const Vec2 uv = (side == 0 ? p.q.st() : p.q.uv()) + Vec2(offset(rng), offset(rng));
-        const SurfaceJet jet = side == 0 ? p.s1.evaluate(p.q.patch_1, uv)
-                                         : p.s2.evaluate(p.q.patch_2, uv);
+        const SurfaceJet jet =
+            side == 0 ? p.s1.evaluate(p.q.patch_1, uv) : p.s2.evaluate(p.q.patch_2, uv);
         const ContactFrame f = contact_frame(jet), g = reference(jet);
         const auto close = [](const auto& A, const auto& B) {
           return (A - B).cwiseAbs().maxCoeff() <= 1e-12 * std::max(1.0, B.cwiseAbs().maxCoeff());
@@ -266,8 +266,9 @@ TEST_CASE("H against finite differences of the forward map E(q)", "[engine][cont
 
 TEST_CASE("H matches an independent Python check (outside this repository)",
           "[engine][contact_kinematics]") {
-  // expected: ^{1c}H by finite differences of ^2_1E(q) in an independent Python check (outside this repository) ("numeric in
-  // 1c coords"), printed to 9 digits by running its functions; its own error is ~2e-9
+  // expected: ^{1c}H by finite differences of ^2_1E(q) in an independent Python check (outside this
+  // repository) ("numeric in 1c coords"), printed to 9 digits by running its functions; its own
+  // error is ~2e-9
   Mat65 expected;
   expected << -0.105143327, 0.510487807, -0.129791434, -0.018570729, 0.0,  //
       0.649560994, 0.094894413, -0.405410736, 0.211546412, 0.0,            //
