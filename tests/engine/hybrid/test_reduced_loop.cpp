@@ -106,3 +106,75 @@ TEST_CASE("a sphere rolls without slip across the Loop table's patches", "[reduc
     CHECK((x.X_W1.p_WB - expected).norm() < 1e-9);
   }
 }
+
+// A contact running over an extraordinary vertex (EV): the lumpy marble of
+// scenes/lumpy_marble_in_plate.json (an icosahedron's Loop surface: all 12 EVs of valence 5)
+// rolls without slip on a plane about an axis chosen so that its contact path runs toward an
+// EV, 0.47 rad ahead. Stam's parameterization (kept at EVs, docs/loop-surfaces.md "Not done")
+// is singular at the EV itself, so H grows near it. What must hold anyway: rolling without slip
+// on a plane does no work (energy constant), the integrator keeps its tolerance, and the contact
+// crosses the EV's patches. Measured: how close the contact came to the EV.
+TEST_CASE("a Loop marble rolls over one of its extraordinary vertices", "[reduced][loop]") {
+  ReducedContactModel m;
+  m.body1.surface.surface =
+      load_loop_surface((source_scenes_dir() / "meshes/loop_marble.obj").string());
+  m.body1.mass = 0.09179;
+  m.body1.inertia_B = Vec3(1.6597e-05, 1.6278e-05, 1.4329e-05).asDiagonal();
+  m.body2 = ground_plane();
+  m.friction.mu = 1.0;
+  m.friction.slip_threshold = 1.0;  // enter rolling: the entry projection stops any slip
+  const auto& loop = dynamic_cast<const LoopSurface&>(*m.body1.surface.surface);
+  // the EV nearest the direction of the icosahedron's vertex (0, 1, φ), on the limit surface
+  const Vec3 towards = Vec3(0.0, 1.0, (1.0 + std::sqrt(5.0)) / 2.0).normalized();
+  Vec3 ev = Vec3::Zero();
+  int ev_patches = 0;
+  for (int p = 0; p < loop.patch_count(); ++p) {
+    if (loop.patch_valence(p) == 6) continue;
+    ++ev_patches;
+    const Vec3 q = loop.evaluate(p, Vec2(0.0, 0.0)).p;
+    if (q.normalized().dot(towards) > ev.normalized().dot(towards) || ev.isZero()) ev = q;
+  }
+  CHECK(ev_patches == 60);  // 12 EVs, 5 patches each
+  // orientation: the body direction b, 0.47 rad from the EV, points down; the rolling axis
+  // a = b × e (body) is then horizontal and rolling about it carries the contact toward e
+  const Vec3 e = ev.normalized();
+  const Vec3 side = e.cross(Vec3::UnitX()).normalized();
+  const Vec3 b = (Eigen::AngleAxisd(-0.47, side) * e).normalized();
+  const Quat q_WB = Quat::FromTwoVectors(b, -Vec3::UnitZ());
+  double lowest = 0.0;
+  for (const Vec3& p : surface_grid_points(*m.body1.surface.surface, 8))
+    lowest = std::min(lowest, (q_WB * p).z());
+  Pose X;
+  X.q_WB = q_WB;
+  X.p_WB = Vec3(0, 0, -lowest);
+  const Vec3 axis_W = q_WB * b.cross(e).normalized();
+  // rolling about −a turns the body so that its bottom point moves from b toward e
+  const double w0 = -8.0;  // rad/s: 0.47 rad in about 60 ms
+  Vec6 V;
+  V << w0 * axis_W, w0 * axis_W.cross(Vec3(0, 0, X.p_WB.z()));
+  const ReducedEntry en =
+      enter_reduced_mode(m, X, V, Pose{}, Vec6::Zero(), 0.0, X.p_WB + Vec3(0, 0, lowest));
+  REQUIRE(en.search.converged);
+  REQUIRE(en.state.mode == FrictionMode::no_slip);
+  ReducedContactState s = en.state;
+  const double E0 = reduced_energy(m, s);
+  double closest = 1.0, max_drift = 0.0;
+  std::set<int> ev_patches_crossed;
+  ReducedAdvanceResult last;
+  while (s.time < 0.2 - 1e-12) {
+    last = advance(m, s, 0.002, {});
+    if (last.status != ReducedStatus::ok) break;
+    const ReducedDynamics d = reduced_dynamics(m, s);
+    closest = std::min(closest, (d.kin.frame_1.c - ev).norm());
+    if (loop.patch_valence(s.coords.patch_1) != 6) ev_patches_crossed.insert(s.coords.patch_1);
+    max_drift = std::max(max_drift, std::abs(reduced_energy(m, s) - E0));
+  }
+  INFO("status " << to_string(last.status) << ": " << last.message << "; closest approach "
+                 << closest << " m; energy drift " << max_drift << " J of " << E0);
+  CHECK(last.status == ReducedStatus::ok);
+  CHECK(ev_patches_crossed.size() >= 2);
+  CHECK(closest < 1e-3);  // measured 0.44 mm, on a marble 40 mm across
+  // the error test allows 1e-9 per step relative to 1 + |y| (rates of 8 rad/s) over 100
+  // steps and more; measured 1.7e-9 J of 0.0212 J (8e-8), 9e-10 J on a path 8 mm from the EV
+  CHECK(max_drift < 1e-6 * std::abs(E0));
+}
