@@ -182,8 +182,8 @@ struct ReducedImpulse {
   bool kept = false;
   std::string message;        ///< why not kept
   ReducedContactState state;  ///< after the impulse (mode, rates, body 2's twist)
-  Vec6 contact_impulse_1c =
-      Vec6::Zero();            ///< the contact's reaction on body 1 in 1c (τ; f), N·m·s; N·s
+  /// the contact's impulsive reaction on body 1 in 1c (τ; f), N·m·s; N·s
+  Vec6 contact_impulse_1c = Vec6::Zero();
   double energy_change = 0.0;  ///< J: after the projection minus just after the impulse, ≤ 0
 };
 /// body: 1 or 2 (a free body 2); impulse_W: (τ; f) at that body's centre of mass, world axes,
