@@ -39,6 +39,29 @@ inline ReducedBody ground_plane() {
 }
 
 /// a flat bicubic Bézier patch [−h, h]² at z = 0 (the App. B floor for h = 1.5)
+/// a sphere of radius r and mass m on the ground plane z = 0, Coulomb μ
+inline ReducedContactModel sphere_on_ground(double r, double m, double mu) {
+  ReducedContactModel model;
+  model.body1 = sphere_body(r, m);
+  model.body2 = ground_plane();
+  model.friction.mu = mu;
+  return model;
+}
+
+/// the pose of a sphere of radius r resting on the ground plane at the origin
+inline Pose resting_on_ground(double r) {
+  Pose X;
+  X.p_WB = Vec3(0.0, 0.0, r);
+  return X;
+}
+
+/// the world twist (ω; v) of a sphere of radius r rolling without slip along x at v
+inline Vec6 rolling_along_x(double v, double r) {
+  Vec6 V;
+  V << 0.0, v / r, 0.0, v, 0.0, 0.0;
+  return V;
+}
+
 inline BezierPatch flat_patch(double h) {
   BezierPatch F;
   for (int i = 0; i < 4; ++i)

@@ -27,23 +27,15 @@ namespace {
 constexpr double g = 9.81, r = 0.1, mass = 2.0;
 
 ReducedContactModel sphere_on_plane(double mu) {
-  ReducedContactModel m;
-  m.body1 = sphere_body(r, mass);
-  m.body2 = ground_plane();
-  m.friction.mu = mu;
-  return m;
+  return sphere_on_ground(r, mass, mu);
 }
 
 Pose resting() {
-  Pose X;
-  X.p_WB = Vec3(0.0, 0.0, r);
-  return X;
+  return resting_on_ground(r);
 }
 
 Vec6 rolling(double v) {
-  Vec6 V;
-  V << 0.0, v / r, 0.0, v, 0.0, 0.0;
-  return V;
+  return rolling_along_x(v, r);
 }
 
 // the impulse J at world point p on body 1 as (τ; f) at its centre

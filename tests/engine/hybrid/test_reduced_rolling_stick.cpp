@@ -24,10 +24,7 @@ namespace {
 constexpr double g = 9.81, r = 0.1, mass = 2.0, mu_r = 0.002, mu_s = 0.001;
 
 ReducedContactModel sphere_on_plane(double tan_theta = 0.0) {
-  ReducedContactModel m;
-  m.body1 = sphere_body(r, mass);
-  m.body2 = ground_plane();
-  m.friction.mu = 0.5;
+  ReducedContactModel m = sphere_on_ground(r, mass, 0.5);
   m.torques.mu_rolling = mu_r;
   m.torques.mu_spinning = mu_s;
   const double theta = std::atan(tan_theta);  // the slope, as gravity tilted about y
@@ -36,16 +33,12 @@ ReducedContactModel sphere_on_plane(double tan_theta = 0.0) {
 }
 
 Pose resting() {
-  Pose X;
-  X.p_WB = Vec3(0.0, 0.0, r);
-  return X;
+  return resting_on_ground(r);
 }
 
 // rolling along x without slip at v (ω = v / r about y)
 Vec6 rolling(double v) {
-  Vec6 V;
-  V << 0.0, v / r, 0.0, v, 0.0, 0.0;
-  return V;
+  return rolling_along_x(v, r);
 }
 
 int count_modes(const std::vector<ReducedEvent>& events, FrictionMode to) {
