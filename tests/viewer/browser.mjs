@@ -24,26 +24,41 @@ export const check = (ok, what) => {
   if (!ok) failures.push(what);
 };
 
-/** headless chromium with a throwaway profile; close() also removes the profile */
+/**
+ * headless chromium with a throwaway profile; close() also removes the profile.
+ * A cold first start of chromium on a loaded 2-core machine (CI runs these tests beside
+ * compilations) once took longer than puppeteer's default 30 s to print its endpoint: the launch
+ * waits up to 120 s and is tried three times, each attempt printed, before the test fails.
+ */
 export async function launchBrowser(chromium) {
   const viewer = process.env.PIVOT_VIEWER_DIR || fileURLToPath(new URL('../../viewer', import.meta.url));
   const puppeteer = createRequire(resolve(viewer, 'package.json'))('puppeteer-core');
-  const profile = mkdtempSync(join(tmpdir(), 'pivot-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    userDataDir: profile,
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--window-size=1280,720',
-    ],
-  });
-  browser.closeAndClean = async () => {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
-  };
-  return browser;
+  const attempts = 3;
+  for (let attempt = 1; ; ++attempt) {
+    const profile = mkdtempSync(join(tmpdir(), 'pivot-chromium-'));
+    try {
+      const browser = await puppeteer.launch({
+        executablePath: chromium,
+        headless: true,
+        userDataDir: profile,
+        timeout: 120000,
+        args: [
+          '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+          '--disable-background-networking', '--disable-component-update', '--disable-sync',
+          '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--window-size=1280,720',
+        ],
+      });
+      browser.closeAndClean = async () => {
+        await browser.close();
+        rmSync(profile, { recursive: true, force: true });
+      };
+      return browser;
+    } catch (e) {
+      rmSync(profile, { recursive: true, force: true });
+      console.log(`chromium launch attempt ${attempt} of ${attempts} failed: ${e.message}`);
+      if (attempt === attempts) throw e;
+    }
+  }
 }
 
 /** a 1280 x 720 page; `errors` collects its console errors and uncaught exceptions */
