@@ -25,11 +25,17 @@
 namespace pivot::detail {
 
 /// the largest contact island, in complementarity rows. Larger ones stay on the general path:
-/// the same reduction into a sparse 𝓜 (triplets) took a 10-level pyramid's from 13 to 5 ms, but
-/// its different rounding made the 13-level pyramid's second step a cold start (2974 pivots,
-/// against 11): on these degenerate LCPs it selects another solution at the first step, whose
-/// active set no longer warm-starts the next (docs/benchmarks.md).
-inline constexpr int kContactIslandRows = 256;
+/// the reduction into a sparse 𝓜 took a 10-level pyramid's from 13 to 5 ms, but its different
+/// rounding made the 13-level pyramid's second step a cold start (2974 pivots, against 11): on
+/// these degenerate LCPs it selects another solution at the first step, whose active set no
+/// longer warm-starts the next (docs/benchmarks.md). Up to 512 rows (a 20-cube stack, m = 480)
+/// the body-by-body reduction is kept: it took that stack's step from 1.25 to … ms.
+inline constexpr int kContactIslandRows = 512;
+
+/// up to this many rows 𝓜 is formed dense; above, sparse (its entries are the R_b × R_b blocks,
+/// a fraction of m² that falls as the island grows, and the dense m × m residual check and
+/// column operations were then most of the solve)
+inline constexpr int kDenseContactRows = 256;
 
 /// true when the island has no joint rows, at most kContactIslandRows complementarity rows, and
 /// a block-diagonal M̃

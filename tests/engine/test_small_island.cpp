@@ -173,7 +173,7 @@ void check_same(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 }
 
 struct Compared {
-  int islands = 0, with_joints = 0, with_contacts = 0, large = 0;
+  int islands = 0, with_joints = 0, with_contacts = 0, large = 0, sparse = 0;
 };
 
 void compare_paths(int seed, int trials, int max_bodies, int max_contacts, int max_joints,
@@ -206,6 +206,7 @@ void compare_paths(int seed, int trials, int max_bodies, int max_contacts, int m
     n.with_joints += island.in.equalities.empty() ? 0 : 1;
     n.with_contacts += island.in.unilaterals.empty() ? 0 : 1;
     n.large += general.lcp_size > 120 ? 1 : 0;
+    n.sparse += general.lcp_size > kDenseContactRows ? 1 : 0;
   }
 }
 
@@ -224,10 +225,15 @@ TEST_CASE("the small and contact-island paths give the general path's velocities
 
 TEST_CASE("larger contact islands give the general path's answer", "[island][small]") {
   Compared n;
-  // up to 16 bodies and 42 contacts: m up to 252 rows, below kContactIslandRows
+  // up to 16 bodies and 85 contacts: m up to 510 rows, below kContactIslandRows; above
+  // kDenseContactRows the contact-island path forms 𝓜 in sparse storage
   compare_paths(5, 80, 16, kContactIslandRows / 6, 0, n);
   CHECK(n.islands >= 15);
   CHECK(n.large >= 5);
+  // the same number of contacts spread over up to 64 bodies (fewer per body: most are well
+  // conditioned, where the paths can be compared)
+  compare_paths(6, 40, 64, kContactIslandRows / 6, 0, n);
+  CHECK(n.sparse >= 5);
   CHECK(n.with_joints == 0);
 }
 
