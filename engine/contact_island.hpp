@@ -1,8 +1,8 @@
 #pragma once
 // Contact islands (internal): an island without joints whose M̃ is block diagonal (no force
 // couples two bodies), with up to kContactIslandRows complementarity rows, reduced body by body
-// into a dense 𝓜 instead of by the general path's sparse LU and sparse product
-// (island_solver.hpp). A row of G touches at most two bodies, so
+// into 𝓜 (dense up to kDenseContactRows rows, compressed sparse above) instead of by the general
+// path's sparse LU and sparse product (island_solver.hpp). A row of G touches at most two bodies, so
 // with A = M̃ (one 6 × 6 block per body, inverted by a full-pivot LU)
 //
 //   A v⁺ = r + Gᵀ z,   w = G v⁺ + S z + b
@@ -24,13 +24,11 @@
 
 namespace pivot::detail {
 
-/// the largest contact island, in complementarity rows. Larger ones stay on the general path:
-/// the reduction into a sparse 𝓜 took a 10-level pyramid's from 13 to 5 ms, but its different
-/// rounding made the 13-level pyramid's second step a cold start (2974 pivots, against 11): on
-/// these degenerate LCPs it selects another solution at the first step, whose active set no
-/// longer warm-starts the next (docs/benchmarks.md). Up to 512 rows (a 20-cube stack, m = 480)
-/// the body-by-body reduction is kept: it took that stack's step from 1.25 to … ms.
-inline constexpr int kContactIslandRows = 512;
+/// the largest contact island, in complementarity rows; larger ones take the general path. A
+/// bound on the work of one island, not a tuning: the sparse 𝓜 of the body-by-body reduction is
+/// as fast as the general path's up to here (a 20-level pyramid, m = 9 600: 68 against 78 ms a
+/// step), and an earlier variant's cold starts on 13-level pyramids are gone (docs/step.md).
+inline constexpr int kContactIslandRows = 16384;
 
 /// up to this many rows 𝓜 is formed dense; above, sparse (its entries are the R_b × R_b blocks,
 /// a fraction of m² that falls as the island grows, and the dense m × m residual check and
