@@ -26,8 +26,8 @@ struct Scratch {
   std::vector<int> count;              // rows of G_b filled so far
   std::vector<Mat6> A, A_inv;
   std::vector<Eigen::Triplet<double>> S, S_sorted;
-  std::vector<Matrix> blocks;               // G_b A_b⁻¹ G_bᵀ
-  std::vector<std::array<int, 4>> owners;   // per row: (body, position in R_b) twice, −1: none
+  std::vector<Matrix> blocks;              // G_b A_b⁻¹ G_bᵀ
+  std::vector<std::array<int, 4>> owners;  // per row: (body, position in R_b) twice, −1: none
   Vector v, y;
   Matrix T;
 };

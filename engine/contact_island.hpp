@@ -2,8 +2,8 @@
 // Contact islands (internal): an island without joints whose M̃ is block diagonal (no force
 // couples two bodies), with up to kContactIslandRows complementarity rows, reduced body by body
 // into 𝓜 (dense up to kDenseContactRows rows, compressed sparse above) instead of by the general
-// path's sparse LU and sparse product (island_solver.hpp). A row of G touches at most two bodies, so
-// with A = M̃ (one 6 × 6 block per body, inverted by a full-pivot LU)
+// path's sparse LU and sparse product (island_solver.hpp). A row of G touches at most two
+// bodies, so with A = M̃ (one 6 × 6 block per body, inverted by a full-pivot LU)
 //
 //   A v⁺ = r + Gᵀ z,   w = G v⁺ + S z + b
 //   𝓜 = S + G A⁻¹ Gᵀ = S + Σ_b G_b A_b⁻¹ G_bᵀ,    q = b + Σ_b G_b y_b,   y_b = A_b⁻¹ r_b
