@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pivot {
 
@@ -40,11 +41,22 @@ double contact_velocity_bias(double gap, double normal_velocity, const ContactBi
   return std::max(gap, 0.0) / h;
 }
 
-double contact_position_bias(double gap) {
+double contact_gap_roundoff(double scale) {
+  const double s = std::isfinite(scale) ? std::max(1.0, std::abs(scale)) : 1.0;
+  return kContactGapUlps * std::numeric_limits<double>::epsilon() * s;
+}
+
+double contact_position_bias(double gap, const Vec3& p_WCa, const Vec3& p_WCb) {
+  const double scale =
+      std::max(p_WCa.lpNorm<Eigen::Infinity>(), p_WCb.lpNorm<Eigen::Infinity>());
   // a gap within rounding of zero (touching faces computed as −3e-17 m) is touching: left
   // negative it would ask the post-step LCP to resolve noise 14 orders below its other
-  // entries, which no floating-point pivoting can do reliably
-  return gap > -kContactGapRoundoff ? std::max(gap, 0.0) : gap;
+  // entries, which no floating-point pivoting can do reliably. The level is that of the
+  // coordinates the gap was computed from, not a fixed length: a fixed 1e-12 m let a resting
+  // 20-cube stack sink by rounding (~1e-15 m a step) for two seconds and then corrected the whole
+  // 1e-12 m at once, and each such correction set off a burst of slips and pivots
+  // (docs/benchmarks.md, session 17).
+  return gap > -contact_gap_roundoff(scale) ? std::max(gap, 0.0) : gap;
 }
 
 }  // namespace pivot

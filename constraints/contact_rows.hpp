@@ -62,10 +62,15 @@ struct ContactBiasSettings {
 [[nodiscard]] double contact_velocity_bias(double gap, double normal_velocity,
                                            const ContactBiasSettings& s);
 
-/// gaps above −this are rounding of "touching", m (docs/step.md)
-inline constexpr double kContactGapRoundoff = 1e-12;
+/// gaps above −kContactGapUlps · ε · max(1 m, |p|∞) are rounding of "touching", where p is the
+/// contact point in world coordinates (docs/step.md): 1.4e-14 m within a metre of the origin
+inline constexpr double kContactGapUlps = 64.0;
+
+/// the rounding level of a gap computed at world position scale |p|∞ = `scale` (m)
+[[nodiscard]] double contact_gap_roundoff(double scale);
 
 /// b of the post-stabilization row J dp + b ≥ 0: the gap, 0 when within rounding of touching
-[[nodiscard]] double contact_position_bias(double gap);
+/// (contact_gap_roundoff of the contact points' largest world coordinate)
+[[nodiscard]] double contact_position_bias(double gap, const Vec3& p_WCa, const Vec3& p_WCb);
 
 }  // namespace pivot

@@ -30,13 +30,13 @@ ProjectionResult solve_projection(const std::vector<Contact>& contacts,
   std::vector<Row> rows;
   for (const Contact& c : contacts) {
     if (!movable(c.body_a) && !movable(c.body_b)) {
-      if (contact_position_bias(c.gap) < 0.0) ++out.immovable;
+      if (contact_position_bias(c.gap, c.p_WCa, c.p_WCb) < 0.0) ++out.immovable;
       continue;
     }
     const Vec3 x_A = c.body_a >= 0 ? poses[static_cast<std::size_t>(c.body_a)].p_WB : Vec3::Zero();
     const Vec3 x_B = c.body_b >= 0 ? poses[static_cast<std::size_t>(c.body_b)].p_WB : Vec3::Zero();
     const ContactRow r = contact_row(c.p_WCa, x_A, c.p_WCb, x_B, c.n_BA_W);
-    rows.push_back({c.body_a, c.body_b, r.J_A, r.J_B, contact_position_bias(c.gap)});
+    rows.push_back({c.body_a, c.body_b, r.J_A, r.J_B, contact_position_bias(c.gap, c.p_WCa, c.p_WCb)});
   }
   const auto m = static_cast<Eigen::Index>(rows.size());
   out.rows = static_cast<int>(m);

@@ -78,7 +78,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
     row.J_B = normal.J_B;
     row.owner = -1;
     if (!dynamics) {
-      row.bias = contact_position_bias(c.gap);
+      row.bias = contact_position_bias(c.gap, c.p_WCa, c.p_WCb);
       rows_->unilaterals.push_back(row);
       continue;
     }

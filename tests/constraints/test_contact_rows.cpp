@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "joint_fd.hpp"
@@ -86,8 +87,17 @@ TEST_CASE("contact rows: biases in closed form", "[constraints][contact]") {
   CHECK(contact_velocity_bias(0.001, -0.05, bouncy) == Approx(0.1));
   // fast, but the gap (5 cm) does not close within the step (2 m/s · 0.01 s = 2 cm): no bounce
   CHECK(contact_velocity_bias(0.05, -2.0, bouncy) == Approx(5.0));
-  // post-step: the gap itself; rounding of touching (above −1e-12 m) is 0
-  CHECK(contact_position_bias(-0.004) == -0.004);
-  CHECK(contact_position_bias(-3e-17) == 0.0);
-  CHECK(contact_position_bias(0.001) == 0.001);
+  // post-step: the gap itself; rounding of touching (above −64 ε max(1 m, |p|∞)) is 0
+  const Vec3 near(0.3, -0.2, 0.5), far(1e4, 0.0, 0.0);
+  CHECK(contact_position_bias(-0.004, near, near) == -0.004);
+  CHECK(contact_position_bias(-3e-17, near, near) == 0.0);
+  CHECK(contact_position_bias(0.001, near, near) == 0.001);
+  // the level: 64 ulps of 1 m near the origin, of the largest coordinate far from it
+  const double ulp1 = std::numeric_limits<double>::epsilon();
+  CHECK(contact_position_bias(-60 * ulp1, near, near) == 0.0);
+  CHECK(contact_position_bias(-70 * ulp1, near, near) == -70 * ulp1);
+  CHECK(contact_position_bias(-1e-12, near, near) == -1e-12);  // corrected, not left to grow
+  CHECK(contact_position_bias(-1e-12, near, far) == 0.0);      // 1e4 m: rounding is 1.4e-10 m
+  CHECK(contact_position_bias(-1e-9, far, near) == -1e-9);
+  CHECK(contact_gap_roundoff(NAN) == contact_gap_roundoff(0.0));
 }
