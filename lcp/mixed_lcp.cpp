@@ -260,7 +260,7 @@ void solve_reduced(const BasicMixedLcpProblem<Matrix>& p, const Solved& PinvQ, c
   if (p.v.size() > 0) {
     if constexpr (kSparse) {
       reduced.M.swap(pool);
-      schur_complement(p.S, p.K, PinvQ, reduced.M);
+      detail::schur_complement(p.S, p.K, PinvQ, reduced.M);
     } else
       reduced.M = DenseMatrix(p.S) - p.K * PinvQ;
     reduced.q = p.v - p.K * Pinvu;

@@ -16,6 +16,9 @@
 namespace pivot::lcp {
 namespace {
 
+using detail::judge;
+using detail::polish;
+
 // a new index whose Cholesky pivot d² = m_jj − yᵀy is at most this share of m_jj is dependent on
 // P to rounding (the fourth corner of a box face on a plane: d² ≈ 1e-16 m_jj)
 constexpr double kDependent = 1e-10;

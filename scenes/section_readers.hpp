@@ -4,6 +4,7 @@
 // Each reads one JSON value at the pointer `ptr` strictly (json_reader.hpp) into the plain
 // structs of scene.hpp, and throws pivot::Error naming the pointer on bad input.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr);
 /// body_a (a body) and body_b (a body or "world", default "world") of a joint or spring
 void read_body_pair(const Context& ctx, const Object& o, const Scene& scene, std::string& a,
                     std::string& b, int& ia, int& ib);
+/// a joint's optional "limits" (angular: or "limits_deg") and "motor" members
+std::optional<JointLimits> read_limits(const Context& ctx, const Object& o, bool angular);
+std::optional<JointMotor> read_motor(const Context& ctx, const Object& o, bool angular);
 /// one entry of "joints"; bodies are resolved by name in `scene`
 SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
                       const Scene& scene);

@@ -33,8 +33,10 @@ if(MODE STREQUAL "find_package")
   list(APPEND configure_args -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
        -DPIVOT_PREFIX=${WORK_DIR}/prefix)
 else()
-  # the library's modules as unity batches, which halves this from-scratch build
-  list(APPEND configure_args -DPIVOT_SOURCE_DIR=${PIVOT_SOURCE_DIR} -DPIVOT_UNITY_BUILD=ON)
+  # with the library's default options, as a user's project gets them: one object per source
+  # file (PIVOT_UNITY_BUILD OFF). Every other build here uses unity batches, which hid files
+  # that compiled only beside their batch's neighbours (a name from another file's namespace).
+  list(APPEND configure_args -DPIVOT_SOURCE_DIR=${PIVOT_SOURCE_DIR})
 endif()
 run(${CMAKE_COMMAND} ${configure_args})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
