@@ -25,6 +25,7 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -219,6 +220,20 @@ class LemkeSolver {
   }
 
   int refactorizations() const { return refactorizations_; }
+  /// how many pivots made each of the four moves of A (header comment), in that order: grow
+  /// (z in, w out), column swap (z in, z out), row swap (w in, w out), delete (w in, z out)
+  const std::array<int, 4>& moves() const { return moves_; }
+  /// for tests: max |(A⁻¹)_updated − (A⁻¹)_fresh| / max |(A⁻¹)_fresh|, the updated inverse
+  /// against a dense LU inverse of the current basis block A (0 when the basis is empty): how far
+  /// the O(k²) updates have drifted from a refactorization
+  double inverse_update_error() {
+    const int kk = k();
+    if (kk == 0) return 0.0;
+    Vector rhs(kk);
+    const DenseMatrix fresh = Eigen::PartialPivLU<DenseMatrix>(basis_block(rhs)).inverse();
+    const double scale = fresh.cwiseAbs().maxCoeff();
+    return (Ainv_.topLeftCorner(kk, kk) - fresh).cwiseAbs().maxCoeff() / std::max(scale, kTiny);
+  }
   int pivots() const { return pivots_; }
   /// true when run() ended by a verified completion (the answer is with the Completion's owner)
   bool completed() const { return completed_; }
@@ -477,6 +492,7 @@ class LemkeSolver {
 
     if (entering.is_z && !leaving.is_z) reserve_inverse(kk + 1);  // before X refers to it
     auto X = Ainv_.topLeftCorner(kk, kk);
+    ++moves_[entering.is_z ? (leaving.is_z ? 1 : 0) : (leaving.is_z ? 3 : 2)];
     if (entering.is_z && !leaving.is_z) {
       // grow: A' = [[A, a], [bᵀ, α]], a = M̃(L, j), bᵀ = M̃(r, Z), α = M̃(r, j)
       // s = α − bᵀA⁻¹a is the rate dw_r = −D_r (nonzero by the ratio test)
@@ -615,6 +631,7 @@ class LemkeSolver {
   bool trouble_ = false;  // a non-finite value appeared (singular basis)
   int since_refactor_ = 0;
   int refactorizations_ = 0;
+  std::array<int, 4> moves_{};
 };
 
 }  // namespace pivot::lcp::detail
