@@ -35,17 +35,18 @@ bool nothing_to_correct(const ConstraintSet& rows) {
 // (mass-weighted least correction; unilateral rows: joint limits, contacts) and apply it through
 // the exponential map. Positions only: velocities are not touched. `contacts` are those detected
 // at p(t+h) by the caller; a capped correction's later passes detect them anew.
-void World::post_stabilize(std::vector<Contact> contacts) {
+bool World::post_stabilize(std::vector<Contact> contacts) {
   const int n = set_.size();
+  bool moved = false;
   for (int pass = 0; pass < settings_.max_post_steps; ++pass) {
-    if (pass > 0 && settings_.interrupted && settings_.interrupted()) return;
+    if (pass > 0 && settings_.interrupted && settings_.interrupted()) return moved;
     rows_->clear();
     // J_e dp + g_e = 0, J_u dp + g_u ≥ 0: limits only where violated, no motors
     add_joint_rows({.equality_bias = 1.0, .limit_margin = 0.0, .limit_bias = 1.0, .motors = false});
     if (pass > 0) detect_contacts(contacts);   // re-linearized at the corrected positions
     hybrid_->drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
     add_contact_rows(contacts, false);
-    if (rows_->equalities.empty() && rows_->unilaterals.empty()) return;
+    if (rows_->equalities.empty() && rows_->unilaterals.empty()) return moved;
     Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);
     if (!nothing_to_correct(*rows_)) {
       auto islands = split_islands(set_, *rows_, {});
@@ -90,9 +91,15 @@ void World::post_stabilize(std::vector<Contact> contacts) {
     const double cap = settings_.post_step_cap;
     const bool capped = cap > 0.0 && size > cap;
     if (capped) dp *= cap / size;
-    for (int i = 0; i < n; ++i)
-      if (!set_.body(i).fixed) set_.set_pose(i, integrate(set_.pose(i), dp.segment<6>(6 * i)));
-    if (!capped) return;
+    for (int i = 0; i < n; ++i) {
+      if (set_.body(i).fixed) continue;
+      const Pose before = set_.pose(i);
+      const Pose after = integrate(before, dp.segment<6>(6 * i));
+      // (a zero correction still renormalizes q, which may move it by rounding)
+      moved = moved || after.p_WB != before.p_WB || after.q_WB.coeffs() != before.q_WB.coeffs();
+      set_.set_pose(i, after);
+    }
+    if (!capped) return moved;
     if (pass + 1 == settings_.max_post_steps) {
       // the bound on passes is reached with the correction still capped: reported, not hidden
       Eigen::Index largest = 0;
@@ -104,6 +111,7 @@ void World::post_stabilize(std::vector<Contact> contacts) {
                                settings_.max_post_steps, cap, size - cap));
     }
   }
+  return moved;
 }
 
 }  // namespace pivot

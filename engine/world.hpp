@@ -314,8 +314,8 @@ class World {
   void time_stage(StepStage stage, double seconds);
   detail::ThreadPool* pool();
   /// the position correction at p(t+h); `contacts` are the ones detected there
-  /// (post_stabilization.cpp)
-  void post_stabilize(std::vector<Contact> contacts);
+  /// (post_stabilization.cpp). True when it changed some body's pose (bit for bit).
+  bool post_stabilize(std::vector<Contact> contacts);
   static double deepest_penetration(const std::vector<Contact>& contacts);
   /// the contacts at the current poses; with skip_reduced (the step's own detections), pairs in
   /// reduced mode get no narrow phase (their contact is not the LCP's)

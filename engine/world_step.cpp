@@ -439,20 +439,20 @@ void World::stabilize() {
   std::vector<Contact> contacts_at_end;
   detect_contacts(contacts_at_end);
   report_.penetration_before = deepest_penetration(contacts_at_end);
+  bool moved = false;
   if (settings_.stabilization == Stabilization::post) {
     // the post-step's own time, without the collision passes it makes (counted there)
     const double collision_before =
         report_.stages[StepStage::broad_phase] + report_.stages[StepStage::narrow_phase];
     Stopwatch clock(settings_.profile);
-    post_stabilize(std::move(contacts_at_end));
+    moved = post_stabilize(std::move(contacts_at_end));
     const double collision = report_.stages[StepStage::broad_phase] +
                              report_.stages[StepStage::narrow_phase] - collision_before;
     time_stage(StepStage::post_stabilization, std::max(0.0, clock.lap() - collision));
   }
   report_.joint_error_after = max_joint_error();
-  report_.penetration_after = settings_.stabilization == Stabilization::post
-                                  ? max_penetration()
-                                  : report_.penetration_before;
+  // a post-step that moved no body leaves the contacts detected before it: no third detection
+  report_.penetration_after = moved ? max_penetration() : report_.penetration_before;
 }
 
 // 7, after the hybrid entries: no non-finite number stays in the state. A body whose pose or
