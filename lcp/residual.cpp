@@ -95,9 +95,10 @@ RowSums row_sums(const SparseMatrix& M, const Vector& q, const Vector& z, const 
   const Eigen::Index n = q.size();
   thread_local std::vector<Sums> rows;
   rows.resize(static_cast<std::size_t>(n));
-  for (Eigen::Index i = 0; i < n; ++i)
-    rows[static_cast<std::size_t>(i)] = {0.0,  0.0,  std::abs(q(i)), q(i), q(i), q(i),
-                                         std::abs(q(i)), 0.0};
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double qi = q(i), abs_qi = std::abs(q(i));
+    rows[static_cast<std::size_t>(i)] = {0.0, 0.0, abs_qi, qi, qi, qi, abs_qi, 0.0};
+  }
   for (Eigen::Index j = 0; j < M.outerSize(); ++j) {
     const double zj = z(j), abs_zj = std::abs(zj), zj_plus = std::max(zj, 0.0);
     const double box_lo = box.lo(j), box_hi = box.hi(j);
