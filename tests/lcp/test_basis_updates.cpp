@@ -18,20 +18,6 @@ namespace {
 
 constexpr int kNoRefactor = 1 << 30;
 
-/// a block-sparse SPD matrix: `blocks` diagonal blocks of size b, each coupled to the next, so
-/// that Lemke's sparse storage (≤ 25 % fill) is what it reads
-MatrixXd block_sparse_spd(std::mt19937& rng, int blocks, int b) {
-  const int n = blocks * b;
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  MatrixXd G = MatrixXd::Zero(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      if (j / b == i / b) G(i, j) = u(rng);
-      if (j / b == i / b + 1) G(i, j) = 0.5 * u(rng);
-    }
-  return G.transpose() * G / b + 0.1 * MatrixXd::Identity(n, n);
-}
-
 /// the largest drift of the updated A⁻¹ from a refactorization, over pivot counts 1 … the whole
 /// path (each count on a fresh solver stopped there); adds the path's moves to `moves`
 template <typename Matrix>
@@ -67,7 +53,7 @@ TEST_CASE("lemke basis updates: the updated inverse matches a dense refactorizat
       const MatrixXd P = random_pd_nonsymmetric(rng, n);
       worst = std::max(worst, worst_drift_along_path<DenseMatrix>(P, q, moves));
       // symmetric positive definite, block sparse, in sparse storage
-      const MatrixXd S = block_sparse_spd(rng, n / 3 + 2, 3);
+      const MatrixXd S = block_tridiagonal_spd(rng, n / 3 + 2, 3);
       const VectorXd qs = random_vector(rng, S.rows(), -1.0, 1.0);
       const SparseMatrix Ss = S.sparseView();
       worst = std::max(worst, worst_drift_along_path<SparseMatrix>(Ss, qs, moves));

@@ -17,23 +17,6 @@ using namespace pivot::test;
 
 namespace {
 
-/// a block-sparse SPD matrix like a contact problem's G M⁻¹ Gᵀ + shift: `blocks` diagonal blocks
-/// of size `b`, each coupled to the next by a random b × b block (symmetrically), so that the fill
-/// is about 3/blocks
-MatrixXd block_tridiagonal_spd(std::mt19937& rng, int blocks, int b, double shift = 0.1) {
-  const int n = blocks * b;
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  MatrixXd G = MatrixXd::Zero(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      const int bi = i / b, bj = j / b;
-      if (bj == bi) G(i, j) = u(rng);
-      if (bj == bi + 1) G(i, j) = 0.5 * u(rng);
-    }
-  // GᵀG couples block k with k ± 1 only
-  return G.transpose() * G / b + shift * MatrixXd::Identity(n, n);
-}
-
 SparseMatrix sparse_of(const MatrixXd& M) {
   return M.sparseView();
 }
