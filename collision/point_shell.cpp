@@ -95,7 +95,7 @@ PointShell sample_point_shell(const std::vector<Vec3>& vertices,
 }
 
 PointShell corner_shell(const std::vector<Vec3>& vertices,
-                        const std::vector<std::array<int, 3>>& triangles) {
+                        const std::vector<std::array<int, 3>>& triangles, int max_count) {
   std::vector<Vec3> pseudonormal(vertices.size(), Vec3::Zero());
   double area = 0.0;
   for (const auto& t : triangles) {
@@ -126,6 +126,8 @@ PointShell corner_shell(const std::vector<Vec3>& vertices,
     const auto j = std::min(static_cast<std::size_t>(unit(rng) * static_cast<double>(i)), i - 1);
     std::swap(order[i - 1], order[j]);
   }
+  if (order.size() > static_cast<std::size_t>(std::max(max_count, 1)))
+    order.resize(static_cast<std::size_t>(std::max(max_count, 1)));
   std::vector<Vec3> points, normals;
   for (const int i : order) {
     points.push_back(vertices[static_cast<std::size_t>(i)]);

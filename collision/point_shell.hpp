@@ -44,9 +44,12 @@ struct PointShell {
 /// slope), each with its angle-weighted pseudonormal (Bærentzen & Aanæs 2005: Σ over the
 /// incident triangles of the corner angle times the triangle's normal, normalized); vertices
 /// in no triangle are left out. The order is a fixed-seed shuffle (levels spread over the
-/// surface in O(V), where farthest-point order is O(V²)); spacing is sqrt(area / V).
+/// surface in O(V), where farthest-point order is O(V²)), of which the first `max_count` are
+/// kept (the tree's parents cost O(count²/8): a mesh of more vertices is dense, and its
+/// samples lie close to its vertices); spacing is sqrt(area / count).
 [[nodiscard]] PointShell corner_shell(const std::vector<Vec3>& vertices,
-                                      const std::vector<std::array<int, 3>>& triangles);
+                                      const std::vector<std::array<int, 3>>& triangles,
+                                      int max_count);
 
 /// builds the levels and the tree of points already in farthest-point order (tests build
 /// shells from given points this way)

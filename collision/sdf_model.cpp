@@ -59,7 +59,7 @@ std::shared_ptr<const SdfModel> build_sdf_model(const TriangleMesh& mesh,
                }(),
                sample_point_shell(mesh.vertices, mesh.triangles, r.points), r.voxel,
                settings.node_budget, 0.0});
-  model->corners = corner_shell(mesh.vertices, mesh.triangles);
+  model->corners = corner_shell(mesh.vertices, mesh.triangles, kSdfMaxPoints);
   for (const Vec3& v : mesh.vertices)
     model->bounding_radius = std::max(model->bounding_radius, v.norm());
   return model;

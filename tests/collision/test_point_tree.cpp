@@ -354,3 +354,25 @@ TEST_CASE(
   }
   CHECK(arm_contacts > 0);  // the arm is touched
 }
+
+TEST_CASE("corner shell: a box mesh's 8 corners with pseudonormals along the diagonals",
+          "[collision]") {
+  // angle-weighted pseudonormal (Bærentzen & Aanæs 2005): at a box corner each of its three
+  // faces contributes its normal times π/2 however the face is split into triangles, so the
+  // normal is (±1, ±1, ±1)/√3 with the corner's signs
+  const Vec3 h(0.01, 0.02, 0.03);
+  const TriangleMesh m = box_mesh(-h, h);
+  const PointShell all = corner_shell(m.vertices, m.triangles, 100);
+  REQUIRE(all.points.size() == 8u);
+  for (std::size_t k = 0; k < 8; ++k) {
+    const Vec3& p = all.points[k];
+    CHECK((p.cwiseAbs() - h).norm() < 1e-15);
+    const Vec3 want =
+        Vec3(p.x() > 0 ? 1 : -1, p.y() > 0 ? 1 : -1, p.z() > 0 ? 1 : -1) / std::sqrt(3.0);
+    CHECK((all.normals[k] - want).norm() < 1e-12);
+  }
+  // the count cap keeps the first of the shuffled order
+  const PointShell five = corner_shell(m.vertices, m.triangles, 5);
+  REQUIRE(five.points.size() == 5u);
+  for (std::size_t k = 0; k < 5; ++k) CHECK(five.points[k] == all.points[k]);
+}
