@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numeric>
 #include <cstdint>
+#include <numbers>
+#include <numeric>
 #include <unordered_map>
 
 namespace pivot::detail {
@@ -13,7 +14,8 @@ namespace {
 
 int find_root(std::vector<int>& parent, int i) {
   while (parent[static_cast<std::size_t>(i)] != i) {
-    parent[static_cast<std::size_t>(i)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(i)])];
+    parent[static_cast<std::size_t>(i)] =
+        parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(i)])];
     i = parent[static_cast<std::size_t>(i)];
   }
   return i;
@@ -66,7 +68,9 @@ std::vector<int> contact_patches(const std::vector<ContactPoint>& points,
   std::unordered_map<std::uint64_t, int> cell_of_key;
   for (int r = 0; r < n;) {
     int e = r + 1;
-    while (e < n && order[static_cast<std::size_t>(e)].key == order[static_cast<std::size_t>(r)].key) ++e;
+    while (e < n &&
+           order[static_cast<std::size_t>(e)].key == order[static_cast<std::size_t>(r)].key)
+      ++e;
     const Vec3& p = position[static_cast<std::size_t>(r)];
     cell_of_key.emplace(order[static_cast<std::size_t>(r)].key, static_cast<int>(cells.size()));
     cells.push_back({coord(p.x()), coord(p.y()), coord(p.z()), r, e});
@@ -114,7 +118,8 @@ std::vector<ContactPoint> reduce_patches(const std::vector<ContactPoint>& points
   const std::vector<int> patch = contact_patches(points, settings);
   const int patches = patch.empty() ? 0 : *std::max_element(patch.begin(), patch.end()) + 1;
   std::vector<std::vector<int>> members(static_cast<std::size_t>(patches));
-  for (std::size_t i = 0; i < points.size(); ++i) members[static_cast<std::size_t>(patch[i])].push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    members[static_cast<std::size_t>(patch[i])].push_back(static_cast<int>(i));
 
   const auto at = [&](int i) -> const ContactPoint& { return points[static_cast<std::size_t>(i)]; };
   // per patch: the kept points, deepest first
@@ -155,7 +160,8 @@ std::vector<ContactPoint> reduce_patches(const std::vector<ContactPoint>& points
             if (settings.per_patch >= 4) {
               const int p3 = best(
                   [&](const Vec3& x) {
-                    return triangle_area(a, b, x) + triangle_area(b, c, x) + triangle_area(c, a, x) - base;
+                    return triangle_area(a, b, x) + triangle_area(b, c, x) +
+                           triangle_area(c, a, x) - base;
                   },
                   1e-9 * std::max(base, tiny));
               if (p3 >= 0) k.push_back(p3);
@@ -169,7 +175,102 @@ std::vector<ContactPoint> reduce_patches(const std::vector<ContactPoint>& points
   std::vector<int> order(static_cast<std::size_t>(patches));
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-    return at(kept[static_cast<std::size_t>(x)].front()).gap < at(kept[static_cast<std::size_t>(y)].front()).gap;
+    return at(kept[static_cast<std::size_t>(x)].front()).gap <
+           at(kept[static_cast<std::size_t>(y)].front()).gap;
+  });
+  std::vector<ContactPoint> out;
+  for (const int q : order)
+    for (const int i : kept[static_cast<std::size_t>(q)]) {
+      if (static_cast<int>(out.size()) >= settings.cap) return out;
+      out.push_back(at(i));
+    }
+  return out;
+}
+
+std::vector<ContactPoint> reduce_supporting(const std::vector<ContactPoint>& points,
+                                            const ReductionSettings& settings) {
+  const std::vector<int> patch = contact_patches(points, settings);
+  const int patches = patch.empty() ? 0 : *std::max_element(patch.begin(), patch.end()) + 1;
+  std::vector<std::vector<int>> members(static_cast<std::size_t>(patches));
+  for (std::size_t i = 0; i < points.size(); ++i)
+    members[static_cast<std::size_t>(patch[i])].push_back(static_cast<int>(i));
+  const auto at = [&](int i) -> const ContactPoint& { return points[static_cast<std::size_t>(i)]; };
+  std::vector<std::vector<int>> kept(static_cast<std::size_t>(patches));
+  for (int q = 0; q < patches; ++q) {
+    const std::vector<int>& m = members[static_cast<std::size_t>(q)];
+    std::vector<int>& k = kept[static_cast<std::size_t>(q)];
+    int p0 = m.front();
+    for (const int i : m)
+      if (at(i).gap < at(p0).gap) p0 = i;
+    k.push_back(p0);
+    const auto keep = [&](int i) {
+      if (i >= 0 && std::find(k.begin(), k.end(), i) == k.end()) k.push_back(i);
+    };
+    // the tangent plane at p0: x̄ = (x − p0) − ((x − p0)·n) n, in the basis (u, w)
+    const Vec3 n = at(p0).n_BA_W.normalized();
+    const Vec3 u = (std::abs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY()).cross(n).normalized();
+    const Vec3 w = n.cross(u);
+    const auto flat = [&](int i) {
+      const Vec3 d = at(i).p_WCa - at(p0).p_WCa;
+      return Vec3(d.dot(u), d.dot(w), 0.0);
+    };
+    // the resting layer's extremes: the farthest from p0, the largest triangle, the largest
+    // added area (first on ties; none when the best is ≤ a tolerance)
+    std::vector<int> layer;
+    for (const int i : m)
+      if (at(i).gap <= at(p0).gap + settings.rest_tolerance) layer.push_back(i);
+    const auto best = [&](auto score, double tol) {
+      int arg = -1;
+      double top = tol;
+      for (const int i : layer) {
+        const double s = score(flat(i));
+        if (s > top) {
+          top = s;
+          arg = i;
+        }
+      }
+      return arg;
+    };
+    const Vec3 a = Vec3::Zero();
+    const double tiny = 1e-12;
+    const int p1 = best([&](const Vec3& x) { return x.norm(); }, tiny);
+    if (p1 >= 0) {
+      keep(p1);
+      const Vec3 b = flat(p1);
+      const int p2 = best([&](const Vec3& x) { return triangle_area(a, b, x); }, tiny * tiny);
+      if (p2 >= 0) {
+        keep(p2);
+        const Vec3 c = flat(p2);
+        const double base = triangle_area(a, b, c);
+        keep(best(
+            [&](const Vec3& x) {
+              return triangle_area(a, b, x) + triangle_area(b, c, x) + triangle_area(c, a, x) -
+                     base;
+            },
+            1e-9 * std::max(base, tiny)));
+      }
+    }
+    // the first to touch under a tilt of slope s toward each direction
+    for (int d = 0; d < settings.guard_directions; ++d) {
+      const double angle = 2.0 * std::numbers::pi * d / settings.guard_directions;
+      const Vec3 e(std::cos(angle), std::sin(angle), 0.0);
+      int arg = -1;
+      double low = -tiny;
+      for (const int i : m) {
+        const double s = (at(i).gap - at(p0).gap) - settings.guard_slope * flat(i).dot(e);
+        if (s < low) {
+          low = s;
+          arg = i;
+        }
+      }
+      keep(arg);
+    }
+  }
+  std::vector<int> order(static_cast<std::size_t>(patches));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return at(kept[static_cast<std::size_t>(x)].front()).gap <
+           at(kept[static_cast<std::size_t>(y)].front()).gap;
   });
   std::vector<ContactPoint> out;
   for (const int q : order)

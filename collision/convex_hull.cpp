@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <numeric>
 #include <utility>
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
 #include <fmt/core.h>
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
 
 #include "pivot/core/error.hpp"
 
@@ -14,190 +19,153 @@ namespace pivot {
 
 namespace {
 
-struct Face {
-  std::array<int, 3> v;  // indices into the input points, counter-clockwise from outside
-  Vec3 n;                // unit outward normal
-  double d;              // n·x = d on the face's plane
-  bool alive = true;
-};
-
-Face make_face(const std::vector<Vec3>& p, int a, int b, int c) {
-  Face f;
-  f.v = {a, b, c};
-  const Vec3 n = (p[b] - p[a]).cross(p[c] - p[a]);
-  f.n = n.normalized();
-  f.d = f.n.dot(p[a]);
-  return f;
+/// throws unless the points span a solid: not all coincident, collinear or coplanar within
+/// 1e-9 of their bounding box's diagonal (the dimension tests of an initial tetrahedron: an
+/// extreme point, the farthest from it, the farthest from their line, the farthest from their
+/// plane)
+void check_spans_a_solid(const std::vector<Vec3>& p) {
+  Vec3 lo = p[0], hi = p[0];
+  for (const Vec3& x : p) {
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  }
+  const Vec3 centre = 0.5 * (lo + hi);
+  const double degenerate = 1e-9 * std::max((hi - lo).norm(), 1e-300);
+  // about the box's centre, so far points keep their digits
+  auto P = [&](std::size_t i) { return Vec3(p[i] - centre); };
+  std::size_t i0 = 0;
+  for (std::size_t i = 1; i < p.size(); ++i)
+    if (P(i).x() < P(i0).x()) i0 = i;
+  auto farthest = [&](auto distance) {
+    std::pair<double, std::size_t> best{-1.0, 0};
+    for (std::size_t i = 0; i < p.size(); ++i) best = std::max(best, {distance(P(i)), i});
+    return best;
+  };
+  const auto [d1, i1] = farthest([&](const Vec3& x) { return (x - P(i0)).norm(); });
+  if (d1 <= degenerate) throw Error("convex hull: all points coincide");
+  const Vec3 u = (P(i1) - P(i0)).normalized();
+  const auto [d2, i2] = farthest([&](const Vec3& x) { return (x - P(i0)).cross(u).norm(); });
+  if (d2 <= degenerate) throw Error("convex hull: all points are collinear");
+  const Vec3 w = u.cross(P(i2) - P(i0)).normalized();
+  const auto [d3, i3] = farthest([&](const Vec3& x) { return std::abs(w.dot(x - P(i0))); });
+  (void)i3;
+  if (d3 <= degenerate)
+    throw Error("convex hull: all points are coplanar (the shape has no volume)");
 }
+
+/// one Qhull computation: its state and the memory stream its messages go to, freed on every
+/// way out
+struct QhullRun {
+  qhT qh{};
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  FILE* messages = nullptr;
+
+  QhullRun() {
+    messages = open_memstream(&buffer, &size);
+    qh_zero(&qh, messages);
+  }
+  ~QhullRun() {
+    int long_left = 0, total_left = 0;
+    qh_freeqhull(&qh, !qh_ALL);
+    qh_memfreeshort(&qh, &long_left, &total_left);
+    if (messages) std::fclose(messages);
+    std::free(buffer);
+  }
+  QhullRun(const QhullRun&) = delete;
+  QhullRun& operator=(const QhullRun&) = delete;
+
+  /// the first line Qhull wrote (its error's summary)
+  std::string first_message() {
+    if (messages) std::fflush(messages);
+    std::string text = buffer ? std::string(buffer, size) : std::string();
+    const auto end = text.find('\n');
+    return end == std::string::npos ? text : text.substr(0, end);
+  }
+};
 
 }  // namespace
 
-// Incremental hull (Preparata & Hong; Clarkson & Shor's insertion order is not needed at
-// this size): start from a well-spread tetrahedron, then add the remaining points farthest
-// first. A point sees a face when it lies more than eps above the face's plane; the visible
-// faces are removed and the horizon (edges between a visible and a hidden face) is joined
-// to the new point. An interior reference point (the first tetrahedron's centroid) stays
-// strictly inside, so the orientation of every new face is fixed by it.
+// Qhull (Barber, Dobkin & Huhdanpaa 1996, "The Quickhull algorithm for convex hulls"; Debian's
+// libqhull-dev, its reentrant C library): O(n log n) expected, with its own handling of
+// rounding (facets merged where rounding could make them non-convex; "qhull" without options,
+// which merges coplanar facets into polygons). Its messages go to a memory stream, never to
+// stderr; an error becomes the Error's message.
 //
-// Bounds (docs/limits.md): coordinates within ±kMaxHullCoordinate; at most kMaxHullPoints
-// points; and, since a triangulated convex polyhedron of V ≤ n vertices has 2V − 4 faces
-// (Euler), more live faces than 2n − 4, or more faces created than kHullFacesPerPoint·n, means
-// the visibility tests have become inconsistent (rounding): the hull stops with an Error that
-// says so instead of growing without bound (a Bézier surface's 9000 samples at x = 1e5 grew it
-// past 7.5 GB, issue #24). Points whose bounding box lies far from the origin (its centre more
-// than 100 diagonals away) are first shifted by that centre, so the planes n·x = d keep the
-// digits the tolerance eps needs; nearer boxes are used as given (their hulls are unchanged).
+// The output is put in a canonical order that depends on the hull alone, not on the
+// algorithm: vertices in the order of their input indices; each polygon fanned from its
+// lowest vertex; the triangles sorted. Contacts between hulls (polytope.cpp's faces and edges,
+// Bullet's support points) follow the vertex and face order, so a fixed order keeps runs
+// reproducible.
 ConvexHull convex_hull(const std::vector<Vec3>& points) {
-  const int n = static_cast<int>(points.size());
+  const std::size_t n = points.size();
   if (n < 4) throw Error(fmt::format("convex hull: needs at least 4 points (got {})", n));
-  if (points.size() > kMaxHullPoints)
-    throw Error(fmt::format("convex hull: {} points, more than the limit of {}", points.size(),
-                            kMaxHullPoints));
-  for (int i = 0; i < n; ++i) {
-    const Vec3& x = points[static_cast<std::size_t>(i)];
+  if (n > kMaxHullPoints)
+    throw Error(
+        fmt::format("convex hull: {} points, more than the limit of {}", n, kMaxHullPoints));
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3& x = points[i];
     if (!x.allFinite()) throw Error(fmt::format("convex hull: point {} is not finite", i));
     if (x.cwiseAbs().maxCoeff() > kMaxHullCoordinate)
       throw Error(fmt::format(
           "convex hull: point {} has a coordinate of magnitude {:g}, beyond the limit of {:g}", i,
           x.cwiseAbs().maxCoeff(), kMaxHullCoordinate));
   }
+  check_spans_a_solid(points);
+
+  // the points about their bounding box's centre: Qhull's rounding bounds grow with the
+  // largest coordinate, so far points keep the digits their hull needs
   Vec3 lo = points[0], hi = points[0];
   for (const Vec3& x : points) {
     lo = lo.cwiseMin(x);
     hi = hi.cwiseMax(x);
   }
-  const double scale = (hi - lo).norm();
   const Vec3 centre = 0.5 * (lo + hi);
-  std::vector<Vec3> shifted;
-  if (centre.norm() > 100.0 * scale) {
-    shifted.reserve(points.size());
-    for (const Vec3& x : points) shifted.push_back(x - centre);
-  }
-  const auto& p = shifted.empty() ? points : shifted;
-  auto P = [&](int i) -> const Vec3& { return p[static_cast<std::size_t>(i)]; };
+  std::vector<coordT> coords;
+  coords.reserve(3 * n);
+  for (const Vec3& x : points)
+    for (int k = 0; k < 3; ++k) coords.push_back(x[k] - centre[k]);
 
-  const double eps = 1e-10 * std::max(scale, 1e-300);
-  const double degenerate = 1e-9 * std::max(scale, 1e-300);
+  QhullRun run;
+  char command[] = "qhull";
+  const int status = qh_new_qhull(&run.qh, 3, static_cast<int>(n), coords.data(), False, command,
+                                  nullptr, run.messages);
+  if (status != 0)
+    throw Error(fmt::format("convex hull: Qhull failed on {} points: {}", n, run.first_message()));
 
-  // initial tetrahedron: an extreme point, the farthest from it, the farthest from their
-  // line, the farthest from their plane
-  int i0 = 0;
-  for (int i = 1; i < n; ++i)
-    if (P(i).x() < P(i0).x()) i0 = i;
-  int i1 = -1;
-  double best = -1.0;
-  for (int i = 0; i < n; ++i) {
-    const double d = (P(i) - P(i0)).squaredNorm();
-    if (d > best) best = d, i1 = i;
-  }
-  if (std::sqrt(best) <= degenerate) throw Error("convex hull: all points coincide");
-  const Vec3 u = (P(i1) - P(i0)).normalized();
-  int i2 = -1;
-  best = -1.0;
-  for (int i = 0; i < n; ++i) {
-    const double d = (P(i) - P(i0)).cross(u).norm();
-    if (d > best) best = d, i2 = i;
-  }
-  if (best <= degenerate) throw Error("convex hull: all points are collinear");
-  const Vec3 w = (P(i1) - P(i0)).cross(P(i2) - P(i0)).normalized();
-  int i3 = -1;
-  best = -1.0;
-  for (int i = 0; i < n; ++i) {
-    const double d = std::abs(w.dot(P(i) - P(i0)));
-    if (d > best) best = d, i3 = i;
-  }
-  if (best <= degenerate)
-    throw Error("convex hull: all points are coplanar (the shape has no volume)");
-
-  const Vec3 inside = (P(i0) + P(i1) + P(i2) + P(i3)) / 4.0;
-  std::vector<Face> faces;
-  auto add_face = [&](int a, int b, int c) {
-    Face f = make_face(p, a, b, c);
-    if (f.n.dot(inside) > f.d) {  // wrong way round: flip
-      std::swap(f.v[1], f.v[2]);
-      f.n = -f.n;
-      f.d = -f.d;
-    }
-    faces.push_back(f);
-  };
-  add_face(i0, i1, i2);
-  add_face(i0, i1, i3);
-  add_face(i0, i2, i3);
-  add_face(i1, i2, i3);
-
-  // the rest, farthest from the interior point first (corners before interior points)
-  std::vector<int> order;
-  for (int i = 0; i < n; ++i)
-    if (i != i0 && i != i1 && i != i2 && i != i3) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return (P(a) - inside).squaredNorm() > (P(b) - inside).squaredNorm();
-  });
-
-  std::map<std::pair<int, int>, int> edge_face;  // directed edge → live face holding it
-  std::vector<int> visible;
-  long live = 4;  // live faces
-  const long max_live = std::max(4L, 2L * n - 4L);
-  const long max_created = kHullFacesPerPoint * static_cast<long>(n);
-  long work = 0;  // visibility tests so far (bounded by kMaxHullWork)
-  for (const int ip : order) {
-    work += static_cast<long>(faces.size());
-    if (work > kMaxHullWork)
-      throw Error(fmt::format(
-          "convex hull: {} points need more than {:g} visibility tests, the limit that bounds "
-          "its time (a few thousand points on a smooth surface, all of them corners; use fewer "
-          "points or "
-          "surface_samples)",
-          n, static_cast<double>(kMaxHullWork)));
-    visible.clear();
-    for (int f = 0; f < static_cast<int>(faces.size()); ++f) {
-      const Face& face = faces[static_cast<std::size_t>(f)];
-      if (face.alive && face.n.dot(P(ip)) - face.d > eps) visible.push_back(f);
-    }
-    if (visible.empty()) continue;  // inside or on the hull
-    edge_face.clear();
-    for (const int f : visible) {
-      const auto& v = faces[static_cast<std::size_t>(f)].v;
-      for (int k = 0; k < 3; ++k) edge_face[{v[k], v[(k + 1) % 3]}] = f;
-    }
-    // horizon: directed edges of visible faces whose twin is not on a visible face
-    std::vector<std::pair<int, int>> horizon;
-    for (const int f : visible) {
-      const auto& v = faces[static_cast<std::size_t>(f)].v;
-      for (int k = 0; k < 3; ++k) {
-        const int a = v[k], b = v[(k + 1) % 3];
-        if (!edge_face.count({b, a})) horizon.emplace_back(a, b);
-      }
-    }
-    live += static_cast<long>(horizon.size()) - static_cast<long>(visible.size());
-    if (live > max_live || static_cast<long>(faces.size() + horizon.size()) > max_created)
-      throw Error(fmt::format(
-          "convex hull: {} points give inconsistent faces ({} live, {} made; a hull of n points "
-          "has at most 2n - 4): the points are too close together for double precision at "
-          "their distance from the origin (spread {:g}, centre at {:g})",
-          n, live, faces.size() + horizon.size(), scale, centre.norm()));
-    for (const int f : visible) faces[static_cast<std::size_t>(f)].alive = false;
-    for (const auto& [a, b] : horizon) {
-      Face face = make_face(p, a, b, ip);  // keeps the edge's direction: outward
-      faces.push_back(face);
-    }
-  }
-
-  // compact: keep the live faces, renumber the vertices they use
+  // canonical vertex ids: by input index
+  std::vector<int> input_of;  // hull vertex → input index
+  vertexT* vertex = nullptr;
+  FORALLvertex_(run.qh.vertex_list) input_of.push_back(qh_pointid(&run.qh, vertex->point));
+  std::sort(input_of.begin(), input_of.end());
+  std::vector<int> id(n, -1);
   ConvexHull hull;
-  std::vector<int> remap(static_cast<std::size_t>(n), -1);
-  for (const Face& f : faces) {
-    if (!f.alive) continue;
-    std::array<int, 3> t{};
-    for (int k = 0; k < 3; ++k) {
-      int& r = remap[static_cast<std::size_t>(f.v[k])];
-      if (r < 0) {
-        r = static_cast<int>(hull.vertices.size());
-        hull.vertices.push_back(points[static_cast<std::size_t>(f.v[k])]);
-      }
-      t[k] = r;
-    }
-    hull.triangles.push_back(t);
+  for (const int input : input_of) {
+    id[static_cast<std::size_t>(input)] = static_cast<int>(hull.vertices.size());
+    hull.vertices.push_back(points[static_cast<std::size_t>(input)]);
   }
+  // each facet: its vertices in order around it, turned counter-clockwise seen from outside
+  // (its outward normal), fanned from the lowest id
+  std::vector<int> loop;
+  facetT* facet = nullptr;
+  FORALLfacet_(run.qh.facet_list) {
+    setT* ordered = qh_facet3vertex(&run.qh, facet);
+    loop.clear();
+    vertexT** vertexp = nullptr;
+    FOREACHvertex_(ordered)
+        loop.push_back(id[static_cast<std::size_t>(qh_pointid(&run.qh, vertex->point))]);
+    qh_settempfree(&run.qh, &ordered);
+    const Vec3 outward(facet->normal[0], facet->normal[1], facet->normal[2]);
+    Vec3 turn = Vec3::Zero();  // Newell's normal of the loop
+    for (std::size_t k = 0; k < loop.size(); ++k)
+      turn += hull.vertices[static_cast<std::size_t>(loop[k])].cross(
+          hull.vertices[static_cast<std::size_t>(loop[(k + 1) % loop.size()])]);
+    if (turn.dot(outward) < 0.0) std::reverse(loop.begin(), loop.end());
+    std::rotate(loop.begin(), std::min_element(loop.begin(), loop.end()), loop.end());
+    for (std::size_t k = 1; k + 1 < loop.size(); ++k)
+      hull.triangles.push_back({loop[0], loop[k], loop[k + 1]});
+  }
+  std::sort(hull.triangles.begin(), hull.triangles.end());
   return hull;
 }
 

@@ -72,7 +72,8 @@ PointShell sample_point_shell(const std::vector<Vec3>& vertices,
   cand_n.reserve(candidates);
   for (std::size_t s = 0; s < candidates; ++s) {
     const double u = unit(rng) * area;
-    std::size_t f = static_cast<std::size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+    std::size_t f =
+        static_cast<std::size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
     f = std::min(f, triangles.size() - 1);
     while (face_normal[f].isZero() && f > 0) --f;  // never a degenerate triangle
     const auto& t = triangles[f];
@@ -93,6 +94,49 @@ PointShell sample_point_shell(const std::vector<Vec3>& vertices,
                           std::sqrt(area / static_cast<double>(count)));
 }
 
+PointShell corner_shell(const std::vector<Vec3>& vertices,
+                        const std::vector<std::array<int, 3>>& triangles, int max_count) {
+  std::vector<Vec3> pseudonormal(vertices.size(), Vec3::Zero());
+  double area = 0.0;
+  for (const auto& t : triangles) {
+    const Vec3 n =
+        (vertices[static_cast<std::size_t>(t[1])] - vertices[static_cast<std::size_t>(t[0])])
+            .cross(vertices[static_cast<std::size_t>(t[2])] -
+                   vertices[static_cast<std::size_t>(t[0])]);
+    area += 0.5 * n.norm();
+    if (!(n.norm() > 0.0)) continue;  // a zero-area triangle has no normal to add
+    for (int k = 0; k < 3; ++k) {
+      const Vec3& x = vertices[static_cast<std::size_t>(t[static_cast<std::size_t>(k)])];
+      const Vec3 a =
+          vertices[static_cast<std::size_t>(t[static_cast<std::size_t>((k + 1) % 3)])] - x;
+      const Vec3 b =
+          vertices[static_cast<std::size_t>(t[static_cast<std::size_t>((k + 2) % 3)])] - x;
+      const double angle = std::atan2(a.cross(b).norm(), a.dot(b));
+      pseudonormal[static_cast<std::size_t>(t[static_cast<std::size_t>(k)])] +=
+          angle * n.normalized();
+    }
+  }
+  std::vector<int> order;
+  for (std::size_t i = 0; i < vertices.size(); ++i)
+    if (pseudonormal[i].norm() > 0.0) order.push_back(static_cast<int>(i));
+  if (order.empty()) throw Error("corner shell: the mesh has no area");
+  // Fisher–Yates with the portable draw of `unit` (the same order on every machine)
+  std::mt19937_64 rng(20070802u);
+  for (std::size_t i = order.size(); i > 1; --i) {
+    const auto j = std::min(static_cast<std::size_t>(unit(rng) * static_cast<double>(i)), i - 1);
+    std::swap(order[i - 1], order[j]);
+  }
+  if (order.size() > static_cast<std::size_t>(std::max(max_count, 1)))
+    order.resize(static_cast<std::size_t>(std::max(max_count, 1)));
+  std::vector<Vec3> points, normals;
+  for (const int i : order) {
+    points.push_back(vertices[static_cast<std::size_t>(i)]);
+    normals.push_back(pseudonormal[static_cast<std::size_t>(i)].normalized());
+  }
+  const double spacing = std::sqrt(area / static_cast<double>(order.size()));
+  return make_point_shell(std::move(points), std::move(normals), spacing);
+}
+
 PointShell make_point_shell(std::vector<Vec3> points, std::vector<Vec3> normals, double spacing) {
   if (points.empty() || points.size() != normals.size())
     throw Error("point shell: needs points, one normal each");
@@ -109,7 +153,8 @@ PointShell make_point_shell(std::vector<Vec3> points, std::vector<Vec3> normals,
   const int levels = s.levels();
   s.first_level.assign(static_cast<std::size_t>(n), 0);
   for (int i = 1; i < levels; ++i)
-    for (int k = s.level_size[static_cast<std::size_t>(i - 1)]; k < s.level_size[static_cast<std::size_t>(i)]; ++k)
+    for (int k = s.level_size[static_cast<std::size_t>(i - 1)];
+         k < s.level_size[static_cast<std::size_t>(i)]; ++k)
       s.first_level[static_cast<std::size_t>(k)] = i;
   int total = 0;
   for (int i = 0; i < levels; ++i) {
@@ -124,7 +169,9 @@ PointShell make_point_shell(std::vector<Vec3> points, std::vector<Vec3> normals,
     for (int m = lo; m < hi; ++m) {
       double best = std::numeric_limits<double>::infinity();
       for (int k = 0; k < lo; ++k) {
-        const double d = (s.points[static_cast<std::size_t>(m)] - s.points[static_cast<std::size_t>(k)]).squaredNorm();
+        const double d =
+            (s.points[static_cast<std::size_t>(m)] - s.points[static_cast<std::size_t>(k)])
+                .squaredNorm();
         if (d < best) {
           best = d;
           parent[static_cast<std::size_t>(m)] = k;
@@ -137,15 +184,19 @@ PointShell make_point_shell(std::vector<Vec3> points, std::vector<Vec3> normals,
   for (int m = 0; m < n; ++m) {
     const int i = s.first_level[static_cast<std::size_t>(m)];
     if (i == 0) continue;
-    ++s.child_begin[static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(i - 1)] + parent[static_cast<std::size_t>(m)]) + 1];
+    ++s.child_begin[static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(i - 1)] +
+                                             parent[static_cast<std::size_t>(m)]) +
+                    1];
   }
-  for (int id = 0; id < total; ++id) s.child_begin[static_cast<std::size_t>(id) + 1] += s.child_begin[static_cast<std::size_t>(id)];
+  for (int id = 0; id < total; ++id)
+    s.child_begin[static_cast<std::size_t>(id) + 1] += s.child_begin[static_cast<std::size_t>(id)];
   s.children.assign(static_cast<std::size_t>(s.child_begin.back()), 0);
   std::vector<int> fill(s.child_begin.begin(), s.child_begin.end() - 1);
   for (int m = 0; m < n; ++m) {
     const int i = s.first_level[static_cast<std::size_t>(m)];
     if (i == 0) continue;
-    const int id = s.level_offset[static_cast<std::size_t>(i - 1)] + parent[static_cast<std::size_t>(m)];
+    const int id =
+        s.level_offset[static_cast<std::size_t>(i - 1)] + parent[static_cast<std::size_t>(m)];
     s.children[static_cast<std::size_t>(fill[static_cast<std::size_t>(id)]++)] = m;
   }
   // radii: walk each point up its chain of ancestors (a point present at a level is its own
@@ -155,14 +206,18 @@ PointShell make_point_shell(std::vector<Vec3> points, std::vector<Vec3> normals,
     int a = j;
     for (int i = levels - 1; i >= 0; --i) {
       if (a >= s.level_size[static_cast<std::size_t>(i)]) a = parent[static_cast<std::size_t>(a)];
-      const std::size_t id = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(i)] + a);
-      s.radius[id] = std::max(s.radius[id], (s.points[static_cast<std::size_t>(j)] - s.points[static_cast<std::size_t>(a)]).norm());
+      const std::size_t id =
+          static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(i)] + a);
+      s.radius[id] = std::max(
+          s.radius[id],
+          (s.points[static_cast<std::size_t>(j)] - s.points[static_cast<std::size_t>(a)]).norm());
     }
   }
   s.reach.resize(static_cast<std::size_t>(total));
   for (int i = 0; i < levels; ++i)
     for (int k = 0; k < s.level_size[static_cast<std::size_t>(i)]; ++k) {
-      const std::size_t id = static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(i)] + k);
+      const std::size_t id =
+          static_cast<std::size_t>(s.level_offset[static_cast<std::size_t>(i)] + k);
       s.reach[id] = s.points[static_cast<std::size_t>(k)].norm() + s.radius[id];
     }
   return s;

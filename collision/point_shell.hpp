@@ -16,8 +16,8 @@
 namespace pivot::detail {
 
 struct PointShell {
-  std::vector<Vec3> points;   ///< p_A, in farthest-point order, m
-  std::vector<Vec3> normals;  ///< outward unit normals
+  std::vector<Vec3> points;       ///< p_A, in farthest-point order, m
+  std::vector<Vec3> normals;      ///< outward unit normals
   std::vector<int> level_size;    ///< points of levels 0..i (cumulative), last = points.size()
   std::vector<int> level_offset;  ///< node id of (level i, point k) = level_offset[i] + k
   std::vector<double> radius;     ///< per node: its subtree's bounding-sphere radius, m
@@ -38,6 +38,18 @@ struct PointShell {
 [[nodiscard]] PointShell sample_point_shell(const std::vector<Vec3>& vertices,
                                             const std::vector<std::array<int, 3>>& triangles,
                                             int count);
+
+/// the mesh's own vertices as a shell (its corners: a polyhedron's extreme points in any
+/// direction, which random samples of its faces miss by up to a sample spacing times the faces'
+/// slope), each with its angle-weighted pseudonormal (Bærentzen & Aanæs 2005: Σ over the
+/// incident triangles of the corner angle times the triangle's normal, normalized); vertices
+/// in no triangle are left out. The order is a fixed-seed shuffle (levels spread over the
+/// surface in O(V), where farthest-point order is O(V²)), of which the first `max_count` are
+/// kept (the tree's parents cost O(count²/8): a mesh of more vertices is dense, and its
+/// samples lie close to its vertices); spacing is sqrt(area / count).
+[[nodiscard]] PointShell corner_shell(const std::vector<Vec3>& vertices,
+                                      const std::vector<std::array<int, 3>>& triangles,
+                                      int max_count);
 
 /// builds the levels and the tree of points already in farthest-point order (tests build
 /// shells from given points this way)

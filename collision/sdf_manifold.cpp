@@ -19,18 +19,20 @@ constexpr double kFacingCos = 0.5;
 
 }  // namespace
 
-std::vector<ContactPoint> shell_contacts(const PointShell& shell, const Mat3& R_A, const Vec3& p_A,
-                                         const DistanceOracle& oracle, const Mat3& R_B,
-                                         const Vec3& p_B, const TraversalSettings& settings,
-                                         TraversalCache& cache, TraversalStats* stats,
-                                         bool oracle_normals) {
+namespace {
+
+/// the touching points of one shell (facing rule applied), appended to `points`
+void touching_points(const PointShell& shell, const Mat3& R_A, const Vec3& p_A,
+                     const DistanceOracle& oracle, const Mat3& R_B, const Vec3& p_B,
+                     const TraversalSettings& settings, TraversalCache& cache,
+                     TraversalStats* stats, bool oracle_normals,
+                     std::vector<ContactPoint>& points) {
   // the shell's pose in the oracle's frame S = B: x_S = R_Bᵀ (R_A x_A + p_A − p_B)
   const Mat3 R_SA = R_B.transpose() * R_A;
   const Vec3 p_SA = R_B.transpose() * (p_A - p_B);
   const std::vector<ShellHit> hits =
       traverse_point_tree(shell, oracle, R_SA, p_SA, settings, cache, stats);
-  std::vector<ContactPoint> points;
-  points.reserve(hits.size());
+  points.reserve(points.size() + hits.size());
   for (const ShellHit& h : hits) {
     // a point counts only where its outward normal faces the other body within 60°
     // (N · ∇d ≤ −cos 60°): a face turned away (the far side of a thin part, within the
@@ -47,15 +49,36 @@ std::vector<ContactPoint> shell_contacts(const PointShell& shell, const Mat3& R_
     c.p_WCb = c.p_WCa - c.gap * c.n_BA_W;
     points.push_back(c);
   }
+}
+
+}  // namespace
+
+std::vector<ContactPoint> shell_contacts(const PointShell& shell, const Mat3& R_A, const Vec3& p_A,
+                                         const DistanceOracle& oracle, const Mat3& R_B,
+                                         const Vec3& p_B, const TraversalSettings& settings,
+                                         TraversalCache& cache, TraversalStats* stats,
+                                         bool oracle_normals, const PointShell* corners,
+                                         TraversalCache* corner_cache) {
+  std::vector<ContactPoint> points;
+  touching_points(shell, R_A, p_A, oracle, R_B, p_B, settings, cache, stats, oracle_normals,
+                  points);
+  if (corners && corner_cache)
+    touching_points(*corners, R_A, p_A, oracle, R_B, p_B, settings, *corner_cache, nullptr,
+                    oracle_normals, points);
   ReductionSettings reduce;
   reduce.link = kLinkSpacings * shell.spacing;
+  if (!oracle_normals) return reduce_patches(points, reduce);
   // against an exact (possibly curved) surface every point is kept while they are no more than
-  // the cap: a curved body on the shell's points is held by the few nearest its apex, and a
-  // patch's far extremes (large gaps) would leave it balanced on the deepest alone, rocking
-  // onto dropped points step after step (measured: a 50 g ellipsoid on an sdf block kept
-  // ~1e-5 J of jitter for seconds with the reduction, and came to rest in 0.3 s without it)
-  if (oracle_normals && static_cast<int>(points.size()) <= reduce.cap) return points;
-  return reduce_patches(points, reduce);
+  // the cap: a curved body on the shell's points is held by the few nearest its apex (measured:
+  // a 50 g ellipsoid on an sdf block kept ~1e-5 J of jitter for seconds with reduce_patches,
+  // and came to rest in 0.3 s without it). Beyond the cap the gaps are true heights over one
+  // surface, and the reduction keeps the resting layer's outline and the points a tilt would
+  // bring down first (reduce_supporting); reduce_patches' 3D extremes, which ignore the gaps,
+  // left a torus on a plane rocking on its deepest point, 7 mm into the plane.
+  if (static_cast<int>(points.size()) <= reduce.cap) return points;
+  // the resting layer: within a thousandth of the shell's spacing of the deepest gap
+  reduce.rest_tolerance = 1e-3 * shell.spacing;
+  return reduce_supporting(points, reduce);
 }
 
 std::vector<ContactPoint> sdf_pair_manifold(const PartGeometry& A, int body_a, bool fixed_a,
@@ -125,7 +148,8 @@ std::vector<ContactPoint> shell_primitive_manifold(const PartGeometry& A, int bo
   settings.margin = margin;
   settings.budget = a.node_budget;
   return shell_contacts(a.shell, A.R, A.p, *oracle, B.R, B.p, settings,
-                        caches.pairs[{body_a, body_b, A.leaf, B.leaf}], &caches.last, true);
+                        caches.pairs[{body_a, body_b, A.leaf, B.leaf}], &caches.last, true,
+                        &a.corners, &caches.corner_pairs[{body_a, body_b, A.leaf, B.leaf}]);
 }
 
 }  // namespace pivot::detail

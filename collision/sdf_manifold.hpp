@@ -15,7 +15,11 @@
 // distance's gradient instead, n_BA = R_B ∇d: there it is the gap's exact derivative, so a
 // curved body resting on the shell's points (an ellipsoid on an sdf block) gets the rows of
 // its true gaps, where the shell's normal would let it rock on the points.
-// The points are then reduced per patch (contact_reduction.hpp).
+// Against an exact distance the mesh's own vertices are met too (a second shell, corner_shell):
+// a polyhedron's lowest point over a plane is a vertex, which the random samples of its faces
+// miss by up to a spacing times the faces' slope (a UV sphere rested 0.1 mm into a plane on
+// samples near its pole vertex). The points are then reduced per patch (contact_reduction.hpp):
+// reduce_supporting against an exact distance, reduce_patches against a field.
 //
 // Roles (§3.13): between two sdf shapes the field is the fixed body's, else the larger body's
 // (bounding radius; B on a tie), and the shell the other's. Against any other shape the sdf
@@ -44,6 +48,8 @@ namespace pivot::detail {
 /// and a cache shared by two leaves would skip, for the second, the nodes far from the first)
 struct SdfCaches {
   std::map<std::tuple<int, int, int, int>, TraversalCache> pairs;
+  /// the same for the shells of the mesh's corners (the exact-distance pairs only)
+  std::map<std::tuple<int, int, int, int>, TraversalCache> corner_pairs;
   /// the surfaces of the mesh shapes met so far (built once per shape)
   std::map<const Shape*, std::shared_ptr<const MeshSurface>> mesh_surfaces;
   TraversalStats last;  ///< the statistics of the last traversal (benchmarks, tests)
@@ -52,11 +58,15 @@ struct SdfCaches {
 /// a shell at (R_A, p_A) against an oracle at (R_B, p_B), all world: the reduced contacts,
 /// normals from the oracle's body B to the shell's body A: the shell's (−R_A N_p), or with
 /// `oracle_normals` the oracle's gradient R_B ∇d (for exact distances, whose gradient is the
-/// gap's exact derivative and continuous near the surface; a sampled field's is not)
+/// gap's exact derivative and continuous near the surface; a sampled field's is not). With
+/// `corners` (and its own cache) the points of that shell are met too: the mesh's vertices,
+/// which a flat-faced body rests on and which random samples miss. With `oracle_normals`,
+/// more than the cap of points are reduced by reduce_supporting, else by reduce_patches.
 [[nodiscard]] std::vector<ContactPoint> shell_contacts(
     const PointShell& shell, const Mat3& R_A, const Vec3& p_A, const DistanceOracle& oracle,
     const Mat3& R_B, const Vec3& p_B, const TraversalSettings& settings, TraversalCache& cache,
-    TraversalStats* stats = nullptr, bool oracle_normals = false);
+    TraversalStats* stats = nullptr, bool oracle_normals = false,
+    const PointShell* corners = nullptr, TraversalCache* corner_cache = nullptr);
 
 /// sdf part A against sdf part B (roles as above); `fixed_a`/`fixed_b` say which bodies are fixed
 [[nodiscard]] std::vector<ContactPoint> sdf_pair_manifold(const PartGeometry& A, int body_a,

@@ -19,8 +19,10 @@ SdfResolution resolve_sdf_settings(const TriangleMesh& mesh, const SdfShapeSetti
   }
   double area = 0.0;
   for (const auto& t : mesh.triangles)
-    area += 0.5 * (mesh.vertices[static_cast<std::size_t>(t[1])] - mesh.vertices[static_cast<std::size_t>(t[0])])
-                      .cross(mesh.vertices[static_cast<std::size_t>(t[2])] - mesh.vertices[static_cast<std::size_t>(t[0])])
+    area += 0.5 * (mesh.vertices[static_cast<std::size_t>(t[1])] -
+                   mesh.vertices[static_cast<std::size_t>(t[0])])
+                      .cross(mesh.vertices[static_cast<std::size_t>(t[2])] -
+                             mesh.vertices[static_cast<std::size_t>(t[0])])
                       .norm();
   SdfResolution r;
   r.voxel = settings.voxel > 0.0 ? settings.voxel : (hi - lo).maxCoeff() / kSdfDefaultCells;
@@ -29,7 +31,8 @@ SdfResolution resolve_sdf_settings(const TriangleMesh& mesh, const SdfShapeSetti
   } else {
     // the sampling rule of Barbič 2007, §3.8: the shell no coarser than the field's voxels
     const double wanted = std::ceil(area / (r.voxel * r.voxel));
-    r.points = static_cast<int>(std::clamp(wanted, double(kSdfMinDefaultPoints), double(kSdfMaxDefaultPoints)));
+    r.points = static_cast<int>(
+        std::clamp(wanted, double(kSdfMinDefaultPoints), double(kSdfMaxDefaultPoints)));
   }
   return r;
 }
@@ -41,20 +44,22 @@ std::shared_ptr<const SdfModel> build_sdf_model(const TriangleMesh& mesh,
   if (settings.voxel < 0.0 || !std::isfinite(settings.voxel))
     throw Error(fmt::format("{}: voxel must be positive (got {})", who, settings.voxel));
   if (settings.points != 0 && (settings.points < 8 || settings.points > kSdfMaxPoints))
-    throw Error(fmt::format("{}: points must be in [8, {}] (got {})", who, kSdfMaxPoints, settings.points));
+    throw Error(
+        fmt::format("{}: points must be in [8, {}] (got {})", who, kSdfMaxPoints, settings.points));
   if (settings.node_budget < 0)
     throw Error(fmt::format("{}: node_budget must be ≥ 0 (got {})", who, settings.node_budget));
   const SdfResolution r = resolve_sdf_settings(mesh, settings);
-  auto model = std::make_shared<SdfModel>(SdfModel{
-      [&] {
-        try {
-          return mesh_distance_field(mesh, r.voxel);
-        } catch (const Error& e) {
-          throw Error(fmt::format("{}: {}", who, e.what()));
-        }
-      }(),
-      sample_point_shell(mesh.vertices, mesh.triangles, r.points), r.voxel, settings.node_budget,
-      0.0});
+  auto model = std::make_shared<SdfModel>(
+      SdfModel{[&] {
+                 try {
+                   return mesh_distance_field(mesh, r.voxel);
+                 } catch (const Error& e) {
+                   throw Error(fmt::format("{}: {}", who, e.what()));
+                 }
+               }(),
+               sample_point_shell(mesh.vertices, mesh.triangles, r.points), r.voxel,
+               settings.node_budget, 0.0});
+  model->corners = corner_shell(mesh.vertices, mesh.triangles, kSdfMaxPoints);
   for (const Vec3& v : mesh.vertices)
     model->bounding_radius = std::max(model->bounding_radius, v.norm());
   return model;

@@ -18,9 +18,12 @@ namespace pivot::detail {
 struct SdfModel {
   SignedDistanceField field;
   PointShell shell;
-  double voxel = 0.0;        ///< the field's spacing, m
-  long node_budget = 0;      ///< V_W of the traversal, nodes (0: unlimited)
+  double voxel = 0.0;            ///< the field's spacing, m
+  long node_budget = 0;          ///< V_W of the traversal, nodes (0: unlimited)
   double bounding_radius = 0.0;  ///< the largest |vertex| in the shape frame, m
+  /// the mesh's vertices as a shell (corner_shell), traversed beside `shell` against exact
+  /// distances (sdf_manifold.hpp): a flat-faced mesh's lowest point on a plane is a vertex
+  PointShell corners;
 };
 
 /// the defaults of SdfShapeSettings resolved for a mesh (voxel and point count)

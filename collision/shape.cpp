@@ -1,7 +1,6 @@
 #include "pivot/collision/shape.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <numbers>
 #include <sstream>
 
@@ -163,8 +162,7 @@ ShapePtr make_mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> t
 }
 
 ShapePtr load_obj_mesh(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("mesh \"{}\": cannot open the file", path));
+  std::istringstream in(detail::read_mesh_text(path));
   std::vector<Vec3> vertices;
   std::vector<std::array<int, 3>> triangles;
   std::string line;
@@ -221,7 +219,6 @@ ShapePtr load_obj_mesh(const std::string& path) {
     }
     // vt, vn, o, g, s, usemtl, mtllib, l, ...: not needed for collision
   }
-  if (in.bad()) throw Error(fmt::format("mesh \"{}\": read error", path));
   if (triangles.empty()) throw Error(fmt::format("{}: no faces in the file", path));
   return make_mesh(std::move(vertices), std::move(triangles), path);
 }

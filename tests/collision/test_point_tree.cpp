@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <random>
 
 #include "pivot/collision/analytic_distance.hpp"
@@ -233,6 +234,58 @@ TEST_CASE(
                     Catch::Matchers::Contains("counter-clockwise"));
 }
 
+TEST_CASE("contact reduction against a plane: a ring rests on its outline, a tilt is guarded",
+          "[collision]") {
+  // a ring of radius 0.08 (72 points) on the plane z = 0 (gap = height, normal +z) with two
+  // bands of tube points above it (gaps 1 mm and 5 mm, radii 0.085 and 0.095), as a torus
+  // lying on a floor touches within the margin
+  const auto ring = [](double tilt) {
+    std::vector<ContactPoint> pts;
+    for (const auto& [radius, height] : {std::pair{0.08, 0.0}, {0.085, 1e-3}, {0.095, 5e-3}})
+      for (int k = 0; k < 72; ++k) {
+        const double a = 2.0 * std::numbers::pi * k / 72.0;
+        ContactPoint c;
+        c.p_WCa = Vec3(radius * std::cos(a), radius * std::sin(a), height);
+        c.n_BA_W = Vec3::UnitZ();
+        // tilted about the y axis by the slope `tilt`: the +x side is higher
+        c.gap = height + tilt * (c.p_WCa.x() + 0.08);
+        c.p_WCa.z() = c.gap;
+        c.p_WCb = c.p_WCa - c.gap * c.n_BA_W;
+        pts.push_back(c);
+      }
+    return pts;
+  };
+  ReductionSettings s;
+  s.link = 0.02;
+  // flat: every kept point is on the ring (gap 0), and they surround the ring's centre: the
+  // largest angular gap between them is below 180° (the body's weight at the centre is held);
+  // reduce_patches instead kept the deepest point and three at 5 mm (its 3D extremes)
+  const auto flat = reduce_supporting(ring(0.0), s);
+  REQUIRE(flat.size() >= 4u);
+  std::vector<double> angles;
+  for (const ContactPoint& c : flat) {
+    CHECK(c.gap == 0.0);
+    angles.push_back(std::atan2(c.p_WCa.y(), c.p_WCa.x()));
+  }
+  std::sort(angles.begin(), angles.end());
+  double widest = angles.front() + 2.0 * std::numbers::pi - angles.back();
+  for (std::size_t k = 1; k < angles.size(); ++k)
+    widest = std::max(widest, angles[k] - angles[k - 1]);
+  CHECK(widest < std::numbers::pi);
+  int high = 0;
+  for (const ContactPoint& c : reduce_patches(ring(0.0), s)) high += c.gap > 1e-3;
+  CHECK(high == 3);
+  // tilted by a slope 0.05 (< guard_slope 0.1): the ring's far side is 8 mm up, out of the
+  // resting layer, yet a guard keeps the ring's highest point (x = 0.08): tilting back by
+  // 0.05 brings it down first, and of the +x direction's candidates it scores lowest,
+  // 0.008 − 0.1 · 0.16 = −0.008 (the 1 mm band: 0.00925 − 0.1 · 0.165 = −0.00725)
+  const auto tilted = reduce_supporting(ring(0.05), s);
+  bool far_side = false;
+  for (const ContactPoint& c : tilted)
+    far_side = far_side || (c.p_WCa - Vec3(0.08, 0.0, 0.008)).norm() < 1e-12;
+  CHECK(far_side);
+}
+
 TEST_CASE(
     "sdf against a compound: each leaf has its own traversal cache; contacts equal the "
     "leaves' brute force (no skip, unlimited budget) step after step",
@@ -272,10 +325,10 @@ TEST_CASE(
     std::vector<Contact> want;
     for (const DistanceOracle* leaf :
          {static_cast<const DistanceOracle*>(&sphere), static_cast<const DistanceOracle*>(&box)}) {
-      TraversalCache fresh;
-      for (const ContactPoint& c :
-           shell_contacts(sdf->sdf->shell, q.toRotationMatrix(), p, *leaf, Mat3::Identity(),
-                          Vec3::Zero(), brute, fresh, nullptr, true)) {
+      TraversalCache fresh, fresh_corners;
+      for (const ContactPoint& c : shell_contacts(
+               sdf->sdf->shell, q.toRotationMatrix(), p, *leaf, Mat3::Identity(), Vec3::Zero(),
+               brute, fresh, nullptr, true, &sdf->sdf->corners, &fresh_corners)) {
         Contact k;
         k.body_a = 0;
         k.body_b = 1;
@@ -300,4 +353,26 @@ TEST_CASE(
     }
   }
   CHECK(arm_contacts > 0);  // the arm is touched
+}
+
+TEST_CASE("corner shell: a box mesh's 8 corners with pseudonormals along the diagonals",
+          "[collision]") {
+  // angle-weighted pseudonormal (Bærentzen & Aanæs 2005): at a box corner each of its three
+  // faces contributes its normal times π/2 however the face is split into triangles, so the
+  // normal is (±1, ±1, ±1)/√3 with the corner's signs
+  const Vec3 h(0.01, 0.02, 0.03);
+  const TriangleMesh m = box_mesh(-h, h);
+  const PointShell all = corner_shell(m.vertices, m.triangles, 100);
+  REQUIRE(all.points.size() == 8u);
+  for (std::size_t k = 0; k < 8; ++k) {
+    const Vec3& p = all.points[k];
+    CHECK((p.cwiseAbs() - h).norm() < 1e-15);
+    const Vec3 want =
+        Vec3(p.x() > 0 ? 1 : -1, p.y() > 0 ? 1 : -1, p.z() > 0 ? 1 : -1) / std::sqrt(3.0);
+    CHECK((all.normals[k] - want).norm() < 1e-12);
+  }
+  // the count cap keeps the first of the shuffled order
+  const PointShell five = corner_shell(m.vertices, m.triangles, 5);
+  REQUIRE(five.points.size() == 5u);
+  for (std::size_t k = 0; k < 5; ++k) CHECK(five.points[k] == all.points[k]);
 }

@@ -4,12 +4,17 @@
 // writer. The shipped rattleback scenes enter reduced mode at t = 0 without moving.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <string>
+#include <unistd.h>
+
+#include <fmt/core.h>
 
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/scenes/scene.hpp"
@@ -472,4 +477,62 @@ TEST_CASE("bad loop surfaces name the JSON pointer and the file", "[scene][smoot
   }
   CHECK_THAT(message, Catch::Contains("/bodies/0/smooth_surface/obj") &&
                           Catch::Contains("lone.obj") && Catch::Contains("no triangle"));
+}
+
+TEST_CASE("a convex hull of 24 samples a patch over a 32-patch Loop surface loads",
+          "[scene][smooth][limits]") {
+  // the control mesh: an octahedron split once (each triangle into 4: 32 triangles, 18
+  // vertices, the midpoints pushed out to the unit sphere), wound outward. 32 patches × 300
+  // samples = 9600 hull points, which the former incremental hull refused (more than 1e8
+  // visibility tests) although scene-format.md allows surface_samples up to 256
+  std::vector<Vec3> v = {Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0),
+                         Vec3(0, -1, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)};
+  std::vector<std::array<int, 3>> coarse;
+  for (const int x : {0, 1})
+    for (const int y : {2, 3})
+      for (const int z : {4, 5}) {
+        std::array<int, 3> t{x, y, z};
+        // outward: (b − a) × (c − a) along a + b + c
+        if ((v[y] - v[x]).cross(v[z] - v[x]).dot(v[x] + v[y] + v[z]) < 0) std::swap(t[1], t[2]);
+        coarse.push_back(t);
+      }
+  std::map<std::pair<int, int>, int> mid;
+  auto midpoint = [&](int a, int b) {
+    const auto key = std::minmax(a, b);
+    const auto it = mid.find(key);
+    if (it != mid.end()) return it->second;
+    v.push_back((0.5 * (v[a] + v[b])).normalized());
+    return mid[key] = static_cast<int>(v.size()) - 1;
+  };
+  std::string obj;
+  std::vector<std::array<int, 3>> fine;
+  for (const auto& [a, b, c] : coarse) {
+    const int ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
+    fine.push_back({a, ab, ca});
+    fine.push_back({ab, b, bc});
+    fine.push_back({ca, bc, c});
+    fine.push_back({ab, bc, ca});
+  }
+  for (const Vec3& x : v) obj += fmt::format("v {} {} {}\n", 0.05 * x.x(), 0.05 * x.y(), 0.05 * x.z());
+  for (const auto& t : fine) obj += fmt::format("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+  const fs::path dir = fs::temp_directory_path() / ("pivot-test-loop-hull-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "blob.obj") << obj;
+  const Scene scene = parse_scene(R"({"pivot_scene": 1, "bodies": [{"name": "blob",
+      "shape": {"type": "convex", "surface_samples": 24},
+      "smooth_surface": {"type": "loop", "obj": "blob.obj"}, "mass": 1}]})",
+                                  dir, "inline.json");
+  REQUIRE(fine.size() == 32);
+  const Shape& shape = *scene.bodies[0].shape->built;
+  CHECK(shape.points.size() >= 9600);
+  REQUIRE(shape.hull);
+  // every sample inside or on the hull, and the hull's corners among the samples
+  for (const auto& t : shape.hull->triangles) {
+    const Vec3 a = shape.hull->vertices[t[0]], b = shape.hull->vertices[t[1]], c = shape.hull->vertices[t[2]];
+    const Vec3 n = (b - a).cross(c - a).normalized();
+    double worst = -1.0;
+    for (const Vec3& p : shape.points) worst = std::max(worst, n.dot(p - a));
+    CHECK(worst <= 1e-12);
+  }
+  fs::remove_all(dir);
 }
