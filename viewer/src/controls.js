@@ -48,6 +48,11 @@ export function buildControls(bar, run, on) {
   return {
     playPause: on.playPause,
     step: on.step,
+    // follow body b (−1: free), as choosing it in the menu does
+    follow(b) {
+      follow.value = b;
+      on.follow(b);
+    },
     // the scrubber and the play button follow the replay
     show(frame, playing) {
       if (Number(scrub.value) !== frame) scrub.value = frame;

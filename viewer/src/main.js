@@ -47,6 +47,49 @@ function measure(run, bodies) {
   return { box, typical: Math.max(typical, 1e-3) };
 }
 
+// URL parameters of a replay, after '#' (docs/viewer.md "Opening at a time and view"):
+//   t=SECONDS            the time shown first
+//   camera=x,y,z,tx,ty,tz  the eye and the point looked at, world, m
+//   follow=NAME          keep that body in view
+// an unknown key or a bad value is shown as a note, never an error
+function applyViewParameters(hash, { run, seek, camera, controls, ui, state }) {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (!text) return;
+  const given = new Map(new URLSearchParams(text));
+  const notes = [];
+  for (const key of given.keys())
+    if (!['t', 'camera', 'follow'].includes(key)) notes.push(`#${key}: not a view parameter (t, camera, follow)`);
+  // the time first: a followed body is centred where it is then
+  if (given.has('t')) {
+    const t = Number(given.get('t'));
+    if (given.get('t') !== '' && Number.isFinite(t)) seek(t);
+    else notes.push(`#t=${given.get('t')}: not a time`);
+  }
+  if (given.has('camera')) {
+    const v = given.get('camera').split(',').map(Number);
+    if (v.length === 6 && v.every(Number.isFinite)) {
+      camera.position.set(v[0], v[1], v[2]);
+      controls.target.set(v[3], v[4], v[5]);
+      controls.update();
+    } else {
+      notes.push(`#camera=${given.get('camera')}: expected x,y,z,tx,ty,tz`);
+    }
+  }
+  if (given.has('follow')) {
+    const index = run.bodies.findIndex((b) => b.name === given.get('follow'));
+    if (index >= 0 && run.dynamic.includes(index)) ui.follow(index);
+    else notes.push(`#follow=${given.get('follow')}: no moving body of that name`);
+  }
+  state.dirty = true;
+  const info = document.getElementById('pivot-info');
+  for (const note of notes) {
+    const n = document.createElement('div');
+    n.className = 'note';
+    n.textContent = note;
+    info.appendChild(n);
+  }
+}
+
 function start() {
   addStyle(uPlotCss + css);
   const run = decodeRun(JSON.parse(document.getElementById('pivot-run').textContent));
@@ -130,9 +173,17 @@ function start() {
       seek(times[f]);
     },
     speed: (s) => { state.speed = s; },
+    // the followed body is centred (the camera keeps its direction and distance) and kept there
     follow: (b) => {
       state.follow = b;
-      if (b >= 0) followed.copy(bodies[b].group.position);
+      if (b >= 0) {
+        pose(state.t);
+        const p = bodies[b].group.position;
+        camera.position.add(p.clone().sub(controls.target));
+        controls.target.copy(p);
+        controls.update();
+        followed.copy(p);
+      }
       state.dirty = true;
     },
     toggle: (what, on) => {
@@ -232,6 +283,7 @@ function start() {
     requestAnimationFrame(tick);
   }
   resize();
+  applyViewParameters(window.location.hash, { run, seek, camera, controls, ui, state });
   requestAnimationFrame(tick);
 
   window.addEventListener('keydown', (e) => {
@@ -247,7 +299,37 @@ function start() {
   const snapshots = {};
   window.pivotReplay = {
     frameCount: F,
+    times,
     frame: () => state.frame,
+    time: () => state.t,
+    // shows the run at time t now (pivot render: seek, then capture the page)
+    show(t) {
+      state.playing = false;
+      seek(t);
+      draw();
+      return state.frame;
+    },
+    // a body's position in normalized device coordinates (−1 … 1; 0, 0 is the view's centre)
+    projected(name) {
+      const i = run.bodies.findIndex((b) => b.name === name);
+      if (i < 0) return null;
+      draw();
+      const p = bodies[i].group.position.clone().project(camera);
+      return [p.x, p.y];
+    },
+    // a world point [x, y, z] in normalized device coordinates
+    project(point) {
+      draw();
+      const p = new THREE.Vector3(...point).project(camera);
+      return [p.x, p.y];
+    },
+    notes: () => Array.from(document.querySelectorAll('#pivot-info .note'), (n) => n.textContent),
+    // the view alone, w x h CSS pixels: no plots, no bar (pivot render)
+    viewOnly() {
+      document.getElementById('pivot-app').classList.add('view-only');
+      resize();
+      draw();
+    },
     // renders, keeps the luminance of every pixel under `name`, returns its mean and variance
     snapshot(name) {
       draw();
