@@ -8,7 +8,7 @@
 //   for (int i = 0; i < 1000; ++i) world.step();
 //   pivot::Vec3 x = world.pose(ball).p_WB;
 //
-// One step (docs/step.md; Cline 2002 §2.7 and §4.1; ARCHITECTURE.md "The step"):
+// One step (docs/step.md; Cline 2002 §2.7 and §4.1):
 //   1. forces f(p, v, t); the gyroscopic term as the impulse of a midpoint step (gyroscopic.hpp);
 //   2. per island, the mixed LCP of Cline eq. 2.49 (eq. 2.55 with M̃ = M − h²∇ₚf − h∇ᵥf when
 //      the linearly implicit step is on), solved by Lemke after a sparse Schur reduction;

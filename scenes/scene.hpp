@@ -218,6 +218,19 @@ struct Scene {
 ///   `FILE: line 3, column 7: syntax error: ...`                  (malformed JSON).
 [[nodiscard]] Scene load_scene(const std::filesystem::path& file);
 
+/// What a listing shows of a scene file, read without building its bodies, shapes or meshes.
+struct SceneSummary {
+  std::string name;         ///< "name" (default: the file's stem)
+  std::string description;  ///< "description", default empty
+  double duration = 1.0;    ///< "settings.duration", s (SceneSettings's default when absent)
+};
+
+/// Reads a scene file's header: the format version, "name", "description" and "settings"
+/// (checked as load_scene checks them), not its bodies, joints or other sections, so a listing
+/// of many scenes reads no mesh file. Throws pivot::Error as load_scene does; a file it accepts
+/// may still be refused by load_scene for a section it does not read.
+[[nodiscard]] SceneSummary load_scene_summary(const std::filesystem::path& file);
+
 /// Parses a scene from JSON text. `base_dir` resolves relative mesh paths; `source` names the
 /// text in error messages (a file name, or e.g. "<built-in default scene>"). Throws pivot::Error.
 [[nodiscard]] Scene parse_scene(std::string_view json_text, const std::filesystem::path& base_dir,

@@ -19,14 +19,16 @@ namespace {
 namespace fs = std::filesystem;
 using namespace detail;
 
-Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string source,
-                 std::string default_name) {
-  const Context ctx{source, base_dir};
-  const json doc = parse_text(ctx, text);
-  // "$schema" names a JSON Schema for editors (docs/scene-format.md); the loader ignores it
-  const Object o(ctx, doc, "",
-                 {"pivot_scene", "$schema", "name", "description", "settings", "bodies", "joints",
-                  "springs", "manipulanda", "interactions", "character", "dimension"});
+// the top-level object's keys, the format version, the name and the settings: what both the
+// full loader and the summary read
+struct Header {
+  std::string name;
+  std::string description;
+  int dimension = 3;
+  SceneSettings settings;
+};
+
+Header read_header(const Context& ctx, const Object& o, const std::string& default_name) {
   if (o.has("$schema")) (void)o.required_string("$schema");
   if (!o.has("pivot_scene"))
     ctx.fail("/pivot_scene", fmt::format("missing: a scene file starts with \"pivot_scene\": {}",
@@ -36,18 +38,38 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
     ctx.fail("/pivot_scene", fmt::format("unsupported scene format version {} (this pivot reads "
                                          "version {})",
                                          version, kSceneFormatVersion));
+  Header h;
+  h.name = o.string("name", default_name);
+  if (h.name.empty()) ctx.fail("/name", "expected a non-empty name");
+  h.description = o.string("description", "");
+  h.dimension = o.integer("dimension", 3);
+  if (h.dimension != 2 && h.dimension != 3)
+    ctx.fail("/dimension", fmt::format("expected 2 (a planar scene) or 3 (got {})", h.dimension));
+  h.settings =
+      read_settings(ctx, o.has("settings") ? &o.required("settings") : nullptr, h.dimension);
+  return h;
+}
+
+// the keys of a scene's top level
+std::vector<std::string> top_level_keys() {
+  return {"pivot_scene", "$schema", "name",        "description",  "settings",  "bodies",
+          "joints",      "springs", "manipulanda", "interactions", "character", "dimension"};
+}
+
+Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string source,
+                 std::string default_name) {
+  const Context ctx{source, base_dir};
+  const json doc = parse_text(ctx, text);
+  // "$schema" names a JSON Schema for editors (docs/scene-format.md); the loader ignores it
+  const Object o(ctx, doc, "", top_level_keys());
+  Header header = read_header(ctx, o, default_name);
   Scene scene;
   scene.source = std::move(source);
-  scene.name = o.string("name", default_name);
-  if (scene.name.empty()) ctx.fail("/name", "expected a non-empty name");
-  scene.description = o.string("description", "");
-  scene.dimension = o.integer("dimension", 3);
-  if (scene.dimension != 2 && scene.dimension != 3)
-    ctx.fail("/dimension",
-             fmt::format("expected 2 (a planar scene) or 3 (got {})", scene.dimension));
+  scene.name = std::move(header.name);
+  scene.description = std::move(header.description);
+  scene.dimension = header.dimension;
+  scene.settings = std::move(header.settings);
   const bool planar = scene.dimension == 2;
-  scene.settings =
-      read_settings(ctx, o.has("settings") ? &o.required("settings") : nullptr, scene.dimension);
   if (planar)
     for (const char* key : {"springs", "manipulanda", "character", "interactions"})
       if (o.has(key))
@@ -134,14 +156,16 @@ Scene parse_scene(std::string_view json_text, const fs::path& base_dir, std::str
   return parse_impl(json_text, base_dir, std::string(source), "unnamed");
 }
 
-Scene load_scene(const fs::path& file) {
+namespace {
+
+// the file's text: at most kMaxSceneBytes + 1 bytes are read, so a larger file (or an endless
+// one, /dev/zero) is refused without reading it all
+std::string read_scene_text(const fs::path& file) {
   std::error_code ec;
   if (fs::is_directory(file, ec))
     throw Error(file.string(), "", "is a folder, not a scene file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(file.string(), "", "cannot open the file");
-  // read at most kMaxSceneBytes + 1 bytes: a larger file (or an endless one, /dev/zero) is
-  // refused without reading it all
   std::string text;
   std::array<char, 1 << 16> chunk{};
   while (in && text.size() <= kMaxSceneBytes) {
@@ -153,8 +177,25 @@ Scene load_scene(const fs::path& file) {
     throw Error(file.string(), "",
                 fmt::format("the file is larger than the limit of {} MiB for a scene (docs/limits.md)",
                             kMaxSceneBytes >> 20));
+  return text;
+}
+
+}  // namespace
+
+Scene load_scene(const fs::path& file) {
+  const std::string text = read_scene_text(file);
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   return parse_impl(text, dir, file.string(), file.stem().string());
+}
+
+SceneSummary load_scene_summary(const fs::path& file) {
+  const std::string text = read_scene_text(file);
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  const Context ctx{file.string(), dir};
+  const json doc = parse_text(ctx, text);
+  const Object o(ctx, doc, "", top_level_keys());
+  Header header = read_header(ctx, o, file.stem().string());
+  return {std::move(header.name), std::move(header.description), header.settings.duration};
 }
 
 }  // namespace pivot

@@ -17,10 +17,37 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
-from ._pivot import (  # noqa: F401  (re-exported)
+
+def _check_environment() -> None:
+    """Says, before the native module is loaded, what a mismatch of interpreter or NumPy is, in
+    place of the extension's bare "initialization failed"."""
+    try:
+        from . import _build_info
+    except ImportError:  # a package assembled without CMake's file: nothing to compare
+        return
+    here = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if here != _build_info.PYTHON_VERSION:
+        raise ImportError(
+            f"pivot's native module was built for Python {_build_info.PYTHON_VERSION} "
+            f"({_build_info.PYTHON_EXECUTABLE}), and this is Python {here} ({sys.executable}): "
+            "install pivot for this interpreter (`python -m pip install --no-build-isolation .` "
+            "in the source tree, docs/python.md) or run the one it was built for")
+    try:
+        import numpy  # noqa: F401  (the native module's arrays are NumPy's)
+    except ImportError as e:
+        raise ImportError(
+            f"pivot needs NumPy, which this interpreter ({sys.executable}) cannot import ({e}): "
+            "install it (`python -m pip install numpy`, or Debian's python3-numpy), or make the "
+            "virtual environment with --system-site-packages") from e
+
+
+_check_environment()
+
+from ._pivot import (  # noqa: E402,F401  (re-exported)
     WORLD,
     Error,
     Shape,
@@ -28,13 +55,59 @@ from ._pivot import (  # noqa: F401  (re-exported)
     WorldSettings,
     __version__,
     lcp,
-    load_scene,
-    run_scene,
     shapes,
 )
+from ._pivot import load_scene as _load_scene  # noqa: E402
+from ._pivot import run_scene as _run_scene  # noqa: E402
+
+
+def scene_folders() -> list[Path]:
+    """The folders where shipped scenes are looked for by name, in order: $PIVOT_SCENES_DIR, the
+    scenes installed with this package (pip), PREFIX/share/pivot/scenes (cmake --install), the
+    source tree this package was built from."""
+    folders = []
+    if os.environ.get("PIVOT_SCENES_DIR"):
+        folders.append(Path(os.environ["PIVOT_SCENES_DIR"]))
+    package = Path(__file__).resolve().parent
+    folders.append(package / "scenes")
+    folders.append(package.parents[3] / "share" / "pivot" / "scenes")
+    try:
+        from . import _build_info
+        folders.append(Path(_build_info.SOURCE_SCENES_DIR))
+    except ImportError:
+        pass
+    return folders
+
+
+def _scene_argument(scene):
+    """A dict, an existing path, or a path with a folder is used as it is; a bare name is a
+    shipped scene (`box_drop` or `box_drop.json`), as `pivot run NAME` takes it."""
+    if isinstance(scene, dict) or not isinstance(scene, (str, os.PathLike)):
+        return scene
+    given = Path(os.fspath(scene))
+    if given.exists() or str(given.parent) != "." or not str(given):
+        return scene
+    for folder in scene_folders():
+        for candidate in (folder / given, folder / (str(given) + ".json")):
+            if candidate.is_file():
+                return str(candidate)
+    raise Error(f"{given}: cannot open the file, and no shipped scene is named \"{given.stem}\" "
+                f"(looked in {', '.join(str(f) for f in scene_folders())})")
+
+
+def load_scene(scene) -> World:
+    """A World built from a scene: a file's path, a shipped scene's name (`"box_drop"`), or a
+    dict of its JSON. Raises pivot.Error naming the file and the JSON pointer."""
+    return _load_scene(_scene_argument(scene))
+
+
+def run_scene(scene, duration: float | None = None):
+    """Runs a scene (a path, a shipped scene's name or a dict) in this process without the GIL;
+    returns (world, summary) as the native run_scene does (docs/python.md)."""
+    return _run_scene(_scene_argument(scene), duration)
 
 __all__ = ["WORLD", "Error", "Shape", "World", "WorldSettings", "__version__", "cli_path", "lcp",
-           "load_scene", "run", "run_scene", "shapes"]
+           "load_scene", "run", "run_scene", "scene_folders", "shapes"]
 
 
 def cli_path() -> str:
@@ -53,13 +126,15 @@ def cli_path() -> str:
 
 
 def run(scene, duration: float | None = None, out: str | os.PathLike | None = None) -> dict:
-    """Runs a scene (a file's path or a dict of its JSON) and returns its summary.
+    """Runs a scene (a file's path, a shipped scene's name or a dict of its JSON) and returns its
+    summary.
 
     Without `out` the run is in this process, without the GIL, and the summary has the keys of
     run_scene's. With `out` the `pivot run` command writes the run folder (trajectory.csv,
     metrics.csv, summary.json; docs/cli.md) and its summary.json is returned: the same
     final_state_hash either way. Bad input raises pivot.Error with the CLI's message.
     """
+    scene = _scene_argument(scene)
     if out is None:
         return run_scene(scene, duration)[1]
     temporary = None

@@ -1,5 +1,6 @@
 # Type stubs of the pivot Python module (docs/python.md).
 from os import PathLike
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -93,3 +94,4 @@ def run_scene(scene: Scene, duration: float | None = None) -> tuple[World, dict[
 def run(scene: Scene, duration: float | None = None,
         out: str | PathLike[str] | None = None) -> dict[str, Any]: ...
 def cli_path() -> str: ...
+def scene_folders() -> list[Path]: ...

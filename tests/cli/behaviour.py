@@ -77,6 +77,36 @@ def test_name_lookup():
     check("sub/box_drop: cannot open the file" in err, f"a path with a folder: {err!r}")
 
 
+def test_scenes_listing():
+    """`pivot scenes` reads each file's header (name, description, settings), not its bodies:
+    a scene whose mesh file is missing is still listed with its name and duration, and a header
+    error is still named. The files sit where an installed pivot looks (BIN/../share/pivot/
+    scenes), beside a copy of the binary."""
+    prefix = fresh("scenes_listing")
+    os.makedirs(os.path.join(prefix, "bin"))
+    binary = os.path.join(prefix, "bin", "pivot")
+    with open(PIVOT, "rb") as src, open(binary, "wb") as dst:
+        dst.write(src.read())
+    os.chmod(binary, 0o755)
+    scenes = os.path.join(prefix, "share", "pivot", "scenes")
+    os.makedirs(scenes)
+    write_scene(scenes, "heavy.json", {
+        "pivot_scene": 1, "name": "a mesh scene", "description": "a body with a mesh shape",
+        "settings": {"duration": 2.5},
+        "bodies": [{"name": "m", "shape": {"type": "sdf", "mesh": "not_there.obj"}}]})
+    write_scene(scenes, "future.json", {"pivot_scene": 99, "name": "from the future"})
+    r = subprocess.run([binary, "scenes"], capture_output=True, text=True)
+    check(r.returncode == 0, f"pivot scenes failed: {r.stderr}")
+    lines = r.stdout.splitlines()
+    heavy = [l for l in lines if l.startswith("heavy ")]
+    check(len(heavy) == 1 and '"a mesh scene", 2.5 s,' in heavy[0],
+          f"the mesh scene is not listed by its header: {heavy}")
+    check(any("a body with a mesh shape" in l for l in lines), "its description is not shown")
+    future = [l for l in lines if l.startswith("future ")]
+    check(len(future) == 1 and "(invalid:" in future[0] and "version 99" in future[0],
+          f"a header error is not named: {future}")
+
+
 def test_install():
     if not BUILD:
         raise Failed("the build folder is needed")
@@ -366,6 +396,12 @@ def test_plot():
     run_dir = os.path.join(folder, "run")
     pivot("run", "chain_6_links", "--duration", "0.1", "--out", run_dir, "--quiet")
     out, _ = pivot("plot", run_dir)
+    # the plots go into their own folder, not among the run's files
+    plots = os.path.join(run_dir, "plots")
+    check(all(os.path.dirname(os.path.abspath(l)) == os.path.abspath(plots) for l in out.split()),
+          f"pivot plot wrote outside {plots}: {out.split()[:3]}")
+    check(not any(n.endswith(".svg") for n in os.listdir(run_dir)),
+          f"pivot plot left SVG files in the run folder: {sorted(os.listdir(run_dir))}")
     header, rows = read_csv(os.path.join(run_dir, "metrics.csv"))
     metrics = [c for c in header if c not in ("t", "status")]
     _, frames = read_csv(os.path.join(run_dir, "trajectory.csv"))
@@ -375,7 +411,7 @@ def test_plot():
     check(written == expected, f"pivot plot wrote {written}, expected {expected}")
     ns = {"svg": "http://www.w3.org/2000/svg"}
     for name in expected:
-        root = ET.parse(os.path.join(run_dir, name)).getroot()
+        root = ET.parse(os.path.join(plots, name)).getroot()
         lines = root.findall("svg:polyline", ns)
         want = 1 if name.startswith("metric-") else 3  # x, y, z
         check(len(lines) == want, f"{name}: {len(lines)} curves, expected {want}")
@@ -384,7 +420,7 @@ def test_plot():
         check(points == rows_expected, f"{name}: {points} points, expected {rows_expected}")
     # the first body's x in the plot, mapped back through the axes, is trajectory.csv's x
     body = bodies[0]
-    root = ET.parse(os.path.join(run_dir, f"body-{body}.svg")).getroot()
+    root = ET.parse(os.path.join(plots, f"body-{body}.svg")).getroot()
     labels = [t.text for t in root.findall("svg:g/svg:text", ns)]
     check(labels[:3] == ["x (m)", "y (m)", "z (m)"], f"legend {labels}")
     xs = [float(f[2]) for f in frames if f[1] == body]

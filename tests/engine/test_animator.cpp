@@ -107,7 +107,12 @@ TEST_CASE("animator: a four-body overlap is removed in one joint solve") {
   // the least-norm answer of x_B ≥ 0.1, x_C − x_B ≥ 0.1, x_D − x_C ≥ 0.1 is (0.1, 0.2, 0.3)
   World w({.time_step = 0.04});
   std::vector<int> s;
-  for (int i = 0; i < 4; ++i) s.push_back(sphere(w, "s" + std::to_string(i), Vec3(0.9 * i, 0, 0)));
+  // (the name is appended, not "s" + to_string(i): g++ 12 warns falsely on that, -Wrestrict)
+  for (int i = 0; i < 4; ++i) {
+    std::string name = "s";
+    name += std::to_string(i);
+    s.push_back(sphere(w, name, Vec3(0.9 * i, 0, 0)));
+  }
   Animator anim(w, std::vector<std::optional<KinematicTrack>>(4),
                 {rigid(1, 0, 0), rigid(1), rigid(1), rigid(1)});
   const AnimatorFrame& f = anim.frame(0);

@@ -15,7 +15,8 @@ TEST_CASE("island_mass keeps the gradient entries between the island's bodies on
   RigidBodySet set;
   for (int i = 0; i < 5; ++i) {
     BodySettings s;
-    s.name = "b" + std::to_string(i);
+    s.name = "b";  // appended: g++ 12 warns falsely on "b" + to_string(i) (-Wrestrict)
+    s.name += std::to_string(i);
     s.mass = 1.0 + i;  // M = diag(I, m): I = identity without a shape, m = 1 + i
     set.add(make_rigid_body(s), Pose{}, Vec6::Zero());
   }

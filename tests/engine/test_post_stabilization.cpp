@@ -56,7 +56,7 @@ TEST_CASE("Cline's 6-link chain: post-stabilization keeps the joints closed", "[
   CHECK(e_post * 100.0 < e_none);
   CHECK(e_baum < e_none);
   CHECK(e_none > 1e-3);
-  // the three curves, for docs/stabilization.md (written where the test runs)
+  // the three curves, to plot against Cline 2002 Figs. 5.6–5.10 (written where the test runs)
   if (const char* dir = std::getenv("PIVOT_TEST_OUTPUT_DIR")) {
     std::ofstream csv(std::string(dir) + "/chain_errors.csv");
     csv << "step,none,baumgarte_200,post_before,post_after\n";

@@ -58,6 +58,22 @@ class SceneRuns(unittest.TestCase):
                 through_cli = pivot.run(SCENES / name, duration=duration, out=Path(tmp) / "py")
                 self.assertEqual(through_cli["final_state_hash"], reference["final_state_hash"])
 
+    def test_shipped_scene_names(self):
+        # a bare name is a shipped scene, as `pivot run box_drop` takes it: the same hash as the
+        # file's path (the reference is the CLI's run of the file)
+        with tempfile.TemporaryDirectory() as tmp:
+            reference = cli_run(SCENES / "box_drop.json", Path(tmp) / "cli", 0.2)
+        for name in ("box_drop", "box_drop.json"):
+            with self.subTest(name=name):
+                self.assertEqual(pivot.run(name, duration=0.2)["final_state_hash"],
+                                 reference["final_state_hash"])
+                world = pivot.load_scene(name)
+                self.assertEqual(world.body_count, len(json.loads(
+                    (SCENES / "box_drop.json").read_text())["bodies"]))
+        with self.assertRaises(pivot.Error) as raised:
+            pivot.load_scene("no_such_scene")
+        self.assertIn('no shipped scene is named "no_such_scene"', str(raised.exception))
+
     def test_a_dict_scene_runs_as_its_file(self):
         text = (SCENES / "pendulum.json").read_text()
         from_dict = pivot.run(json.loads(text), duration=0.25)

@@ -2,7 +2,7 @@
 //
 // SVG plots of a run's outputs (docs/cli.md): each metrics.csv column over time
 // (metric-<column>.svg) and each body's trajectory fields over time (body-<name>.svg), with the
-// plotter of the regression report (svg_plot.hpp), written into the run folder or --out.
+// plotter of the regression report (svg_plot.hpp), written into RUN_DIR/plots/ or --out.
 // Exit codes: 0 written, 1 a file could not be written, 2 bad input (no run there, an unknown
 // metric, body or field).
 #include <fmt/core.h>
@@ -127,7 +127,7 @@ int plot(const PlotArgs& args) {
     }
   }
 
-  const fs::path out = args.out.empty() ? dir : fs::path(args.out);
+  const fs::path out = args.out.empty() ? dir / "plots" : fs::path(args.out);
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec)
@@ -185,7 +185,7 @@ void register_plot(CLI::App& app, Registry& registry) {
                   "trajectory fields of each body, in one plot (default x,y,z; also qw..qz, "
                   "vx..vz, wx..wz, wx_body..wz_body)")
       ->delimiter(',');
-  sub->add_option("--out", args->out, "folder for the SVG files (default: the run folder)");
+  sub->add_option("--out", args->out, "folder for the SVG files (default: RUN_DIR/plots)");
   registry.actions.emplace_back(sub, [args] { return plot(*args); });
 }
 

@@ -3,7 +3,9 @@
 // Lists the scenes shipped with pivot, two lines each: the name to run it by (the file's stem:
 // `pivot run NAME`), the scene's name, its duration and its path, then its description. They
 // are looked for in the installed layout first (<folder of the executable>/../share/pivot/
-// scenes), then in the source tree the executable was built from (scene_source.hpp).
+// scenes), then in the source tree the executable was built from (scene_source.hpp). Only each
+// file's header is read (load_scene_summary: no bodies, no meshes), so listing is quick;
+// `pivot check NAME` validates a whole scene.
 // Exit codes: 0 listed, 1 no scenes folder found.
 #include <fmt/core.h>
 
@@ -42,8 +44,8 @@ int list_scenes() {
   for (const fs::path& f : files) {
     const std::string name = f.stem().string();
     try {
-      const Scene scene = load_scene(f);
-      fmt::print("{:<{}}  \"{}\", {:g} s, {}\n", name, width, scene.name, scene.settings.duration,
+      const SceneSummary scene = load_scene_summary(f);
+      fmt::print("{:<{}}  \"{}\", {:g} s, {}\n", name, width, scene.name, scene.duration,
                  f.string());
       if (!scene.description.empty()) fmt::print("{:<{}}  {}\n", "", width, scene.description);
     } catch (const Error& e) {

@@ -74,6 +74,9 @@ void register_plot(CLI::App& app, Registry& registry);
 /// pivot sweep SWEEP.json [--local N] [--out DIR] [--keep-runs] [--list] [--quiet]
 void register_sweep(CLI::App& app, Registry& registry);
 
+/// pivot render RUN_DIR [--out FILE] [--png T] [--size WxH] [--fps N] (cmd_render.cpp)
+void register_render(CLI::App& app, Registry& registry);
+
 /// pivot serve [SCENE.json | NAME] [--port P] [--host H] [--record DIR] (live_server.hpp)
 void register_serve(CLI::App& app, Registry& registry);
 

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     pivot::cli::register_lcp(app, registry);
     pivot::cli::register_regress(app, registry);
     pivot::cli::register_plot(app, registry);
+    pivot::cli::register_render(app, registry);
     pivot::cli::register_animate(app, registry);
     pivot::cli::register_sweep(app, registry);
     pivot::cli::register_serve(app, registry);

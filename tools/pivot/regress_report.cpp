@@ -327,13 +327,13 @@ void write_report(const fs::path& file, const ReportInput& in) {
   if (!in.replays.empty()) {
     md += fmt::format(
         "## Replays\n\nEach case's run in the browser ([docs/viewer.md]({})), "
-        "written beside this report by the same command (about 1 MB each; not "
-        "committed).\n\n| case | scene | replay |\n| --- | --- | --- |\n",
+        "written beside this report by the same command (about 1 MB each; named here, "
+        "not linked, since a committed report's folder does not keep them).\n\n| case | scene | "
+        "replay |\n| --- | --- | --- |\n",
         link(fs::path(PIVOT_SOURCE_DIR) / "docs" / "viewer.md", folder));
     for (const ReportReplay& r : in.replays)
-      md += fmt::format(
-          "| {} | `{}` | {} |\n", cell(r.entry), r.scene,
-          r.link.empty() ? cell(r.note) : fmt::format("[{}]({}) ({})", r.link, r.link, r.note));
+      md += fmt::format("| {} | `{}` | {} |\n", cell(r.entry), r.scene,
+                        r.link.empty() ? cell(r.note) : fmt::format("`{}` ({})", r.link, r.note));
     md += "\n";
   }
   md += "## Checks\n\n| entry | check | expected | measured | result | source |\n";

@@ -215,7 +215,10 @@ ojson replay_shapes(const Scene& scene, const World& world) {
                        : ojson();
     bodies.push_back(std::move(b));
   }
-  return {{"format", "pivot-shapes"}, {"version", 1}, {"bodies", bodies}};
+  return {{"format", "pivot-shapes"},
+          {"version", 1},
+          {"dimension", scene.dimension},
+          {"bodies", bodies}};
 }
 
 }  // namespace pivot::cli

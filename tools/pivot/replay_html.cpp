@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -144,8 +145,8 @@ ojson metrics_json(const ReplayRun& run) {
 
 ojson summary_json(const ojson& s) {
   ojson out = ojson::object();
-  for (const char* key : {"pivot_version", "scene", "scene_file", "steps", "dt", "simulated_time_s",
-                          "wall_time_s", "final_state_hash"})
+  for (const char* key : {"pivot_version", "mode", "scene", "scene_file", "steps", "dt",
+                          "simulated_time_s", "wall_time_s", "final_state_hash"})
     if (s.contains(key)) out[key] = s[key];
   return out;
 }
@@ -175,6 +176,7 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
   data["format"] = 1;
   data["summary"] = summary_json(run.summary);
   data["bodies"] = run.shapes["bodies"];
+  data["dimension"] = run.shapes.value("dimension", 3);
   data["dynamic"] = run.dynamic;
   data["metrics"] = metrics_json(run);
   const std::size_t fixed_bytes = kViewerBundle.size() + data.dump().size();
@@ -193,7 +195,19 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
     notes.push_back(fmt::format("plots show 1 in {} of the {} steps",
                                 data["metrics"]["stride"].get<std::size_t>(),
                                 data["metrics"]["recorded"].get<std::size_t>()));
-  if (!run.has_contacts) notes.push_back("no contacts.csv in the run (pivot run --no-forces)");
+  // the reason for a missing contacts.csv, naming --no-forces only when the run was made so
+  if (!run.has_contacts) {
+    const ojson& outputs = run.summary.contains("outputs") ? run.summary["outputs"] : ojson();
+    const bool animator = run.summary.value("mode", std::string()) == "animator";
+    const bool listed = outputs.is_array() &&
+                        std::find(outputs.begin(), outputs.end(), "contacts.csv") != outputs.end();
+    if (animator)
+      notes.push_back("a key-framed animation (pivot animate): no contact forces to show");
+    else if (outputs.is_array() && !listed)
+      notes.push_back("no contacts.csv: the run was made with pivot run --no-forces");
+    else
+      notes.push_back("no contacts.csv in the run folder");
+  }
   data["notes"] = notes;
 
   const std::string title =

@@ -32,13 +32,15 @@ export function buildControls(bar, run, on) {
   follow.onchange = () => on.follow(Number(follow.value));
 
   const toggles = [
-    ['contacts', 'contacts', run.contacts !== null, 'no contacts.csv in the run'],
+    ['contacts', 'contacts', run.contacts !== null,
+      run.mode === 'animator' ? 'a key-framed animation has no contact forces' : 'no contacts.csv in the run'],
     ['joints', 'joints', run.joints !== null && run.joints.list.length > 0, 'no joints'],
-    ['trails', 'trails', true, ''],
+    ['trails', 'trails', true, '', run.dynamic.length <= 6],
     ['surfaces', 'smooth surfaces', run.bodies.some((b) => b.surface), 'no smooth surfaces in the scene'],
+    ['translucent', 'see-through', true, '', false],
   ];
-  for (const [key, label, available, why] of toggles) {
-    const box = el('input', { type: 'checkbox', id: `pivot-toggle-${key}`, checked: available, disabled: !available });
+  for (const [key, label, available, why, initially = true] of toggles) {
+    const box = el('input', { type: 'checkbox', id: `pivot-toggle-${key}`, checked: available && initially, disabled: !available });
     const l = el('label', { title: available ? '' : why });
     l.append(box, ` ${label}`);
     bar.appendChild(l);
@@ -48,6 +50,11 @@ export function buildControls(bar, run, on) {
   return {
     playPause: on.playPause,
     step: on.step,
+    // follow body b (−1: free), as choosing it in the menu does
+    follow(b) {
+      follow.value = b;
+      on.follow(b);
+    },
     // the scrubber and the play button follow the replay
     show(frame, playing) {
       if (Number(scrub.value) !== frame) scrub.value = frame;

@@ -24,6 +24,8 @@ export function decodeRun(json) {
     dynamic: json.dynamic,
     frames,
     notes: json.notes || [],
+    dimension: json.dimension || 3,  // 2: a planar run, drawn from the side
+    mode: json.summary.mode || 'dynamics',  // 'animator': pivot animate's run
     contacts: null,
     joints: null,
     metrics: { rows: json.metrics.rows, recorded: json.metrics.recorded, stride: json.metrics.stride,

@@ -95,9 +95,13 @@ export class Overlays {
         impulses.push(Math.hypot(v[k + 3] * v[k + 7] + v[k + 8], v[k + 4] * v[k + 7] + v[k + 9],
           v[k + 5] * v[k + 7] + v[k + 10]));
       }
-      this.contactImpulseScale = (1.5 * scale) / robustMax(impulses);
-      this.normals = new Marks(most, 0x2f6fd6, 0.08 * scale, 0.25 * scale);
-      this.impulses = new Marks(most, 0xd8343a, 0.06 * scale, 0.3 * scale);
+      // glyphs shrink as contacts crowd: full size up to 8 contacts in the busiest frame, then
+      // by √(8 / contacts), to 0.25 of a body size at 128 or more
+      this.contactScale = scale * Math.min(1, Math.max(0.25, Math.sqrt(8 / Math.max(1, most))));
+      const cs = this.contactScale;
+      this.contactImpulseScale = (1.5 * cs) / robustMax(impulses);
+      this.normals = new Marks(most, 0x2f6fd6, 0.08 * cs, 0.25 * cs);
+      this.impulses = new Marks(most, 0xd8343a, 0.06 * cs, 0.3 * cs);
       this.contactGroup = new THREE.Group();
       this.contactGroup.add(this.normals.group, this.impulses.group);
       this.group.add(this.contactGroup);
@@ -145,12 +149,12 @@ export class Overlays {
         this.a.set(v[0], v[1], v[2]);
         this.n.set(v[3], v[4], v[5]);
         this.normals.point(this.a);
-        this.normals.arrow(this.a, this.b.copy(this.a).addScaledVector(this.n, this.scale));
+        this.normals.arrow(this.a, this.b.copy(this.a).addScaledVector(this.n, this.contactScale));
         // the impulse on A: λn n + the friction impulse
         this.n.multiplyScalar(v[7]).add(new THREE.Vector3(v[8], v[9], v[10]));
         if (this.n.lengthSq() > 0)
           this.impulses.arrow(this.a, this.b.copy(this.a).addScaledVector(this.n, this.contactImpulseScale),
-            4 * this.scale);
+            4 * this.contactScale);
       }
       this.normals.finish();
       this.impulses.finish();

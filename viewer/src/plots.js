@@ -3,9 +3,12 @@
 // on a chart seeks there.
 import uPlot from 'uplot';
 
+// `unused(run)`: why a chart does not apply to the run (shown in its place), or '' when it does
 const CHARTS = [
-  { title: 'energy (J)', series: [['kinetic_energy', 'kinetic', '#2f6fd6'], ['potential_energy', 'potential', '#2aa84a'], ['total_energy', 'total', '#222']] },
-  { title: 'max joint error (m or rad)', series: [['max_joint_error', 'joint error', '#e08a1e']] },
+  { title: 'energy (J)', series: [['kinetic_energy', 'kinetic', '#2f6fd6'], ['potential_energy', 'potential', '#2aa84a'], ['total_energy', 'total', '#222']],
+    unused: (run) => (run.mode === 'animator' ? 'not computed: the bodies follow key frames (pivot animate)' : '') },
+  { title: 'max joint error (m or rad)', series: [['max_joint_error', 'joint error', '#e08a1e']],
+    unused: (run) => (run.joints === null || run.joints.list.length === 0 ? 'no joints in this scene' : '') },
   { title: 'max penetration (m)', series: [['max_penetration', 'penetration', '#d8343a']] },
   { title: 'contacts and reduced pairs', series: [['contacts', 'contacts', '#2f6fd6'], ['reduced_pairs', 'reduced pairs', '#9b3fc4']] },
   { title: 'LCP size and pivots per step', series: [['lcp_size', 'LCP size', '#2aa84a'], ['pivots', 'pivots', '#d8343a']] },
@@ -19,7 +22,8 @@ function tick(v) {
 }
 
 export class Plots {
-  constructor(container, metrics, onSeek) {
+  constructor(container, run, onSeek) {
+    const metrics = run.metrics;
     this.charts = [];
     this.cursors = [];
     const t = metrics.columns.t;
@@ -31,7 +35,17 @@ export class Plots {
       const box = document.createElement('div');
       box.className = 'plot';
       container.appendChild(box);
+      const why = chart.unused ? chart.unused(run) : '';
+      if (why) {
+        box.classList.add('plot-unused');
+        box.innerHTML = '<div class="u-title"></div><div class="why"></div>';
+        box.querySelector('.u-title').textContent = chart.title;
+        box.querySelector('.why').textContent = why;
+        continue;
+      }
       const data = [t, ...chart.series.map(([col]) => metrics.columns[col])];
+      // a chart whose values are all 0 keeps a 0 … 1 axis, not uPlot's 0 … 100 for empty data
+      const zero = data.slice(1).every((col) => col.every((v) => v === 0));
       const u = new uPlot(
         {
           title: chart.title,
@@ -39,7 +53,7 @@ export class Plots {
           height: 130,
           legend: { show: true, live: false },
           cursor: { drag: { x: false, y: false }, points: { show: false } },
-          scales: { x: { time: false } },
+          scales: { x: { time: false }, ...(zero ? { y: { range: [0, 1] } } : {}) },
           axes: [{ size: 28 }, { size: 60, values: (u, ticks) => ticks.map(tick) }],
           series: [{ label: 't (s)' }, ...chart.series.map(([, label, stroke]) => ({ label, stroke, width: 1.25 }))],
         },

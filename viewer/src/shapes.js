@@ -87,9 +87,8 @@ export function buildBodies(run, extent) {
     group.name = body.name;
     const parts = new THREE.Group();
     const color = bodyColor(index, body.fixed);
-    const material = new THREE.MeshStandardMaterial({ color, roughness: 0.65, metalness: 0.05 });
     for (const part of body.parts) {
-      let m = material;
+      let m = new THREE.MeshStandardMaterial({ color, roughness: 0.65, metalness: 0.05 });
       if (part.type === 'plane') {
         checker = checker || checkerTexture();
         m = new THREE.MeshStandardMaterial({ map: checker, roughness: 0.9, side: THREE.DoubleSide });
@@ -124,4 +123,37 @@ export function showSurfaces(bodies, on) {
     b.surface.visible = on;
     b.parts.visible = !on;
   }
+}
+
+// draws body i's parts see-through (opacity 0.35, not hiding what is behind or inside) or solid
+export function setTranslucent(body, on) {
+  body.group.traverse((o) => {
+    if (!o.isMesh || o.userData.plane) return;
+    o.material.transparent = on;
+    o.material.opacity = on ? 0.35 : 1;
+    o.material.depthWrite = !on;
+    o.material.needsUpdate = true;
+  });
+}
+
+// The bodies drawn see-through by default: a fixed mesh (or sdf) body whose bounds hold another
+// body's centre in some frame of the run, such as a block with a peg going into its hole, so
+// that what is inside shows. (Bounds at the first pose: a fixed body keeps it.)
+export function defaultTranslucent(run, bodies) {
+  const inside = [];
+  const box = new THREE.Box3();
+  const p = new THREE.Vector3();
+  const F = run.frames.count;
+  const D = run.dynamic.length;
+  run.bodies.forEach((body, i) => {
+    if (!body.fixed || !body.parts.some((part) => part.type === 'mesh')) return;
+    bodies[i].group.updateMatrixWorld(true);
+    box.makeEmpty();
+    bodies[i].parts.traverse((o) => { if (o.isMesh) box.expandByObject(o); });
+    let holds = false;
+    for (let f = 0; f < F && !holds; f++)
+      for (let k = 0; k < D && !holds; k++) holds = box.containsPoint(p.fromArray(run.frames.pose, 7 * (f * D + k)));
+    if (holds) inside.push(i);
+  });
+  return inside;
 }
