@@ -5,6 +5,20 @@
 #include "pivot/scenes/section_readers.hpp"
 
 namespace pivot::detail {
+namespace {
+
+// the bounds of an interaction's values beyond the scene format's magnitudes (docs/limits.md
+// "Magnitudes at load"), which apply to its lengths and densities too:
+// a ball's smallest radius, m (a UI's smallest ball)
+constexpr double kMinThrowRadius = 1e-4;
+// a set_dt's bounds, s: those of `--dt` (docs/limits.md "Times")
+constexpr double kMinInteractionDt = 1e-9;
+constexpr double kMaxInteractionDt = 1e12;
+// a pull's largest stiffness (N/m) and damping (N·s/m): a pull on the heaviest body (10²⁰ kg)
+// at 10⁵ rad/s; beyond, k times a length of the scene overflows the step's impulses
+constexpr double kMaxPullGain = 1e30;
+
+}  // namespace
 
 SceneInteraction read_interaction(const Context& ctx, const json& j, const std::string& ptr) {
   if (!j.is_object()) ctx.fail(ptr, fmt::format("expected an object (got {})", describe(j)));
@@ -48,16 +62,23 @@ SceneInteraction read_interaction(const Context& ctx, const json& j, const std::
     case InteractionType::pull:
       e.body = o.required_string("body");
       if (e.body.empty()) ctx.fail(o.pointer("body"), "expected a body's name");
-      e.point = o.vec3("point", Vec3::Zero(), Range::any);
-      e.target = o.required_vec3("target", Range::any);
-      e.stiffness = o.required_number("stiffness", Range::non_negative);
-      e.damping = o.number("damping", 0.0, Range::non_negative);
+      e.point = within(ctx, o.pointer("point"), o.vec3("point", Vec3::Zero(), Range::any),
+                       kMaxLength, "m");
+      e.target =
+          within(ctx, o.pointer("target"), o.required_vec3("target", Range::any), kMaxLength, "m");
+      e.stiffness =
+          within(ctx, o.pointer("stiffness"), o.required_number("stiffness", Range::non_negative),
+                 kMaxPullGain, "N/m");
+      e.damping = within(ctx, o.pointer("damping"), o.number("damping", 0.0, Range::non_negative),
+                         kMaxPullGain, "N s/m");
       break;
     case InteractionType::move:
-      e.target = o.required_vec3("target", Range::any);
+      e.target =
+          within(ctx, o.pointer("target"), o.required_vec3("target", Range::any), kMaxLength, "m");
       break;
     case InteractionType::throw_ball:
-      e.origin = o.required_vec3("origin", Range::any);
+      e.origin =
+          within(ctx, o.pointer("origin"), o.required_vec3("origin", Range::any), kMaxLength, "m");
       e.direction = o.unit_vec3("direction", Vec3::Zero());
       if (!o.has("direction")) ctx.fail(o.pointer("direction"), "missing: expected a direction");
       e.speed = o.required_number("speed", Range::non_negative);
@@ -66,10 +87,15 @@ SceneInteraction read_interaction(const Context& ctx, const json& j, const std::
       e.radius = o.number("radius", e.radius, Range::positive);
       if (e.radius > kMaxThrowRadius)
         ctx.fail(o.pointer("radius"), fmt::format("expected at most {:g} m", kMaxThrowRadius));
-      e.density = o.number("density", e.density, Range::positive);
+      if (e.radius < kMinThrowRadius)
+        ctx.fail(o.pointer("radius"), fmt::format("expected at least {:g} m", kMinThrowRadius));
+      e.density =
+          between(ctx, o.pointer("density"), o.number("density", e.density, Range::positive),
+                  kMinMass, kMaxMass, "kg/m^3");
       break;
     case InteractionType::set_dt:
-      e.dt = o.required_number("dt", Range::positive);
+      e.dt = between(ctx, o.pointer("dt"), o.required_number("dt", Range::positive),
+                     kMinInteractionDt, kMaxInteractionDt, "s");
       break;
     case InteractionType::hybrid: {
       const json& on = o.required("on", "true or false");

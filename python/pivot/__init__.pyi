@@ -39,6 +39,8 @@ class WorldSettings:
     hybrid_entry_steps: int
 
 class World:
+    # one call at a time: a call while another thread's call (e.g. its step, which releases
+    # the GIL) is running raises RuntimeError("World is in use by another thread ...")
     def __init__(self, settings: WorldSettings | None = None) -> None: ...
     def add_body(self, name: str = "", mass: float = 1.0, shape: Shape | None = None,
                  position: Vector3 = ..., quat_wxyz: Sequence[float] = ...,
@@ -68,7 +70,7 @@ class World:
     @property
     def joint_count(self) -> int: ...
     @property
-    def settings(self) -> WorldSettings: ...
+    def settings(self) -> WorldSettings: ...  # a copy
     def find_body(self, name: str) -> int: ...
     @property
     def positions(self) -> npt.NDArray[np.float64]: ...  # (n, 3)

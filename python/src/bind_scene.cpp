@@ -15,6 +15,7 @@
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/run_length.hpp"
 #include "pivot/scenes/scene.hpp"
+#include "world_handle.hpp"
 
 namespace py = pybind11;
 
@@ -35,7 +36,10 @@ Scene scene_from(const py::object& scene) {
 
 void bind_scene(py::module_& m) {
   m.def(
-      "load_scene", [](const py::object& scene) { return build_world(scene_from(scene)); },
+      "load_scene",
+      [](const py::object& scene) {
+        return std::make_unique<WorldHandle>(build_world(scene_from(scene)));
+      },
       py::arg("scene"), "a World built from a scene file's path or a dict of its JSON");
   m.def(
       "run_scene",
@@ -73,7 +77,7 @@ void bind_scene(py::module_& m) {
         summary["pivots"] = t.pivots;
         summary["failed_steps"] = failed_steps;
         summary["max_joint_error"] = world.max_joint_error();
-        return py::make_tuple(std::move(world), summary);
+        return py::make_tuple(std::make_unique<WorldHandle>(std::move(world)), summary);
       },
       py::arg("scene"), py::arg("duration") = py::none(),
       "runs a scene in this process (without the GIL) as `pivot run` steps it; returns "

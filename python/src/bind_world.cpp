@@ -15,6 +15,8 @@
 #include "pivot/core/error.hpp"
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/scene.hpp"
+#include "world_args.hpp"
+#include "world_handle.hpp"
 
 namespace py = pybind11;
 
@@ -22,16 +24,6 @@ namespace pivot::python {
 namespace {
 
 using Array = py::array_t<double>;
-
-Quat quat_from_wxyz(const Eigen::Vector4d& q) {
-  return Quat(q(0), q(1), q(2), q(3));
-}
-
-Stabilization stabilization_from(const std::string& name) {
-  for (const Stabilization s : {Stabilization::post, Stabilization::baumgarte, Stabilization::none})
-    if (name == to_string(s)) return s;
-  throw Error("stabilization: expected \"post\", \"baumgarte\" or \"none\" (got \"" + name + "\")");
-}
 
 /// one row per body, `cols` columns, filled by row(i, out) in C++
 template <class Fill>
@@ -171,55 +163,31 @@ void bind_shapes(py::module_& m) {
       py::arg("obj_path"), "a fixed triangle mesh from an OBJ file");
 }
 
-int add_body(World& w, const std::string& name, double mass, std::shared_ptr<Shape> shape,
+int add_body(WorldHandle& h, const std::string& name, double mass, std::shared_ptr<Shape> shape,
              const Vec3& position, const Eigen::Vector4d& quat_wxyz, const Vec3& velocity,
              const Vec3& angular_velocity, bool fixed, double density,
              std::optional<Vec3> inertia_diag, double friction, double restitution) {
-  BodySettings s;
-  s.name = name;
-  s.mass = mass;
-  s.shape = std::move(shape);
-  s.p_WS = position;
-  s.q_WB = quat_from_wxyz(quat_wxyz);
-  s.v_WB = velocity;
-  s.w_WB = angular_velocity;
-  s.fixed = fixed;
-  s.density = density;
-  s.inertia_diag = inertia_diag;
-  s.friction = friction;
-  s.restitution = restitution;
-  return w.add_body(s);
-}
-
-std::optional<JointLimits> limits_from(const std::optional<std::pair<double, double>>& l) {
-  if (!l) return std::nullopt;
-  return JointLimits{l->first, l->second};
-}
-std::optional<JointMotor> motor_from(const std::optional<std::pair<double, double>>& m) {
-  if (!m) return std::nullopt;
-  return JointMotor{m->first, m->second};
+  return WorldHandle::Use(h)->add_body(body_settings(name, mass, std::move(shape), position,
+                                                     quat_wxyz, velocity, angular_velocity, fixed,
+                                                     density, inertia_diag, friction, restitution));
 }
 
 /// a joint with an axis, optional limits and an optional motor (hinge, slider)
 template <class Settings>
-int add_axis_joint(World& w, int body_a, int body_b, const Vec3& anchor, const Vec3& axis,
+int add_axis_joint(WorldHandle& h, int body_a, int body_b, const Vec3& anchor, const Vec3& axis,
                    const std::optional<std::pair<double, double>>& limits,
                    const std::optional<std::pair<double, double>>& motor, const std::string& name) {
-  return w.add_joint(Settings{.name = name,
-                              .anchor_W = anchor,
-                              .axis_W = axis,
-                              .limits = limits_from(limits),
-                              .motor = motor_from(motor)},
-                     body_a, body_b);
+  return WorldHandle::Use(h)->add_joint(axis_joint<Settings>(anchor, axis, limits, motor, name),
+                                        body_a, body_b);
 }
 
-void bind_joints(py::class_<World>& c) {
+void bind_joints(py::class_<WorldHandle>& c) {
   const auto a = py::arg("body_a"), b = py::arg("body_b"), anchor = py::arg("anchor");
   const auto name = py::arg("name") = "";
   c.def(
        "add_ball_joint",
-       [](World& w, int ba, int bb, const Vec3& p, const std::string& n) {
-         return w.add_joint(BallJointSettings{.name = n, .anchor_W = p}, ba, bb);
+       [](WorldHandle& h, int ba, int bb, const Vec3& p, const std::string& n) {
+         return WorldHandle::Use(h)->add_joint(BallJointSettings{.name = n, .anchor_W = p}, ba, bb);
        },
        a, b, anchor, name, "a ball joint at the world point anchor; body_b = -1 is the world")
       .def("add_hinge_joint", &add_axis_joint<HingeJointSettings>, a, b, anchor, py::arg("axis"),
@@ -230,9 +198,9 @@ void bind_joints(py::class_<World>& c) {
            "limits = (lower, upper) m; motor = (target_velocity m/s, max_impulse N·s)")
       .def(
           "add_universal_joint",
-          [](World& w, int ba, int bb, const Vec3& p, const Vec3& axis_a, const Vec3& axis_b,
+          [](WorldHandle& h, int ba, int bb, const Vec3& p, const Vec3& axis_a, const Vec3& axis_b,
              const std::string& n) {
-            return w.add_joint(
+            return WorldHandle::Use(h)->add_joint(
                 UniversalJointSettings{
                     .name = n, .anchor_W = p, .axis_a_W = axis_a, .axis_b_W = axis_b},
                 ba, bb);
@@ -240,15 +208,28 @@ void bind_joints(py::class_<World>& c) {
           a, b, anchor, py::arg("axis_a"), py::arg("axis_b"), name)
       .def(
           "add_fixed_joint",
-          [](World& w, int ba, int bb, const Vec3& p, const std::string& n) {
-            return w.add_joint(FixedJointSettings{.name = n, .anchor_W = p}, ba, bb);
+          [](WorldHandle& h, int ba, int bb, const Vec3& p, const std::string& n) {
+            return WorldHandle::Use(h)->add_joint(FixedJointSettings{.name = n, .anchor_W = p}, ba,
+                                                  bb);
           },
           a, b, anchor, name);
 }
 
+/// a World member function without arguments as a binding that holds the World for the call
+template <auto Member>
+auto guarded() {
+  return [](WorldHandle& h) { return ((*WorldHandle::Use(h)).*Member)(); };
+}
+
 void bind_world_class(py::module_& m) {
-  py::class_<World> c(m, "World", "a simulation: bodies, joints, forces and the step");
-  c.def(py::init([](std::optional<WorldSettings> s) { return World(s.value_or(WorldSettings{})); }),
+  // every binding holds the World for its call (world_handle.hpp): step releases the GIL, and
+  // a second thread's call on the same World is refused with RuntimeError, never raced
+  py::class_<WorldHandle> c(m, "World",
+                            "a simulation: bodies, joints, forces and the step (one call at a "
+                            "time: a call from another thread during a step raises RuntimeError)");
+  c.def(py::init([](std::optional<WorldSettings> s) {
+          return std::make_unique<WorldHandle>(World(s.value_or(WorldSettings{})));
+        }),
         py::arg("settings") = py::none())
       .def("add_body", &add_body, py::arg("name") = "", py::arg("mass") = 1.0,
            py::arg("shape") = py::none(), py::arg("position") = Vec3::Zero(),
@@ -260,94 +241,116 @@ void bind_world_class(py::module_& m) {
   bind_joints(c);
   c.def(
        "add_force",
-       [](World& w, int body, const Vec3& f, const Vec3& tau) {
-         w.add_force(ConstantForceSettings{.body = body, .force = f, .torque = tau});
+       [](WorldHandle& h, int body, const Vec3& f, const Vec3& tau) {
+         WorldHandle::Use(h)->add_force(
+             ConstantForceSettings{.body = body, .force = f, .torque = tau});
        },
        py::arg("body"), py::arg("force") = Vec3::Zero(), py::arg("torque") = Vec3::Zero(),
        "a constant force (N, world, at the COM) and torque (N·m)")
       .def(
           "add_spring",
-          [](World& w, int ba, const Vec3& pa, int bb, const Vec3& pb, double k, double c,
+          [](WorldHandle& h, int ba, const Vec3& pa, int bb, const Vec3& pb, double k, double c,
              double l0) {
-            w.add_spring(SpringSettings{.body_a = ba,
-                                        .p_APa = pa,
-                                        .body_b = bb,
-                                        .p_BPb = pb,
-                                        .stiffness = k,
-                                        .damping = c,
-                                        .rest_length = l0});
+            WorldHandle::Use(h)->add_spring(SpringSettings{.body_a = ba,
+                                                           .p_APa = pa,
+                                                           .body_b = bb,
+                                                           .p_BPb = pb,
+                                                           .stiffness = k,
+                                                           .damping = c,
+                                                           .rest_length = l0});
           },
           py::arg("body_a"), py::arg("point_a"), py::arg("body_b"), py::arg("point_b"),
           py::arg("stiffness"), py::arg("damping") = 0.0, py::arg("rest_length") = 0.0,
           "a spring-damper; points in each body's frame (world coordinates for body -1)")
       .def(
           "step",
-          [](World& w, long n) {
+          [](WorldHandle& h, long n) {
             if (n < 1) throw Error("step: n must be at least 1 (got " + std::to_string(n) + ")");
+            // held before the GIL is released and until the report is read
+            const WorldHandle::Use w(h);
             {
               py::gil_scoped_release release;
-              for (long k = 0; k < n; ++k) w.step();
+              for (long k = 0; k < n; ++k) w->step();
             }
-            return report_dict(w.last_report());
+            return report_dict(w->last_report());
           },
-          py::arg("n") = 1, "advances n steps (without the GIL); returns the last step's report")
-      .def_property_readonly("time", &World::time, "s")
-      .def_property_readonly("step_count", &World::step_count)
-      .def_property_readonly("body_count", &World::body_count)
-      .def_property_readonly("joint_count", &World::joint_count)
-      .def_property_readonly("settings", &World::settings)
-      .def("find_body", &World::find_body, py::arg("name"), "index of the named body, or -1")
+          py::arg("n") = 1,
+          "advances n steps (without the GIL; the World refuses other calls meanwhile); returns "
+          "the last step's report")
+      .def_property_readonly("time", guarded<&World::time>(), "s")
+      .def_property_readonly("step_count", guarded<&World::step_count>())
+      .def_property_readonly("body_count", guarded<&World::body_count>())
+      .def_property_readonly("joint_count", guarded<&World::joint_count>())
+      .def_property_readonly(
+          "settings", [](WorldHandle& h) { return WorldSettings(WorldHandle::Use(h)->settings()); },
+          "a copy of the World's settings")
+      .def(
+          "find_body",
+          [](WorldHandle& h, const std::string& name) {
+            return WorldHandle::Use(h)->find_body(name);
+          },
+          py::arg("name"), "index of the named body, or -1")
       .def_property_readonly(
           "positions",
-          [](const World& w) {
-            return per_body(w, 3, [&](int i, double* r) { Eigen::Map<Vec3>{r} = w.pose(i).p_WB; });
+          [](WorldHandle& h) {
+            const WorldHandle::Use w(h);
+            return per_body(*w, 3,
+                            [&](int i, double* r) { Eigen::Map<Vec3>{r} = w->pose(i).p_WB; });
           },
           "(n, 3): centres of mass, world, m")
       .def_property_readonly(
           "quaternions_wxyz",
-          [](const World& w) {
-            return per_body(w, 4, [&](int i, double* r) {
-              const Quat q = w.pose(i).q_WB;
+          [](WorldHandle& h) {
+            const WorldHandle::Use w(h);
+            return per_body(*w, 4, [&](int i, double* r) {
+              const Quat q = w->pose(i).q_WB;
               r[0] = q.w(), r[1] = q.x(), r[2] = q.y(), r[3] = q.z();
             });
           },
           "(n, 4): body → world rotations as w, x, y, z")
       .def_property_readonly(
           "twists",
-          [](const World& w) {
-            return per_body(w, 6, [&](int i, double* r) { Eigen::Map<Vec6>{r} = w.twist(i); });
+          [](WorldHandle& h) {
+            const WorldHandle::Use w(h);
+            return per_body(*w, 6, [&](int i, double* r) { Eigen::Map<Vec6>{r} = w->twist(i); });
           },
           "(n, 6): (ωx, ωy, ωz, vx, vy, vz), world, at the COM")
       .def(
           "set_state",
-          [](World& w, int body, const Vec3& p, const Eigen::Vector4d& q, const Vec6& twist) {
-            w.set_state(body, Pose{p, quat_from_wxyz(q)}, twist);
+          [](WorldHandle& h, int body, const Vec3& p, const Eigen::Vector4d& q, const Vec6& twist) {
+            WorldHandle::Use(h)->set_state(body, Pose{p, quat_from_wxyz(q)}, twist);
           },
           py::arg("body"), py::arg("position"), py::arg("quat_wxyz"), py::arg("twist"),
           "sets a body's COM position, orientation and twist (ω; v); validated")
       .def(
           "apply_impulse",
-          [](World& w, int body, const Vec3& impulse, const Vec3& point) {
-            w.apply_impulse(body, impulse, point);
+          [](WorldHandle& h, int body, const Vec3& impulse, const Vec3& point) {
+            WorldHandle::Use(h)->apply_impulse(body, impulse, point);
           },
           py::arg("body"), py::arg("impulse"), py::arg("point"),
           "an impulse (N·s, world) at a world point on a dynamic body, between steps; a body in "
           "hybrid reduced mode keeps it when its contact can absorb it (World::apply_impulse)")
-      .def("contacts", &contacts_dict,
-           "the last step's contacts as arrays (k rows): body_a, body_b, point_a, point_b, "
-           "normal (B → A), gap, normal_impulse, tangent_impulse")
-      .def("report", [](const World& w) { return report_dict(w.last_report()); })
-      .def("kinetic_energy", &World::kinetic_energy, "J")
-      .def("potential_energy", &World::potential_energy, "J (gravity and springs)")
-      .def("max_joint_error", &World::max_joint_error, "m or rad")
-      .def("max_penetration", &World::max_penetration, "m")
+      .def(
+          "contacts", [](WorldHandle& h) { return contacts_dict(*WorldHandle::Use(h)); },
+          "the last step's contacts as arrays (k rows): body_a, body_b, point_a, point_b, "
+          "normal (B → A), gap, normal_impulse, tangent_impulse")
+      .def("report", [](WorldHandle& h) { return report_dict(WorldHandle::Use(h)->last_report()); })
+      .def("kinetic_energy", guarded<&World::kinetic_energy>(), "J")
+      .def("potential_energy", guarded<&World::potential_energy>(), "J (gravity and springs)")
+      .def("max_joint_error", guarded<&World::max_joint_error>(), "m or rad")
+      .def("max_penetration", guarded<&World::max_penetration>(), "m")
       .def(
           "joint_impulse",
-          [](const World& w, int j) -> Eigen::VectorXd { return w.joint_impulse(j); },
+          [](WorldHandle& h, int j) -> Eigen::VectorXd {
+            return WorldHandle::Use(h)->joint_impulse(j);
+          },
           py::arg("joint"), "the joint's equality-row impulses of the last step")
-      .def("set_hybrid", &World::set_hybrid, py::arg("on"))
       .def(
-          "state_hash", [](const World& w) { return hash_to_hex(state_hash(w)); },
+          "set_hybrid", [](WorldHandle& h, bool on) { WorldHandle::Use(h)->set_hybrid(on); },
+          py::arg("on"))
+      .def(
+          "state_hash",
+          [](WorldHandle& h) { return hash_to_hex(state_hash(*WorldHandle::Use(h))); },
           "the final-state hash of `pivot run` (16 hex digits)");
 }
 

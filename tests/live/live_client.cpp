@@ -10,6 +10,17 @@
 //   live_client HOST PORT second BODY     a second viewer cannot drive until control is free
 //   live_client HOST PORT record BODY     a scripted session of every interaction (for
 //                                         --record; the caller compares the hashes)
+//   live_client HOST PORT overflow        1e999 in a message is an error, and control still
+//                                         passes between viewers
+//   live_client HOST PORT ranges BODY     out-of-range values (set_dt 1e300, an origin of
+//                                         1e300 m, ...) are refused and the run goes on
+//   live_client HOST PORT failed BODY     a step that fails is reported, and a reset and resume
+//                                         bring the run back
+//   live_client HOST PORT flood           a viewer that sends and never reads (the caller
+//                                         measures the server's memory), then a new viewer is
+//                                         served
+//   live_client HOST PORT throws          a flood of throws is rate-limited and a new viewer
+//                                         is served at once
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -22,6 +33,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace beast = boost::beast;
@@ -74,7 +86,8 @@ class Viewer {
   }
 
   /// messages until `done` holds for one, within `seconds`
-  json until(const std::function<bool(const json&)>& done, double seconds, const std::string& what) {
+  json until(const std::function<bool(const json&)>& done, double seconds,
+             const std::string& what) {
     const auto end = Clock::now() + std::chrono::duration<double>(seconds);
     while (Clock::now() < end) {
       json j = receive();
@@ -88,9 +101,9 @@ class Viewer {
   }
   /// the error answering the last message (frames before it are skipped)
   std::string next_error(const std::string& what) {
-    return until([](const json& j) { return j["type"] == "error"; }, 5, "an error for " + what)
-        ["message"]
-            .get<std::string>();
+    return until([](const json& j) { return j["type"] == "error"; }, 5,
+                 "an error for " + what)["message"]
+        .get<std::string>();
   }
 
   /// the index of a body in the frames' poses
@@ -103,7 +116,8 @@ class Viewer {
   }
   static std::vector<double> position(const json& frame, int slot) {
     const auto& p = frame["poses"];
-    return {p[7 * slot].get<double>(), p[7 * slot + 1].get<double>(), p[7 * slot + 2].get<double>()};
+    return {p[7 * slot].get<double>(), p[7 * slot + 1].get<double>(),
+            p[7 * slot + 2].get<double>()};
   }
 
   /// gone without a close handshake, as a crashed browser tab
@@ -154,8 +168,8 @@ void scenario_pull(Viewer& v, const std::string& body) {
     best = std::min(best, distance(Viewer::position(f, slot), target));
     if (best < d0 / 3 && f["step"].get<long>() > step0) break;
   }
-  std::printf("pull: distance to the target %.4f m -> %.4f m (real-time factor %.2f)\n", d0,
-              best, v.frame["rtf"].get<double>());
+  std::printf("pull: distance to the target %.4f m -> %.4f m (real-time factor %.2f)\n", d0, best,
+              v.frame["rtf"].get<double>());
   check(best < d0 / 3, "the pulled body came within a third of its distance to the target");
   v.send(json{{"type", "release"}});
   v.until([](const json& j) { return j["type"] == "frame" && j["pull"].is_null(); }, 5,
@@ -212,7 +226,8 @@ void scenario_robust(Viewer& v, const std::string& host, const std::string& port
 }
 
 // the driver disconnects mid-drag: the other viewer sees the pull released and gets control
-void scenario_disconnect(const std::string& host, const std::string& port, const std::string& body) {
+void scenario_disconnect(const std::string& host, const std::string& port,
+                         const std::string& body) {
   auto a = std::make_unique<Viewer>(host, port);
   greet(*a);
   check(a->in_control, "the first viewer is in control");
@@ -268,13 +283,18 @@ void scenario_record(Viewer& v, const std::string& body) {
     }
   };
   const auto p = Viewer::position(v.frame, v.slot(body));
-  v.send(json{{"type", "pull"}, {"body", body}, {"point", {0.01, 0.02, 0}},
+  v.send(json{{"type", "pull"},
+              {"body", body},
+              {"point", {0.01, 0.02, 0}},
               {"target", {p[0] + 0.2, p[1], p[2] + 0.1}}});
   wait_steps(40);
   v.send(json{{"type", "move"}, {"target", {p[0] + 0.4, p[1] + 0.1, p[2] + 0.1}}});
   wait_steps(40);
-  v.send(json{{"type", "throw"}, {"origin", {p[0] - 2.0, p[1] - 2.0, p[2] + 0.5}},
-              {"direction", {1, 1, -0.2}}, {"speed", 6.0}, {"radius", 0.08}});
+  v.send(json{{"type", "throw"},
+              {"origin", {p[0] - 2.0, p[1] - 2.0, p[2] + 0.5}},
+              {"direction", {1, 1, -0.2}},
+              {"speed", 6.0},
+              {"radius", 0.08}});
   wait_steps(40);
   v.send(json{{"type", "release"}});
   v.send(json{{"type", "pause"}});
@@ -287,12 +307,174 @@ void scenario_record(Viewer& v, const std::string& body) {
   v.send(json{{"type", "hybrid"}, {"on", false}});
   v.send(json{{"type", "pull"}, {"body", "thrown-1"}, {"target", {p[0], p[1], p[2] + 1.0}}});
   wait_steps(30);
-  check(v.bodies["bodies"].size() > 0 &&
-            v.bodies["bodies"].back()["name"] == "thrown-1",
+  check(v.bodies["bodies"].size() > 0 && v.bodies["bodies"].back()["name"] == "thrown-1",
         "the thrown ball is among the bodies");
   std::printf("record: step %ld\n", v.next_frame()["step"].get<long>());
 }
 
+// a number beyond a double (1e999) is an error for the sender, whose messages are still read:
+// it can release control, the other viewer take it, and a viewer that leaves after sending it
+// hands control on
+void scenario_overflow(const std::string& host, const std::string& port) {
+  auto a = std::make_unique<Viewer>(host, port);
+  greet(*a);
+  Viewer b(host, port);
+  greet(b);
+  check(a->in_control && !b.in_control, "the first viewer drives, the second watches");
+  a->send(std::string("1e999"));
+  check(contains(a->next_error("1e999"), "malformed JSON"), "1e999 is malformed JSON");
+  a->send(std::string(R"({"type": "set_dt", "dt": 1e999})"));
+  check(contains(a->next_error("dt 1e999"), "malformed JSON"), "a message holding 1e999 too");
+  a->send(json{{"type", "release_control"}});
+  a->until([&](const json& j) { return j["type"] == "control" && !a->in_control; }, 5,
+           "the release of control after 1e999");
+  b.send(json{{"type", "take_control"}});
+  b.until([&](const json& j) { return j["type"] == "control" && b.in_control; }, 5,
+          "take_control by the other viewer after 1e999");
+  // the new driver sends 1e999 and leaves: control returns to the first viewer
+  b.send(std::string("[1e999]"));
+  check(contains(b.next_error("[1e999]"), "malformed JSON"), "[1e999] is malformed JSON");
+  b.vanish();
+  a->until([&](const json&) { return a->in_control; }, 10,
+           "control back to the first viewer after the driver left");
+  a->send(json{{"type", "pause"}});
+  a->until([](const json& j) { return j["type"] == "frame" && j["paused"].get<bool>(); }, 5,
+           "the run paused by the first viewer again");
+  std::printf("overflow: 1e999 answered, control passed both ways\n");
+}
+
+// values beyond the scene format's limits are refused as in a scene file, and the run goes on
+void scenario_ranges(Viewer& v, const std::string& body) {
+  greet(v);
+  const std::vector<std::pair<json, std::string>> bad = {
+      {{{"type", "set_dt"}, {"dt", 1e300}}, "/dt: 1e+300 s is outside the range"},
+      {{{"type", "set_dt"}, {"dt", 1e-300}}, "/dt: 1e-300 s is outside the range"},
+      {{{"type", "throw"}, {"origin", {1e300, 0, 1}}, {"direction", {1, 0, 0}}, {"speed", 1}},
+       "/origin/0: 1e+300 m is beyond the limit of 1e+09 m"},
+      {{{"type", "throw"},
+        {"origin", {0, 0, 1}},
+        {"direction", {1, 0, 0}},
+        {"speed", 1},
+        {"density", 1e300}},
+       "/density"},
+      {{{"type", "pull"}, {"body", body}, {"target", {0, 0, 1e300}}}, "/target/2"},
+      {{{"type", "pull"}, {"body", body}, {"target", {0, 0, 1}}, {"stiffness", 1e300}},
+       "/stiffness"},
+  };
+  for (const auto& [message, expected] : bad) {
+    const long before = v.next_frame()["step"].get<long>();
+    v.send(message);
+    const std::string error = v.next_error(message.dump());
+    check(contains(error, expected),
+          "the error for " + message.dump() + " says \"" + expected + "\": " + error);
+    long after = before;
+    for (int i = 0; i < 20 && after <= before; ++i) {
+      const json f = v.next_frame();
+      check(!f["failed"].get<bool>(), "the run has not failed after " + message.dump());
+      check(f["dt"].get<double>() == 0.005, "the time step is unchanged");
+      after = f["step"].get<long>();
+    }
+    check(after > before, "the run goes on after " + message.dump());
+  }
+  std::printf("ranges: %zu out-of-range messages refused\n", bad.size());
+}
+
+// a step that fails (the largest time step and the stiffest pull towards a point 1e9 m away)
+// is reported in the frames (a step whose report counts failures, or a run stopped as failed);
+// reset, set_dt and resume bring the run back with finite poses and no failure
+void scenario_failed(Viewer& v, const std::string& body) {
+  greet(v);
+  v.send(json{{"type", "pause"}});
+  v.send(json{{"type", "set_dt"}, {"dt", 1e12}});
+  v.send(json{{"type", "pull"}, {"body", body}, {"target", {1e9, 1e9, 1e9}}, {"stiffness", 1e30}});
+  const auto reported = [](const json& f) {
+    return f["failed"].get<bool>() || f["failed_steps"].get<long>() > 0;
+  };
+  json f;
+  for (int i = 0; i < 50; ++i) {
+    v.send(json{{"type", "step"}});
+    f = v.until([](const json& j) { return j["type"] == "frame" || j["type"] == "error"; }, 5,
+                "a frame after a step");
+    if (f["type"] == "frame" && reported(f)) break;
+  }
+  check(f["type"] == "frame" && reported(f),
+        "a failing step is reported: " + f.dump().substr(0, 400));
+  const std::string why = f["failed"].get<bool>() ? f["failure"].get<std::string>()
+                                                  : f["step_failure"].get<std::string>();
+  check(!why.empty(), "the frame says why the step failed");
+  if (!f["failed"].get<bool>())
+    for (const auto& x : f["poses"]) check(x.is_number(), "finite poses unless the run failed");
+  const long failed_at = f["step"].get<long>();
+  if (f["failed"].get<bool>()) {
+    v.send(json{{"type", "resume"}});
+    check(contains(v.next_error("resume"), "reset it first"), "resume of a failed run is refused");
+  }
+  v.send(json{{"type", "reset"}});
+  v.send(json{{"type", "set_dt"}, {"dt", 0.005}});
+  v.send(json{{"type", "resume"}});
+  const json g = v.until(
+      [](const json& j) {
+        return j["type"] == "frame" && !j["paused"].get<bool>() && j["step"].get<long>() > 20;
+      },
+      10, "the run going again after reset and resume");
+  check(
+      !g["failed"].get<bool>() && g["failed_steps"].get<long>() == 0 && g["step_failure"].is_null(),
+      "no failure after the reset: " + g.dump().substr(0, 300));
+  for (const auto& x : g["poses"]) check(x.is_number(), "finite poses after the reset");
+  std::printf("failed: step %ld reported (%s); reset and resume ran to step %ld\n", failed_at,
+              why.substr(0, 100).c_str(), g["step"].get<long>());
+}
+
+// a viewer that sends bad messages and never reads what comes back; then a new viewer is
+// served and can drive (the caller checks the server's memory)
+void scenario_flood(const std::string& host, const std::string& port) {
+  Viewer a(host, port);
+  // an unterminated string: the parser's error quotes what it read (15 kB)
+  const std::string garbage = "\"" + std::string(15000, 'a');
+  for (int i = 0; i < 4000; ++i) a.send(garbage);
+  Viewer b(host, port);
+  greet(b);
+  const long s1 = b.next_frame()["step"].get<long>();
+  long s2 = s1;
+  for (int i = 0; i < 40 && s2 <= s1; ++i) s2 = b.next_frame()["step"].get<long>();
+  check(s2 > s1, "a new viewer sees the run going on after the flood");
+  std::printf("flood: 4000 messages of 15 kB sent unread; a new viewer served at step %ld\n", s2);
+}
+
+// a driver throws as fast as it can for 2 s: throws beyond the rate are refused, and a viewer
+// joining meanwhile gets the bodies and frames at once
+void scenario_throws(const std::string& host, const std::string& port) {
+  Viewer a(host, port);
+  greet(a);
+  const std::size_t bodies0 = a.bodies["bodies"].size();
+  const json throw_ball = {{"type", "throw"},
+                           {"origin", {-2, 0, 1}},
+                           {"direction", {1, 0, 0}},
+                           {"speed", 5.0},
+                           {"radius", 0.05}};
+  const auto start = Clock::now();
+  int sent = 0;
+  while (Clock::now() - start < std::chrono::seconds(2)) {
+    for (int i = 0; i < 20; ++i, ++sent) a.send(throw_ball);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // about 1000 a second
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const auto joined = Clock::now();
+  Viewer b(host, port);
+  greet(b);
+  const double wait = std::chrono::duration<double>(Clock::now() - joined).count();
+  const std::size_t thrown = b.bodies["bodies"].size() - bodies0;
+  std::printf("throws: %d sent in %.1f s, %zu balls thrown, a new viewer greeted in %.2f s\n", sent,
+              seconds, thrown, wait);
+  // 10 at once, then 5 a second (live_hub.hpp HubLimits)
+  check(thrown <= static_cast<std::size_t>(10 + 5 * seconds + 2), "throws are rate-limited");
+  check(thrown >= 5, "throws within the rate are applied");
+  check(wait < 3.0, "a new viewer is greeted within 3 s of a throw flood");
+  const long s1 = b.next_frame()["step"].get<long>();
+  long s2 = s1;
+  for (int i = 0; i < 40 && s2 <= s1; ++i) s2 = b.next_frame()["step"].get<long>();
+  check(s2 > s1, "the run goes on after the throw flood");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -316,6 +498,18 @@ int main(int argc, char** argv) {
     } else if (scenario == "record") {
       Viewer v(host, port);
       scenario_record(v, body);
+    } else if (scenario == "overflow") {
+      scenario_overflow(host, port);
+    } else if (scenario == "ranges") {
+      Viewer v(host, port);
+      scenario_ranges(v, body);
+    } else if (scenario == "failed") {
+      Viewer v(host, port);
+      scenario_failed(v, body);
+    } else if (scenario == "flood") {
+      scenario_flood(host, port);
+    } else if (scenario == "throws") {
+      scenario_throws(host, port);
     } else {
       std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
       return 2;

@@ -12,9 +12,18 @@ import json
 import re
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
+
+
+def peak_rss_mb(pid):
+    """the process's peak resident memory so far (VmHWM), MB"""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024.0
+    fail("no VmHWM in /proc/PID/status")
 
 
 def fail(message):
@@ -30,31 +39,49 @@ def main():
     p.add_argument("--scenario", required=True)
     p.add_argument("--body", default="")
     p.add_argument("--record", default="")
+    p.add_argument("--max-rss-growth-mb", type=float, default=0.0,
+                   help="fail when the server's peak memory grows more than this during the "
+                        "client's scenario")
     a = p.parse_args()
 
     cmd = [a.pivot, "serve", a.scene, "--port", "0"]
     if a.record:
         cmd += ["--record", a.record]
-    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the server's log goes to a file: a pipe nobody reads during the scenario would fill and
+    # block the server on its next log line
+    log = tempfile.TemporaryFile(mode="w+")
+
+    def server_log():
+        log.seek(0)
+        return log.read()
+
+    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         line = server.stdout.readline()
         m = re.search(r"http://([0-9.]+):(\d+)/", line)
         if not m:
-            fail(f"no address on the server's first line: {line!r}; stderr: {server.stderr.read()}")
+            fail(f"no address on the server's first line: {line!r}; stderr: {server_log()}")
         host, port = m.group(1), m.group(2)
         print(f"server at {host}:{port}")
+        rss0 = peak_rss_mb(server.pid)
         client = subprocess.run([a.client, host, port, a.scenario] + ([a.body] if a.body else []),
                                 capture_output=True, text=True, timeout=120)
         print(client.stdout, end="")
         if client.returncode != 0:
             fail(f"live_client {a.scenario} exited with {client.returncode}: {client.stderr}")
         if server.poll() is not None:
-            fail(f"the server ended during the test: {server.stderr.read()}")
+            fail(f"the server ended during the test: {server_log()}")
+        if a.max_rss_growth_mb > 0:
+            growth = peak_rss_mb(server.pid) - rss0
+            print(f"server peak memory grew {growth:.1f} MB (limit {a.max_rss_growth_mb} MB)")
+            if growth > a.max_rss_growth_mb:
+                fail(f"the server's memory grew {growth:.1f} MB during the scenario")
     finally:
         if server.poll() is None:
             server.send_signal(signal.SIGINT)
     try:
-        out, err = server.communicate(timeout=300)
+        out, _ = server.communicate(timeout=300)
+        err = server_log()
     except subprocess.TimeoutExpired:
         server.kill()
         fail("the server did not stop within 300 s of SIGINT")

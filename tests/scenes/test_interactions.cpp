@@ -77,6 +77,41 @@ TEST_CASE("bad interactions are errors naming the JSON pointer", "[scenes][inter
   CHECK_THAT(error_of(R"({"step": 0})"), Catch::Contains("/interactions: expected an array"));
 }
 
+TEST_CASE("interaction values are bounded as a scene's magnitudes", "[scenes][interactions]") {
+  // docs/limits.md "Magnitudes at load": lengths within 1e9 m, densities 1e-20 ... 1e20; the
+  // time step within --dt's bounds, 1e-9 ... 1e12 s; a pull's gains at most 1e30
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "set_dt", "dt": 1e300}])"),
+             Catch::Contains("/interactions/0/dt: 1e+300 s is outside the range [1e-09, 1e+12]"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "set_dt", "dt": 1e-300}])"),
+             Catch::Contains("/interactions/0/dt: 1e-300 s is outside the range"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "throw", "origin": [1e300, 0, 1],
+                           "direction": [1, 0, 0], "speed": 1}])"),
+             Catch::Contains("/interactions/0/origin/0: 1e+300 m is beyond the limit of 1e+09 m"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "throw", "origin": [0, 0, 1],
+                           "direction": [1, 0, 0], "speed": 1, "density": 1e21}])"),
+             Catch::Contains("/interactions/0/density"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "throw", "origin": [0, 0, 1],
+                           "direction": [1, 0, 0], "speed": 1, "radius": 1e-5}])"),
+             Catch::Contains("/interactions/0/radius: expected at least 0.0001 m"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "pull", "body": "box", "target": [0, -2e9, 1],
+                           "stiffness": 1}])"),
+             Catch::Contains("/interactions/0/target/1"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "pull", "body": "box", "target": [0, 0, 1],
+                           "point": [0, 0, 1e10], "stiffness": 1}])"),
+             Catch::Contains("/interactions/0/point/2"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "pull", "body": "box", "target": [0, 0, 1],
+                           "stiffness": 1e31}])"),
+             Catch::Contains("/interactions/0/stiffness"));
+  CHECK_THAT(error_of(R"([{"step": 0, "type": "move", "target": [0, 0, -1e10]}])"),
+             Catch::Contains("/interactions/0/target/2"));
+  // the bounds themselves are accepted
+  CHECK(error_of(R"([{"step": 0, "type": "set_dt", "dt": 1e12},
+                     {"step": 0, "type": "set_dt", "dt": 1e-9},
+                     {"step": 0, "type": "throw", "origin": [1e9, -1e9, 1],
+                      "direction": [1, 0, 0], "speed": 1, "density": 1e20, "radius": 1e-4}])")
+            .empty());
+}
+
 TEST_CASE("the driver throws a ball of the given size and speed", "[scenes][interactions]") {
   const Scene scene = with("[]");
   World world = build_world(scene);

@@ -8,7 +8,8 @@
 #                                               sanitizers, -O2, assertions on; 5-20x the
 #                                               executions per second, for the long runs)
 #
-# TARGET is scene_loader, lcp_files, lemke or step. Configures the `asan` preset (clang++-14,
+# TARGET is scene_loader, lcp_files, lemke, step, live_messages (pivot serve's message handling)
+# or python_args (the Python bindings' argument paths). Configures the `asan` preset (clang++-14,
 # ASan + UBSan; the same build as the sanitizer tests) when needed and builds only the fuzz
 # targets in it, then runs build/asan/tests/fuzz/fuzz_TARGET from the
 # committed corpus (tests/fuzz/corpus/TARGET and tests/fuzz/regressions/TARGET; the scene
@@ -19,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-targets=(scene_loader lcp_files lemke step)
+targets=(scene_loader lcp_files lemke step live_messages python_args)
 preset=asan
 if [[ ${1:-} == --fast ]]; then
   preset=fuzz-fast
@@ -71,6 +72,8 @@ for t in "${selected[@]}"; do
     lcp_files) options+=(-max_len=2048) ;;
     lemke) options+=(-max_len=256) ;;
     step) options+=(-max_len=512) ;;
+    live_messages) options+=(-max_len=4096) ;;
+    python_args) options+=(-max_len=1024) ;;
   esac
   echo "== fuzz_$t for ${seconds} s (corpus $work, crashes in $artifacts)"
   if ! "$build/tests/fuzz/fuzz_$t" "${options[@]}" "$@" "${inputs[@]}"; then

@@ -13,10 +13,12 @@
 #include <chrono>
 #include <csignal>
 #include <deque>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "live_hub.hpp"
 #include "live_page.hpp"
 #include "live_session.hpp"
 #include "pivot/scenes/scene.hpp"
@@ -41,29 +43,33 @@ class Viewer : public std::enable_shared_from_this<Viewer> {
       : ws_(std::move(socket)), server_(&server), id_(id) {}
 
   void start(http::request<http::string_body> request);
-  /// queues a message; frames are dropped while the viewer is more than a few behind
+  /// queues a message; frames are dropped while the viewer is more than a few behind, and a
+  /// viewer with more than kMaxQueuedBytes or kMaxQueued messages waiting (one that does not
+  /// read) is disconnected
   void send(std::shared_ptr<const std::string> text, bool frame);
   void close();
   [[nodiscard]] int id() const { return id_; }
-  bool contacts = false;  // wants contacts in its frames
 
  private:
   void read();
   void write();
   void do_close();
+  void drop(std::string_view why);
 
   websocket::stream<beast::tcp_stream> ws_;
   Server* server_;
   int id_;
   beast::flat_buffer buffer_;
   std::deque<std::pair<std::shared_ptr<const std::string>, bool>> queue_;
-  bool open_ = false, closing_ = false;
+  std::size_t queued_bytes_ = 0;
+  bool open_ = false, closing_ = false, dropped_ = false;
 };
 
 /// one HTTP connection: serves the page, or hands an upgrade to /ws to a Viewer
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  HttpConnection(tcp::socket socket, Server& server) : stream_(std::move(socket)), server_(&server) {}
+  HttpConnection(tcp::socket socket, Server& server)
+      : stream_(std::move(socket)), server_(&server) {}
   void read();
 
  private:
@@ -79,6 +85,11 @@ class Server {
   Server(const Scene& scene, const ServeOptions& options)
       : options_(options),
         session_(scene, options.record),
+        hub_(session_, {.max_message = options.max_message},
+             [this](int viewer, const std::shared_ptr<const std::string>& text, bool frame) {
+               if (const auto it = viewers_.find(viewer); it != viewers_.end())
+                 it->second->send(text, frame);
+             }),
         acceptor_(ioc_),
         timer_(ioc_),
         signals_(ioc_, SIGINT, SIGTERM),
@@ -88,7 +99,8 @@ class Server {
   int run() {
     beast::error_code ec;
     const auto address = net::ip::make_address(options_.host, ec);
-    if (ec) throw Error(fmt::format("--host {}: not an IP address ({})", options_.host, ec.message()));
+    if (ec)
+      throw Error(fmt::format("--host {}: not an IP address ({})", options_.host, ec.message()));
     const tcp::endpoint endpoint(address, options_.port);
     acceptor_.open(endpoint.protocol(), ec);
     if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
@@ -98,10 +110,15 @@ class Server {
       throw std::runtime_error(
           fmt::format("cannot listen on {}:{}: {}", options_.host, options_.port, ec.message()));
     const auto port = acceptor_.local_endpoint().port();
-    const std::string host =
-        address.is_v6() ? fmt::format("[{}]", options_.host) : options_.host;
+    const std::string host = address.is_v6() ? fmt::format("[{}]", options_.host) : options_.host;
     fmt::print("pivot serve: http://{}:{}/ scene {}; Ctrl-C to stop\n", host, port, scene_name_);
     std::fflush(stdout);
+    if (!address.is_loopback())
+      fmt::print(stderr,
+                 "pivot serve: warning: listening on {}, not only on this machine: the server has "
+                 "no authentication, and anyone who can reach {}:{} can watch and drive the run "
+                 "(docs/cli.md \"pivot serve\")\n",
+                 options_.host, host, port);
     accept();
     signals_.async_wait([this](beast::error_code, int) { stop(); });
     last_ = Clock::now();
@@ -126,69 +143,18 @@ class Server {
   [[nodiscard]] const std::string& page() const { return page_; }
 
   void joined(const std::shared_ptr<Viewer>& v) {
-    viewers_.push_back(v);
-    log(v->id(), "connected");
-    if (controller_ < 0) controller_ = v->id();
-    v->send(std::make_shared<const std::string>(session_.bodies_json()), false);
-    send_control(*v);
+    viewers_[v->id()] = v;
+    hub_.joined(v->id());
   }
 
+  /// the viewer's read loop ended (closed, failed, dropped): it is gone for good
   void left(const Viewer& v) {
-    std::erase_if(viewers_, [&](const auto& w) { return w.get() == &v; });
-    log(v.id(), "disconnected");
-    if (controller_ != v.id()) return;
-    // the driver went away: its pull ends; control passes to the oldest viewer left
-    session_.release_pull();
-    controller_ = viewers_.empty() ? -1 : viewers_.front()->id();
-    for (const auto& w : viewers_) send_control(*w);
+    if (viewers_.erase(v.id()) == 0) return;
+    hub_.left(v.id());
   }
 
-  void message(Viewer& v, std::string_view text) {
-    if (text.size() > options_.max_message)
-      return error(v, fmt::format("message of {} bytes is longer than the limit of {} bytes",
-                                  text.size(), options_.max_message));
-    json m;
-    try {
-      m = json::parse(text);
-    } catch (const json::parse_error& e) {
-      return error(v, fmt::format("malformed JSON: {}", e.what()));
-    }
-    const std::string type = m.is_object() && m.contains("type") && m["type"].is_string()
-                                 ? m["type"].get<std::string>()
-                                 : std::string();
-    if (type == "take_control" || type == "release_control") {
-      if (type == "take_control" && controller_ >= 0 && controller_ != v.id())
-        return error(v, fmt::format("viewer {} is in control; it must send release_control or "
-                                    "leave first",
-                                    controller_));
-      if (type == "release_control" && controller_ == v.id()) {
-        session_.release_pull();
-        controller_ = -1;
-      } else if (type == "take_control") {
-        controller_ = v.id();
-      }
-      for (const auto& w : viewers_) send_control(*w);
-      return;
-    }
-    if (type == "contacts") {
-      if (!m.contains("on") || !m["on"].is_boolean())
-        return error(v, "contacts: expected {\"type\": \"contacts\", \"on\": true or false}");
-      v.contacts = m["on"].get<bool>();
-      return;
-    }
-    if (LiveSession::drives(type) && controller_ != v.id())
-      return error(v, controller_ >= 0
-                          ? fmt::format("viewer {} is in control; send take_control when it has "
-                                        "released it",
-                                        controller_)
-                          : std::string("no viewer is in control: send take_control first"));
-    const LiveReply reply = session_.handle(m);
-    if (reply.error) return error(v, *reply.error);
-    if (reply.bodies_changed) {
-      const auto bodies = std::make_shared<const std::string>(session_.bodies_json());
-      for (const auto& w : viewers_) w->send(bodies, false);
-    }
-    broadcast();  // the change is seen at once (a step or reset while paused, too)
+  void message(const Viewer& v, std::string_view text) {
+    hub_.message(v.id(), text, std::chrono::duration<double>(Clock::now() - start_).count());
   }
 
   void log(int viewer, std::string_view what) {
@@ -199,21 +165,6 @@ class Server {
   net::io_context& ioc() { return ioc_; }
 
  private:
-  void error(Viewer& v, const std::string& what) {
-    log(v.id(), "error: " + what);
-    v.send(std::make_shared<const std::string>(json{{"type", "error"}, {"message", what}}.dump()),
-           false);
-  }
-
-  void send_control(Viewer& v) {
-    v.send(std::make_shared<const std::string>(json{{"type", "control"},
-                                                    {"viewer", v.id()},
-                                                    {"in_control", controller_ == v.id()},
-                                                    {"controller", controller_}}
-                                                   .dump()),
-           false);
-  }
-
   void accept() {
     acceptor_.async_accept(ioc_, [this](beast::error_code ec, tcp::socket s) {
       if (ec) return;  // the acceptor was closed
@@ -222,22 +173,14 @@ class Server {
     });
   }
 
-  void broadcast() {
-    std::shared_ptr<const std::string> plain, with_contacts;
-    for (const auto& v : viewers_) {
-      auto& text = v->contacts ? with_contacts : plain;
-      if (!text) text = std::make_shared<const std::string>(session_.frame_json(v->contacts));
-      v->send(text, true);
-    }
-  }
-
   void tick() {
     const auto period = std::chrono::duration<double>(1.0 / options_.display_hz);
     const auto now = Clock::now();
     const double wall = std::chrono::duration<double>(now - last_).count();
     last_ = now;
-    session_.advance(wall, 0.8 * period.count());
-    broadcast();
+    // (never throws: a failed step is reported in the frames, and the timer is re-armed
+    // whatever happened)
+    hub_.tick(wall, 0.8 * period.count());
     timer_.expires_after(std::chrono::duration_cast<Clock::duration>(period));
     timer_.async_wait([this](beast::error_code ec) {
       if (!ec && !stopping_) tick();
@@ -251,7 +194,7 @@ class Server {
     beast::error_code ec;
     acceptor_.close(ec);
     timer_.cancel();
-    for (const auto& v : std::vector(viewers_)) v->close();
+    for (const auto& [id, v] : std::map(viewers_)) v->close();
     // the close handshakes get a moment, then the loop ends whatever is left
     timer_.expires_after(std::chrono::milliseconds(300));
     timer_.async_wait([this](beast::error_code) { ioc_.stop(); });
@@ -259,14 +202,15 @@ class Server {
 
   ServeOptions options_;
   LiveSession session_;
+  LiveHub hub_;
   net::io_context ioc_{1};
   tcp::acceptor acceptor_;
   net::steady_timer timer_;
   net::signal_set signals_;
   std::string page_, scene_name_;
-  std::vector<std::shared_ptr<Viewer>> viewers_;
-  int controller_ = -1, last_id_ = 0;
-  Clock::time_point last_;
+  std::map<int, std::shared_ptr<Viewer>> viewers_;
+  int last_id_ = 0;
+  Clock::time_point last_, start_ = Clock::now();
   bool stopping_ = false;
 };
 
@@ -342,8 +286,8 @@ void Viewer::read() {
   ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
     if (ec) {
       if (ec == websocket::error::message_too_big)
-        self->server_->log(self->id_, fmt::format("frame over {} bytes: closed (1009)",
-                                                  kMaxFrameBytes));
+        self->server_->log(self->id_,
+                           fmt::format("frame over {} bytes: closed (1009)", kMaxFrameBytes));
       if (self->open_) {
         self->open_ = false;
         self->server_->left(*self);
@@ -352,20 +296,42 @@ void Viewer::read() {
     }
     const std::string text = beast::buffers_to_string(self->buffer_.data());
     self->buffer_.consume(self->buffer_.size());
-    self->server_->message(*self, text);
+    self->server_->message(*self, text);  // (never throws)
+    if (self->dropped_) {
+      // it did not read its messages: gone now, not when its connection times out
+      self->open_ = false;
+      self->server_->left(*self);
+      return;
+    }
     self->read();
   });
 }
 
 void Viewer::send(std::shared_ptr<const std::string> text, bool frame) {
-  if (!open_ || closing_) return;
+  if (!open_ || closing_ || dropped_) return;
   if (frame) {
     std::size_t frames = 0;
     for (const auto& q : queue_) frames += q.second ? 1 : 0;
-    if (frames >= 4) return;  // a slow viewer skips frames, never the others' messages
+    if (frames >= kMaxQueuedFrames) return;  // a slow viewer skips frames, never the others'
   }
+  if (!queue_.empty() &&
+      (queue_.size() >= kMaxQueued || queued_bytes_ + text->size() > kMaxQueuedBytes))
+    return drop(
+        fmt::format("not reading ({} messages, {} bytes waiting)", queue_.size(), queued_bytes_));
+  queued_bytes_ += text->size();
   queue_.emplace_back(std::move(text), frame);
   if (queue_.size() == 1) write();
+}
+
+void Viewer::drop(std::string_view why) {
+  // the messages waiting are freed (the one being written stays with its write, which the
+  // socket's closing ends), and the read loop ends with an error: the viewer leaves then
+  server_->log(id_, fmt::format("{}: disconnected", why));
+  dropped_ = true;
+  if (queue_.size() > 1) queue_.erase(queue_.begin() + 1, queue_.end());
+  beast::error_code ec;
+  beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
+  beast::get_lowest_layer(ws_).socket().close(ec);
 }
 
 void Viewer::write() {
@@ -374,8 +340,14 @@ void Viewer::write() {
                   [self = shared_from_this()](beast::error_code ec, std::size_t) {
                     if (ec) {
                       self->queue_.clear();
+                      self->queued_bytes_ = 0;
                       return;  // the read loop sees the connection end
                     }
+                    if (self->dropped_) {
+                      self->queue_.clear();
+                      return;
+                    }
+                    self->queued_bytes_ -= self->queue_.front().first->size();
                     self->queue_.pop_front();
                     if (self->closing_) {
                       self->queue_.clear();

@@ -26,6 +26,11 @@ struct ServeOptions {
 
 /// the hard WebSocket frame limit, bytes
 inline constexpr std::size_t kMaxFrameBytes = 1024 * 1024;
+/// what may wait to be written to one viewer: frames beyond kMaxQueuedFrames are skipped; more
+/// than kMaxQueued messages or kMaxQueuedBytes (a viewer that does not read) disconnect it
+inline constexpr std::size_t kMaxQueuedFrames = 4;
+inline constexpr std::size_t kMaxQueued = 1024;
+inline constexpr std::size_t kMaxQueuedBytes = std::size_t{16} << 20;
 
 /// serves `scene` until SIGINT or SIGTERM, then finishes the recording; prints the address
 /// ("pivot serve: http://HOST:PORT/") on stdout first. Returns the exit code.

@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cmath>
 
-#include "commands.hpp"
-#include "pivot/scenes/run_length.hpp"
 #include "replay_geometry.hpp"
 
 namespace pivot::cli {
@@ -18,16 +16,8 @@ using ojson = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 // message types that drive the run, and those any viewer may send
-constexpr const char* kDriving[] = {"pull",  "move",  "release", "throw", "pause", "resume",
-                                    "step",  "reset", "set_dt",  "hybrid"};
-
-// mesh files by absolute path, so that the recorded scene.json loads from its own folder
-void absolute_meshes(SceneShape& shape) {
-  if (shape.type == ShapeType::mesh && !shape.obj_path.empty())
-    shape.obj = fs::absolute(shape.obj_path).string();
-  for (SceneCompoundChild& child : shape.children)
-    for (SceneShape& s : child.shape) absolute_meshes(s);
-}
+constexpr const char* kDriving[] = {"pull",   "move", "release", "throw",  "pause",
+                                    "resume", "step", "reset",   "set_dt", "hybrid"};
 
 bool finite_state(const World& w) {
   return w.bodies().positions().allFinite() && w.bodies().velocities().allFinite();
@@ -55,7 +45,9 @@ void LiveSession::reset() {
   shown_ = scene_;
   events_.clear();
   behind_ = 0.0;
-  failed_ = false;
+  failure_.reset();
+  failed_steps_ = 0;
+  last_step_failure_.reset();
   ++bodies_version_;
 }
 
@@ -112,9 +104,8 @@ LiveReply LiveSession::handle(const json& message) {
     for (const auto& item : message.items()) {
       // (a named copy, not a structured binding: clang 14 cannot capture one in a lambda)
       const std::string& key = item.key();
-      if (key != "type" && std::find_if(allowed.begin(), allowed.end(), [&](const char* a) {
-                             return key == a;
-                           }) == allowed.end())
+      if (key != "type" && std::find_if(allowed.begin(), allowed.end(),
+                                        [&](const char* a) { return key == a; }) == allowed.end())
         return std::optional<std::string>(fmt::format("message: /{}: unknown key", key));
     }
     return std::optional<std::string>();
@@ -127,12 +118,12 @@ LiveReply LiveSession::handle(const json& message) {
       }
       if (type == "pause") paused_ = true;
       if (type == "resume") {
-        if (failed_) throw Error("the run failed (non-finite state): reset it first");
+        if (failure_) throw Error(fmt::format("the run failed ({}): reset it first", *failure_));
         paused_ = false;
         behind_ = 0.0;
       }
       if (type == "step") {
-        if (failed_) throw Error("the run failed (non-finite state): reset it first");
+        if (failure_) throw Error(fmt::format("the run failed ({}): reset it first", *failure_));
         paused_ = true;
         step_once();
       }
@@ -145,10 +136,16 @@ LiveReply LiveSession::handle(const json& message) {
     if (type == "pull" || type == "move" || type == "release" || type == "throw" ||
         type == "set_dt" || type == "hybrid") {
       if (message.contains("step"))
-        throw Error("message: /step: unknown key (the server applies an interaction at its "
-                    "current step)");
+        throw Error(
+            "message: /step: unknown key (the server applies an interaction at its "
+            "current step)");
       if ((type == "move" || type == "release") && !driver_->pull().active())
         throw Error(fmt::format("{}: no pull is active", type));
+      if (type == "throw" && driver_->thrown() >= kMaxLiveThrows)
+        throw Error(
+            fmt::format("throw: {} balls thrown since the last reset, the limit of a "
+                        "live run: reset it to throw more",
+                        driver_->thrown()));
       const int before = bodies_version_;
       apply(parse(message));
       reply.bodies_changed = bodies_version_ != before;
@@ -165,21 +162,34 @@ LiveReply LiveSession::handle(const json& message) {
 }
 
 void LiveSession::step_once() {
-  world_->step();
-  if (!finite_state(*world_)) {
-    failed_ = true;
-    paused_ = true;
+  // a step that throws or leaves a non-finite state fails the run: paused, reported in every
+  // frame, until a reset (the World is rebuilt then)
+  // a step whose report counts failures (an island's LCP failed with its fallback, a body put
+  // back by the state guard: docs/step.md) is counted and named in the frames; the run goes on
+  try {
+    const StepReport& report = world_->step();
+    if (report.failures > 0) {
+      ++failed_steps_;
+      last_step_failure_ = fmt::format(
+          "step {}: {}", world_->step_count(),
+          report.warnings.empty() ? std::string("failed") : report.warnings.front().message);
+    }
+    if (!finite_state(*world_))
+      failure_ = fmt::format("the state became non-finite in step {}", world_->step_count());
+  } catch (const std::exception& e) {
+    failure_ = fmt::format("step {} failed: {}", world_->step_count() + 1, e.what());
   }
+  if (failure_) paused_ = true;
 }
 
 void LiveSession::advance(double wall, double budget) {
   using Clock = std::chrono::steady_clock;
   double simulated = 0.0;
-  if (!paused_ && !failed_) {
+  if (!paused_ && !failure_) {
     // at most a tenth of a second is owed, so a stall does not make the run race afterwards
     behind_ = std::min(behind_ + wall, 0.1);
     const auto start = Clock::now();
-    while (!paused_ && behind_ >= world_->settings().time_step) {
+    while (!paused_ && !failure_ && behind_ >= world_->settings().time_step) {
       const double h = world_->settings().time_step;
       step_once();
       behind_ -= h;
@@ -207,7 +217,10 @@ std::string LiveSession::frame_json(bool contacts) const {
   j["dt"] = w.settings().time_step;
   j["rtf"] = rtf_;
   j["paused"] = paused_;
-  j["failed"] = failed_;
+  j["failed"] = failure_.has_value();
+  j["failure"] = failure_ ? json(*failure_) : json(nullptr);
+  j["failed_steps"] = failed_steps_;
+  j["step_failure"] = last_step_failure_ ? json(*last_step_failure_) : json(nullptr);
   j["hybrid"] = w.settings().hybrid;
   j["bodies_version"] = bodies_version_;
   std::vector<double> poses;
@@ -232,8 +245,8 @@ std::string LiveSession::frame_json(bool contacts) const {
     std::vector<double> c;
     for (const ContactInfo& info : w.contacts()) {
       const Contact& k = info.contact;
-      c.insert(c.end(), {k.p_WCb.x(), k.p_WCb.y(), k.p_WCb.z(), k.n_BA_W.x(), k.n_BA_W.y(), k.n_BA_W.z(),
-                         info.normal_impulse});
+      c.insert(c.end(), {k.p_WCb.x(), k.p_WCb.y(), k.p_WCb.z(), k.n_BA_W.x(), k.n_BA_W.y(),
+                         k.n_BA_W.z(), info.normal_impulse});
     }
     j["contacts"] = c;
   }
@@ -251,41 +264,6 @@ std::string LiveSession::bodies_json() const {
     if (world_->bodies().body(i).moves()) dynamic.push_back(i);
   j["dynamic"] = dynamic;
   return j.dump();
-}
-
-std::vector<std::string> LiveSession::finish() {
-  std::vector<std::string> lines;
-  if (record_.empty()) return lines;
-  // the recording: the scene, its events and an "end" at the last step; `pivot run` of it
-  // writes the run folder, and its final hash must be the live one
-  Scene recorded = scene_;
-  for (SceneBody& b : recorded.bodies)
-    if (b.shape) absolute_meshes(*b.shape);
-  recorded.interactions = events_;
-  SceneInteraction end;
-  end.type = InteractionType::end;
-  end.step = world_->step_count();
-  recorded.interactions.push_back(end);
-  if (end.step > 0)
-    recorded.settings.duration = step_time(end.step, scene_.settings.world.time_step);
-  const std::string text = resolved_scene_json(recorded);
-  // read back from its own text, as `pivot run DIR/scene.json` will
-  const Scene reread = parse_scene(text, scene_.source.empty() ? fs::path(".")
-                                                               : fs::path(scene_.source).parent_path(),
-                                   (record_ / "scene.json").string());
-  run_scene(reread, record_, {.quiet = true});
-  {
-    std::FILE* f = std::fopen((record_ / "scene.json").string().c_str(), "wb");
-    if (!f) throw std::runtime_error(fmt::format("cannot write {}", (record_ / "scene.json").string()));
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (std::fclose(f) != 0 || !ok)
-      throw std::runtime_error(fmt::format("error writing {}", (record_ / "scene.json").string()));
-  }
-  const std::string live = hash_to_hex(hash());
-  lines.push_back(fmt::format("recorded {} steps and {} interactions into {}", end.step,
-                              events_.size(), record_.string()));
-  lines.push_back(fmt::format("live final hash {}", live));
-  return lines;
 }
 
 }  // namespace pivot::cli

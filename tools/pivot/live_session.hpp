@@ -20,6 +20,9 @@
 namespace pivot::cli {
 
 /// what handling one message did, for the server to tell the viewers
+/// the balls a live run throws at most between resets: each is a body every step handles
+inline constexpr int kMaxLiveThrows = 100;
+
 struct LiveReply {
   std::optional<std::string> error;  ///< a message for the sender ({"type":"error",...})
   bool bodies_changed = false;       ///< a throw or reset: every viewer needs the new bodies
@@ -51,11 +54,13 @@ class LiveSession {
   void release_pull();
 
   /// writes the recording (when asked for): the run folder of `pivot run` on the recorded
-  /// scene, and the scene as DIR/scene.json; returns the lines to print
+  /// scene, and the scene as DIR/scene.json; returns the lines to print (live_record.cpp)
   [[nodiscard]] std::vector<std::string> finish();
 
   [[nodiscard]] const World& world() const { return *world_; }
   [[nodiscard]] bool paused() const { return paused_; }
+  /// why the run failed, when it did (frames say "failed": true and this as "failure")
+  [[nodiscard]] const std::optional<std::string>& failure() const { return failure_; }
   [[nodiscard]] std::uint64_t hash() const;
 
  private:
@@ -75,7 +80,11 @@ class LiveSession {
   int bodies_version_ = 0;
   // real-time factor over the last half second: simulated / wall seconds
   double window_sim_ = 0.0, window_wall_ = 0.0, rtf_ = 0.0;
-  bool failed_ = false;  // the state became non-finite: paused until a reset
+  // why the run failed (a step threw or left a non-finite state): paused until a reset
+  std::optional<std::string> failure_;
+  // steps whose report counted failures since the last reset, and the last one's warning
+  long failed_steps_ = 0;
+  std::optional<std::string> last_step_failure_;
 };
 
 }  // namespace pivot::cli
