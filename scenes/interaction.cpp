@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "pivot/collision/planar_shape.hpp"
 #include "pivot/collision/shape.hpp"
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/scene.hpp"
@@ -57,12 +58,31 @@ SceneBody InteractionDriver::thrown_ball(const SceneInteraction& e) const {
   b.settings.name = fmt::format("thrown-{}", thrown_ + 1);
   b.settings.density = e.density;
   b.has_density = true;
-  b.settings.p_WS = e.origin;
-  b.settings.v_WB = e.speed * e.direction.normalized();
   SceneShape shape;
-  shape.type = ShapeType::sphere;
-  shape.radius = e.radius;
-  shape.built = make_sphere(e.radius);
+  if (world_->settings().dimension == 2) {
+    // a planar world (docs/planar.md) throws a disc in its plane y = 0: the origin and the
+    // direction are projected on it, and a direction along y alone has nothing left to throw
+    Vec3 d = e.direction.normalized();
+    d.y() = 0.0;
+    if (!(d.norm() > 1e-9))
+      throw Error(
+          "throw: in a planar world the direction needs an x or z component (it is "
+          "along y, across the plane)");
+    b.settings.p_WS = Vec3(e.origin.x(), 0.0, e.origin.z());
+    b.settings.v_WB = e.speed * d.normalized();
+    // a planar body's density is per area: the disc is as thick as its diameter, so it weighs
+    // about what the sphere would (ρ 2r π r² against ρ 4/3 π r³)
+    b.settings.density = e.density * 2.0 * e.radius;
+    shape.type = ShapeType::planar;
+    shape.planar = std::make_shared<const PlanarShape>(make_planar_circle(e.radius));
+    shape.built = make_planar(shape.planar);
+  } else {
+    b.settings.p_WS = e.origin;
+    b.settings.v_WB = e.speed * e.direction.normalized();
+    shape.type = ShapeType::sphere;
+    shape.radius = e.radius;
+    shape.built = make_sphere(e.radius);
+  }
   b.settings.shape = shape.built;
   b.shape = std::move(shape);
   return b;

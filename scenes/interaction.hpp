@@ -68,7 +68,9 @@ class InteractionDriver {
   /// applies one event now; a bad event (unknown body, fixed body, non-finite value, ...)
   /// throws pivot::Error and changes nothing
   void apply(const SceneInteraction& event);
-  /// the ball a throw adds (named "thrown-N", N = 1, 2, ... in order), as a scene body
+  /// the ball a throw adds (named "thrown-N", N = 1, 2, ... in order), as a scene body: a
+  /// sphere, or in a planar world a disc (a planar circle) in the plane y = 0, thrown along the
+  /// direction's x–z part from the origin's projection on the plane
   [[nodiscard]] SceneBody thrown_ball(const SceneInteraction& event) const;
   [[nodiscard]] const PullForce& pull() const { return *pull_; }
   /// balls thrown so far

@@ -71,7 +71,7 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
   scene.settings = std::move(header.settings);
   const bool planar = scene.dimension == 2;
   if (planar)
-    for (const char* key : {"springs", "manipulanda", "character", "interactions"})
+    for (const char* key : {"springs", "manipulanda", "character"})
       if (o.has(key))
         ctx.fail(o.pointer(key), fmt::format("a planar scene (\"dimension\": 2) has no \"{}\" "
                                              "(docs/planar.md)",

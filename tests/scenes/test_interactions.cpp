@@ -146,6 +146,41 @@ TEST_CASE("the driver throws a ball of the given size and speed", "[scenes][inte
   CHECK(driver.pull().active());
 }
 
+TEST_CASE("a planar world throws a disc in its plane", "[scenes][interactions][planar]") {
+  // a recorded throw in a planar scene (docs/scene-format.md "Planar scenes"): the disc leaves
+  // from the origin's projection on y = 0 along the direction's x–z part, then falls freely:
+  // x_N = x0 + v h N and, with the step's symplectic Euler, z_N = z0 + v_z h N − g h² N(N+1)/2
+  const Scene scene = parse_scene(R"({"pivot_scene": 1, "dimension": 2,
+    "settings": {"dt": 0.01, "gravity": [0, -9.81]},
+    "bodies": [{"name": "ground", "fixed": true, "shape": {"type": "half_plane", "normal": [0, 1]}}],
+    "interactions": [{"step": 0, "type": "throw", "origin": [0, 0.7, 2], "direction": [3, 5, 4],
+                      "speed": 5, "radius": 0.1, "density": 1000}]})",
+                                  std::filesystem::current_path(), "planar.json");
+  World world = build_world(scene);
+  InteractionDriver driver(world);
+  driver.apply(scene.interactions[0]);
+  const int disc = world.find_body("thrown-1");
+  REQUIRE(disc >= 0);
+  // ρ 2r per area over the disc's area π r²
+  CHECK(world.bodies().body(disc).mass ==
+        Approx(1000.0 * 0.2 * std::numbers::pi * 0.01).epsilon(1e-12));
+  CHECK(world.pose(disc).p_WB == Vec3(0, 0, 2));
+  CHECK(world.twist(disc).v().isApprox(Vec3(3, 0, 4), 1e-15));
+  const int steps = 50;  // 0.5 s: the disc is at z = 2 + 2 − 1.25 > 0.1, still in the air
+  for (int k = 0; k < steps; ++k) world.step();
+  const double h = 0.01, g = 9.81;
+  const Vec3 p = world.pose(disc).p_WB;
+  CHECK(p.x() == Approx(3.0 * h * steps).epsilon(1e-12));
+  CHECK(p.y() == 0.0);
+  CHECK(p.z() ==
+        Approx(2.0 + 4.0 * h * steps - g * h * h * steps * (steps + 1) / 2).epsilon(1e-12));
+
+  // a throw across the plane has nothing to throw
+  SceneInteraction across = scene.interactions[0];
+  across.direction = Vec3(0, 1, 0);
+  CHECK_THROWS_WITH(driver.apply(across), Catch::Contains("needs an x or z component"));
+}
+
 TEST_CASE("a recorded pull replays to the same state", "[scenes][interactions]") {
   // the same events applied at the same steps twice: the same final hash (determinism)
   const Scene scene = with(R"([

@@ -259,6 +259,7 @@ std::string LiveSession::bodies_json() const {
   j["scene"] = scene_.name;
   j["bodies_version"] = bodies_version_;
   j["bodies"] = replay_shapes(shown_, *world_)["bodies"];
+  j["dimension"] = world_->settings().dimension;  // 2: the page throws discs, offers no hybrid
   ojson dynamic = ojson::array();
   for (int i = 0; i < world_->body_count(); ++i)
     if (world_->bodies().body(i).moves()) dynamic.push_back(i);

@@ -37,7 +37,14 @@ function buildBar(bar, send) {
   const control = el('button', { id: 'pivot-live-control', title: 'drive the run when no one else does' }, 'take control');
   bar.append(pause, step, reset, dt, setDt, hybridLabel, mode, speedLabel, contactsLabel, control);
 
-  const ui = { paused: false, mode, speed, contacts, control, hybrid, dt };
+  const ui = { paused: false, mode, speed, contacts, control, hybrid, dt, planar: false };
+  // a planar run (docs/planar.md) throws discs in its plane and has no hybrid mode
+  ui.setPlanar = (planar) => {
+    ui.planar = planar;
+    hybridLabel.style.display = planar ? 'none' : '';
+    mode.querySelector('option[value="throw"]').textContent = planar ? 'mouse: throw discs' : 'mouse: throw balls';
+    speedLabel.title = planar ? 'the speed of thrown discs' : 'the speed of thrown balls';
+  };
   pause.onclick = () => send({ type: ui.paused ? 'resume' : 'pause' });
   step.onclick = () => send({ type: 'step' });
   reset.onclick = () => send({ type: 'reset' });
@@ -111,6 +118,7 @@ export function startLive(config) {
   function setBodies(message) {
     for (const b of bodies) scene.remove(b.group);
     run = message;
+    ui.setPlanar(message.dimension === 2);
     const box = new THREE.Box3();
     const sizes = [];
     for (const b of message.bodies) {
@@ -182,7 +190,7 @@ export function startLive(config) {
     live.viewer = m.viewer;
     ui.control.style.display = m.in_control ? 'none' : '';
     info.querySelector('.meta').textContent = m.in_control
-      ? 'you drive: drag a body to pull it; choose "throw" (or shift-click) to throw balls'
+      ? `you drive: drag a body to pull it; choose "throw" (or shift-click) to throw ${ui.planar ? 'discs' : 'balls'}`
       : m.controller >= 0 ? `watching: viewer ${m.controller} drives` : 'watching: no one drives (take control)';
   }
 
