@@ -1,12 +1,17 @@
 // The islands of a step, solved independently: see island_batch.hpp.
 #include "pivot/engine/island_batch.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <mutex>
+#include <new>
 #include <numeric>
 
+#include "pivot/core/error.hpp"
 #include "pivot/engine/contact_island.hpp"
 #include "pivot/engine/island_assembly.hpp"
+#include "pivot/engine/island_bounds.hpp"
 #include "pivot/engine/small_island.hpp"
 #include "pivot/engine/thread_pool.hpp"
 
@@ -17,8 +22,8 @@ namespace {
 // workers costs more than it saves
 constexpr long kParallelRows = 96;
 
-IslandOutput solve_one(const ConstraintSet& rows, const IslandJob& job,
-                       const FailedLcpCallback& on_failed) {
+IslandOutput solve_path(const ConstraintSet& rows, const IslandJob& job,
+                        const FailedLcpCallback& on_failed) {
   // a recorded problem is the general path's sparse one
   if (job.small_path && !job.record) {
     std::optional<IslandOutput> out;
@@ -29,6 +34,28 @@ IslandOutput solve_one(const ConstraintSet& rows, const IslandJob& job,
     if (out) return std::move(*out);
   }
   return solve_island(rows, *job.island, job.lemke, job.record, on_failed);
+}
+
+// the island's answer; a degenerate island (island_bounds.hpp) is reported unsolved, and memory
+// running out is an error that names the island
+IslandOutput solve_one(const ConstraintSet& rows, const IslandJob& job,
+                       const FailedLcpCallback& on_failed) {
+  const IslandInput& in = *job.island;
+  if (auto why = overlapping_island(rows, in)) {
+    IslandOutput out;
+    out.status = lcp::LcpStatus::invalid_input;
+    out.lcp_size = island_lcp_size(rows, in);
+    out.message = std::move(*why);
+    return out;
+  }
+  try {
+    return solve_path(rows, job, on_failed);
+  } catch (const std::bad_alloc&) {
+    throw Error(fmt::format(
+        "out of memory solving an island of {} bodies with {} joint rows and {} contact and "
+        "limit rows (body index {} first)",
+        in.bodies.size(), in.equalities.size(), in.unilaterals.size(), in.bodies.front()));
+  }
 }
 
 }  // namespace

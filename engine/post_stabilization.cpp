@@ -53,6 +53,7 @@ bool World::post_stabilize(std::vector<Contact> contacts) {
       std::vector<IslandJob> jobs;
       for (IslandInput& island : islands) {
         if (island.equalities.empty() && island.unilaterals.empty()) continue;
+        drop_repeated_joint_rows(island, false);  // reported by the step's own
         island.M_tilde = island_mass(set_, island.bodies, nullptr);
         island.momentum =
             Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));

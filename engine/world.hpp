@@ -290,7 +290,12 @@ class World {
   };
   void add_joint_rows(const JointRowSettings& s);
   void add_step_contacts(detail::StepContext& ctx);
+  /// World::step's stages; step() turns running out of memory in them into a pivot::Error
+  void run_step();
   void solve_islands(detail::StepContext& ctx);
+  /// leaves out of the island the dependent rows of body pairs with more joint rows than
+  /// coordinates (island_bounds.hpp); with `report`, a redundant_joint warning for each such pair
+  void drop_repeated_joint_rows(IslandInput& island, bool report);
   void store_island_impulses(detail::StepContext& ctx, const IslandInput& island,
                              const IslandOutput& out);
   void integrate_positions(detail::StepContext& ctx);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <new>
 
 #include "pivot/collision/collision_world.hpp"
 #include "pivot/constraints/contact_rows.hpp"
@@ -19,6 +20,7 @@
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_batch.hpp"
+#include "pivot/engine/island_bounds.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/step_context.hpp"
 #include "pivot/engine/stopwatch.hpp"
@@ -144,6 +146,19 @@ void World::add_joint_rows(const JointRowSettings& s) {
 }
 
 const StepReport& World::step() {
+  try {
+    run_step();
+  } catch (const std::bad_alloc&) {
+    // an island's own (island_batch.cpp) names the island; this one the stage's step
+    throw Error(
+        fmt::format("t = {:.9g} s: out of memory in a step of {} bodies, {} joints and "
+                    "{} contacts",
+                    time_, set_.size(), joint_count(), report_.contacts));
+  }
+  return report_;
+}
+
+void World::run_step() {
   StepContext ctx;
   ctx.h = settings_.time_step;
   ctx.n = set_.size();
@@ -175,7 +190,6 @@ const StepReport& World::step() {
   finish_step();
   report_.step_seconds = whole.lap();
   add_stage_totals();
-  return report_;
 }
 
 // 1. forces at (p_t, v_t, t): gravity, the gyroscopic term −ω × (I ω) (Cline eq. 2.27), and
@@ -270,6 +284,7 @@ void World::solve_islands(StepContext& ctx) {
   if (settings_.record_lcps) recorded_lcps_.reserve(islands.size());
   for (std::size_t k = 0; k < islands.size(); ++k) {
     IslandInput& island = islands[k];
+    drop_repeated_joint_rows(island, true);
     island.M_tilde =
         island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr);
     const auto nb = static_cast<int>(island.bodies.size());
@@ -351,6 +366,19 @@ void World::solve_islands(StepContext& ctx) {
   for (std::size_t c = 0; c < ctx.contacts.size(); ++c)
     contacts_[c] = ContactInfo{ctx.contacts[c], ctx.contact_lambda[c], ctx.contact_tangent[c]};
   time_stage(StepStage::integration, clock.lap());
+}
+
+void World::drop_repeated_joint_rows(IslandInput& island, bool report) {
+  if (island.equalities.size() <= 6) return;  // no pair has fewer than 6 coordinates
+  for (const DroppedEqualities& d : drop_dependent_equalities(set_, *rows_, island)) {
+    if (!report) continue;
+    const int joint = d.first_joint;
+    report_.warn(
+        StepWarning::redundant_joint, joint,
+        fmt::format("joint {}: {} joint rows between the same bodies on their {} "
+                    "coordinates: the {} dependent ones (this joint's first) are left out",
+                    pivot::quoted(joints_[joint]->name()), d.rows, d.coordinates, d.rows - d.kept));
+  }
 }
 
 // an island's solve times into the step's stages (the dynamics islands)
