@@ -492,22 +492,29 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);
 
   const std::uint64_t hash = state_hash(world);
-  write_json(dir.file("summary.json"),
-             summary_json(scene, world, stats, initial, energy(world), hash, outputs, interrupted));
+  const Energy final_energy = energy(world);
+  const auto write_summary = [&] {
+    write_json(dir.file("summary.json"), summary_json(scene, world, stats, initial, final_energy,
+                                                      hash, outputs, interrupted));
+  };
+  write_summary();
   trajectory.close();
   metrics.close();
   if (forces) forces->close();
-  std::optional<ReplayWritten> replay;
+  // the steps after the simulation never cost its results: a replay that fails is left out of
+  // the committed folder and reported against it
+  RunReplay replay;
   if (options.html) {
-    replay = write_replay(dir.file(""), dir.file("replay.html"));
-    replay->file = dir.target() / "replay.html";
+    replay = write_run_replay(dir, outputs);
+    if (!replay.error.empty()) write_summary();
   }
   dir.commit(outputs, stale_outputs(outputs));
   if (!quiet) {
     print_summary(scene, world, stats, hash, dir.target());
-    if (replay) print_replay_written(*replay);
+    if (replay.written) print_replay_written(*replay.written);
     if (world.settings().profile) print_profile(stdout, world);
   }
+  if (!replay.error.empty()) throw std::runtime_error(replay_failed_message(dir, replay.error));
   return interrupted ? kInterruptedExitCode : 0;
 }
 
