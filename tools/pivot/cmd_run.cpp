@@ -534,8 +534,9 @@ int run(const RunArgs& args) {
   if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
   scene.settings.world.threads =
-      args.threads > 0 ? args.threads
-                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+      args.threads > 0
+          ? args.threads
+          : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
   scene.settings.world.profile = args.profile;
   const fs::path target =
       args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
@@ -574,7 +575,7 @@ void register_run(CLI::App& app, Registry& registry) {
   sub->add_option("--threads", args->threads,
                   "threads that solve independent islands (default: every core); the results "
                   "are the same for any count")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, kMaxThreads));
   sub->add_flag("--profile", args->profile,
                 "time the stages of every step: a table at the end, and `profile` in summary.json");
   sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,
