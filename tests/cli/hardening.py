@@ -359,5 +359,39 @@ def test_lcp_huge_n():
     print(f"{os.path.getsize(path)}-byte file refused in {time.monotonic() - start:.2f} s: {line}")
 
 
+def test_threads_beyond_the_address_space():
+    """--threads 250 under a 1 GiB address-space limit (ulimit -v) with 8 MiB thread stacks:
+    the threads cannot all be made. The pool's constructor used to hang for ever (the started
+    workers still waited on a condition variable that was being destroyed; SIGTERM was caught
+    and ignored); now the run stops with the count it could start, exit 2, and no folder"""
+    import resource
+
+    def limits():
+        resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    folder = fresh("threads")
+    out = os.path.join(folder, "run")
+    proc = subprocess.Popen([PIVOT, "run", scene_file("box_stack_10.json"), "--duration", "0.01",
+                             "--threads", "250", "--out", out, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=limits)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise Failed("pivot run --threads 250 under ulimit -v hung (killed after 60 s)")
+    check(proc.returncode == 2, f"exit code {proc.returncode}, expected 2; stderr: {err}")
+    line = one_error_line(err)
+    check("threads: only " in line and "of the 250 threads asked for could be started" in line,
+          f"the message: {line}")
+    check(not os.path.exists(out) and not partials(folder), f"left: {os.listdir(folder)}")
+    # the cap (docs/limits.md): 256
+    _, err = pivot("run", "box_drop", "--threads", "257", "--out", out, code=2)
+    check("--threads" in err and "256" in err, f"--threads 257: {err}")
+    print(line)
+
+
 if __name__ == "__main__":
     sys.exit(run(globals()))

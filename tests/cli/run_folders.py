@@ -138,5 +138,34 @@ def test_failed_replay_keeps_the_run():
     check(not left, f"partial folders left: {left}")
 
 
+def test_out_refuses_a_foreign_folder():
+    """--out a folder that holds other files (as / or $HOME do): exit 2 naming the folder and
+    a file, before anything is written; its own files of run-file names are untouched. An
+    earlier run's folder, with pivot plot's SVGs in it, is still written over"""
+    folder = fresh("foreign")
+    home = os.path.join(folder, "home")
+    os.makedirs(home)
+    mine = {"notes.txt": "my notes\n", "metrics.csv": "my own metrics\n", "joints.csv": "x\n"}
+    for name, text in mine.items():
+        with open(os.path.join(home, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    _, err = pivot("run", "box_drop", "--duration", "0.01", "--out", home, "--quiet", code=2)
+    lines = [line for line in err.splitlines() if line.startswith("pivot: error:")]
+    check(len(lines) == 1 and f"{home}: the folder holds \"notes.txt\"" in lines[0],
+          f"the message: {err}")
+    check(sorted(os.listdir(home)) == sorted(mine), f"the folder now holds {os.listdir(home)}")
+    for name, text in mine.items():
+        with open(os.path.join(home, name), encoding="utf-8") as f:
+            check(f.read() == text, f"{name} was changed")
+    check(not [e for e in os.listdir(folder) if ".partial-" in e], "a partial folder was left")
+    # an earlier run with its plots: rerun over it
+    run_dir = os.path.join(folder, "run")
+    pivot("run", "box_drop", "--duration", "0.01", "--out", run_dir, "--quiet")
+    pivot("plot", run_dir)
+    pivot("run", "box_drop", "--duration", "0.02", "--out", run_dir, "--quiet")
+    with open(os.path.join(run_dir, "summary.json"), encoding="utf-8") as f:
+        check(json.load(f)["steps"] > 0, "the rerun wrote no summary")
+
+
 if __name__ == "__main__":
     sys.exit(run(globals()))
