@@ -393,5 +393,40 @@ def test_threads_beyond_the_address_space():
     print(line)
 
 
+def test_sweep_children_die_with_parent():
+    """pivot sweep killed alone (SIGKILL to its pid, not its group): its run processes die
+    with it (PR_SET_PDEATHSIG) instead of running on unsupervised"""
+    folder = fresh("sweep_orphans")
+    sweep = write_json(folder, "long.json", {
+        "scene": scene_file("box_stack_10.json"),
+        "parameters": {"/settings/duration": [5000, 5001]}})
+    proc = subprocess.Popen([PIVOT, "sweep", sweep, "--local", "2", "--out",
+                             os.path.join(folder, "out"), "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len(children) < 2:
+        time.sleep(0.2)
+        try:  # the children of every thread (the runs are started from a worker thread)
+            children = []
+            for task in os.listdir(f"/proc/{proc.pid}/task"):
+                with open(f"/proc/{proc.pid}/task/{task}/children", encoding="ascii") as f:
+                    children += [int(c) for c in f.read().split()]
+        except OSError:
+            raise Skipped("/proc/PID/task/TID/children is not available")
+    check(children, "the sweep started no run process within 20 s")
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    alive = children
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [c for c in alive if os.path.exists(f"/proc/{c}") and
+                 open(f"/proc/{c}/stat").read().split()[2] != "Z"]
+    for c in alive:
+        os.kill(c, signal.SIGKILL)
+    check(not alive, f"run processes {alive} outlived the killed sweep by 10 s")
+
+
 if __name__ == "__main__":
     sys.exit(run(globals()))
