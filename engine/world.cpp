@@ -240,7 +240,11 @@ double World::time_at_step(long k) const {
 
 void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   check_body(body, "set_state");
-  if (body < 0) throw Error("set_state: the world has no state");
+  if (body < 0)
+    throw Error(
+        fmt::format("set_state: body index {} is the world (kWorldBody), which has no "
+                    "state; bodies are 0 … {}",
+                    body, set_.size() - 1));
   if (set_.body(body).kinematic)
     throw Error(fmt::format("body \"{}\": set_state: a kinematic body follows its key frames",
                             set_.body(body).name));

@@ -252,7 +252,12 @@ def test_step_longer_than_run():
     for dt in ("1e4", "1e8"):
         _, err = pivot("run", "rolling_sphere_hybrid", "--dt", dt, "--duration", "0.05",
                        "--out", os.path.join(WORK, "long_step"), code=2, timeout=30)
-        check("longer than the run's duration" in one_error_line(err), f"--dt {dt}: {err}")
+        line = one_error_line(err)
+        check("--dt and --duration: the time step" in line and
+              "longer than the run's duration" in line, f"--dt {dt}: {err}")
+    # one option against the scene's other value names the option and the scene
+    _, err = pivot("run", "box_drop", "--duration", "1e-6", code=2)
+    check("--duration (the scene's dt): the time step" in one_error_line(err), f"{err}")
 
 
 def test_huge_values():

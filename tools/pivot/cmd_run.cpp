@@ -533,6 +533,15 @@ int run(const RunArgs& args) {
   }
   if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
+  // the options' names in the message when they made the step longer than the run
+  if ((args.duration_option->count() > 0 || args.dt_option->count() > 0) &&
+      scene.settings.world.time_step > scene.settings.duration)
+    throw Error(fmt::format("{}: the time step {:g} s is longer than the run's duration {:g} s",
+                            args.dt_option->count() > 0 && args.duration_option->count() > 0
+                                ? "--dt and --duration"
+                            : args.dt_option->count() > 0 ? "--dt (the scene's duration)"
+                                                          : "--duration (the scene's dt)",
+                            scene.settings.world.time_step, scene.settings.duration));
   scene.settings.world.threads =
       args.threads > 0
           ? args.threads
