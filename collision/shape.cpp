@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <sstream>
 
 #include <fmt/core.h>
@@ -11,6 +12,7 @@
 #include "pivot/collision/planar_shape.hpp"
 #include "pivot/collision/sdf_model.hpp"
 #include "pivot/core/error.hpp"
+#include "pivot/core/number_text.hpp"
 
 namespace pivot {
 
@@ -181,14 +183,10 @@ ShapePtr load_obj_mesh(const std::string& path) {
       for (int k = 0; k < 3; ++k) {
         std::string tok;
         if (!(ls >> tok)) fail("a vertex needs 3 coordinates");
-        try {
-          std::size_t used = 0;
-          v[k] = std::stod(tok, &used);
-          if (used != tok.size()) throw std::invalid_argument(tok);
-        } catch (const std::exception&) {
-          fail(fmt::format("bad vertex coordinate \"{}\"", tok));
-        }
-        if (!std::isfinite(v[k])) fail(fmt::format("vertex coordinate \"{}\" is not finite", tok));
+        const std::optional<double> x = read_number(tok);
+        if (!x) fail(fmt::format("bad vertex coordinate \"{}\"", tok));
+        if (!std::isfinite(*x)) fail(fmt::format("vertex coordinate \"{}\" is not finite", tok));
+        v[k] = *x;
       }
       vertices.push_back(v);
     } else if (key == "f") {

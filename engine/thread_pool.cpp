@@ -1,22 +1,46 @@
 // The worker threads of a step: see thread_pool.hpp.
 #include "pivot/engine/thread_pool.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <exception>
 
+#include "pivot/core/error.hpp"
+#include "pivot/engine/world.hpp"
+
 namespace pivot::detail {
 
+// A thread that cannot be made (the address space or the process limit is spent: each thread
+// reserves its stack) throws from std::thread's constructor. The workers made so far wait on
+// wake_: they are stopped and joined before the exception leaves, since destroying a condition
+// variable that threads wait on blocks for ever (glibc), and a joinable std::thread terminates.
 ThreadPool::ThreadPool(int threads) {
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  try {
+    workers_.reserve(static_cast<std::size_t>(std::max(0, threads - 1)));
+    for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  } catch (const std::exception& e) {
+    const std::size_t made = workers_.size() + 1;
+    stop();
+    throw Error(fmt::format(
+        "threads: only {} of the {} threads asked for could be started ({}); ask for fewer "
+        "(the setting threads, pivot run --threads)",
+        made, threads, e.what()));
+  }
 }
 
 ThreadPool::~ThreadPool() {
+  stop();
+}
+
+void ThreadPool::stop() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
   wake_.notify_all();
   for (std::thread& t : workers_) t.join();
+  workers_.clear();
 }
 
 void ThreadPool::run(int tasks, const std::function<void(int)>& body) {
@@ -84,7 +108,7 @@ void ThreadPool::work() {
 
 int resolve_thread_count(int requested) {
   if (requested > 0) return requested;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
 }
 
 }  // namespace pivot::detail

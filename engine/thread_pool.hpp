@@ -17,7 +17,9 @@ namespace pivot::detail {
 
 class ThreadPool {
  public:
-  /// `threads` in all, the calling thread included (≥ 1; 1: no workers, run() is a loop)
+  /// `threads` in all, the calling thread included (≥ 1; 1: no workers, run() is a loop).
+  /// Throws pivot::Error saying how many could be started when the system refuses a thread
+  /// (no thread is left running then)
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -30,6 +32,8 @@ class ThreadPool {
  private:
   void work();
   void drain();
+  /// wakes, joins and drops every worker
+  void stop();
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
@@ -41,7 +45,8 @@ class ThreadPool {
   std::exception_ptr error_;
 };
 
-/// the thread count of WorldSettings::threads: 0 means every core the system reports
+/// the thread count of WorldSettings::threads: 0 means every core the system reports, at
+/// most kMaxThreads
 [[nodiscard]] int resolve_thread_count(int requested);
 
 }  // namespace pivot::detail

@@ -73,8 +73,8 @@ World::World(WorldSettings settings)
         fmt::format("hybrid_integrator.tolerance must be at least {:g} (got {:g}): "
                     "smaller ones cannot be met in double precision",
                     kMinReducedTolerance, s.hybrid_integrator.tolerance));
-  if (s.threads < 0 || s.threads > 1024)
-    throw Error(fmt::format("threads must be in [0, 1024] (got {})", s.threads));
+  if (s.threads < 0 || s.threads > kMaxThreads)
+    throw Error(fmt::format("threads must be in [0, {}] (got {})", kMaxThreads, s.threads));
   if (s.hybrid_entry_steps < 0)
     throw Error(fmt::format("hybrid_entry_steps must be >= 0 (got {})", s.hybrid_entry_steps));
   if (!(s.hybrid_point_tolerance > 0.0) || !std::isfinite(s.hybrid_point_tolerance))
@@ -240,7 +240,11 @@ double World::time_at_step(long k) const {
 
 void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   check_body(body, "set_state");
-  if (body < 0) throw Error("set_state: the world has no state");
+  if (body < 0)
+    throw Error(
+        fmt::format("set_state: body index {} is the world (kWorldBody), which has no "
+                    "state; bodies are 0 … {}",
+                    body, set_.size() - 1));
   if (set_.body(body).kinematic)
     throw Error(fmt::format("body \"{}\": set_state: a kinematic body follows its key frames",
                             set_.body(body).name));

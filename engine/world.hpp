@@ -70,6 +70,10 @@ struct WorldSettings;
 /// the Baumgarte rate a step uses: min(baumgarte_alpha, 1/time_step) (see baumgarte_alpha)
 [[nodiscard]] double baumgarte_rate(const WorldSettings& s);
 
+/// the most threads a World runs (WorldSettings::threads, pivot run --threads): each reserves
+/// its stack (8 MiB by default), so 256 of them take 2 GiB of address space
+inline constexpr int kMaxThreads = 256;
+
 struct WorldSettings {
   /// 3, or 2 for a planar world (docs/planar.md): every body moves in the world x–z plane with
   /// 3 degrees of freedom (θ about y, x, z), its shape a planar one (collision/planar_shape.hpp),
@@ -112,8 +116,9 @@ struct WorldSettings {
   /// default: a few dozen clock reads per step
   bool profile = false;
   /// threads that solve independent islands (and post-step islands) at once, and share the
-  /// collision narrow phase of large pair lists, ≥ 0; 0: every core the system reports. The
-  /// results are the same for any count (docs/step.md §3)
+  /// collision narrow phase of large pair lists, in [0, kMaxThreads]; 0: every core the
+  /// system reports (at most kMaxThreads). The results are the same for any count
+  /// (docs/step.md §3)
   int threads = 1;
   /// islands of a few bodies and rows go through the small dense path (docs/step.md §3);
   /// false: every island through the general sparse one (the reference, for comparisons)

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "pivot/core/error.hpp"
+#include "pivot/core/number_text.hpp"
 #include "pivot/lcp/lcp_problem.hpp"
 
 namespace pivot::lcp::detail {
@@ -118,27 +119,20 @@ enum class NumberStatus { ok, not_a_number, not_finite };
 
 /// parses a whole token as a double (a leading '+' is accepted, as by fscanf)
 inline NumberStatus parse_double(std::string_view token, double& value) {
-  if (!token.empty() && token.front() == '+') {
-    token.remove_prefix(1);
-    if (!token.empty() && (token.front() == '+' || token.front() == '-'))
-      return NumberStatus::not_a_number;
+  // overflow is an error; underflow (below the smallest subnormal) reads as strtod reads it
+  const pivot::ParsedNumber n = pivot::parse_number(token);
+  value = n.value;
+  switch (n.status) {
+    case pivot::NumberStatus::ok:
+      return std::isfinite(value) ? NumberStatus::ok : NumberStatus::not_finite;
+    case pivot::NumberStatus::underflow:
+      return NumberStatus::ok;
+    case pivot::NumberStatus::overflow:
+      return NumberStatus::not_finite;
+    case pivot::NumberStatus::not_a_number:
+      break;
   }
-  if (token.empty()) return NumberStatus::not_a_number;
-  const char* first = token.data();
-  const char* last = token.data() + token.size();
-  auto [ptr, ec] = std::from_chars(first, last, value, std::chars_format::general);
-  if (ptr != last) return NumberStatus::not_a_number;
-  if (ec == std::errc::invalid_argument) return NumberStatus::not_a_number;
-  if (ec == std::errc::result_out_of_range) {
-    // overflow is an error; underflow (below the smallest subnormal) reads as strtod reads it
-    const std::string copy(token);
-    char* end = nullptr;
-    value = std::strtod(copy.c_str(), &end);
-    if (std::isinf(value)) return NumberStatus::not_finite;
-    return NumberStatus::ok;
-  }
-  if (!std::isfinite(value)) return NumberStatus::not_finite;
-  return NumberStatus::ok;
+  return NumberStatus::not_a_number;
 }
 
 inline double to_double(const fs::path& path, int line, std::string_view token,

@@ -3,12 +3,13 @@
 
 #include <fmt/core.h>
 
-#include <charconv>
+#include <optional>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "pivot/core/error.hpp"
+#include "pivot/core/number_text.hpp"
 #include "pivot/scenes/bvh.hpp"
 
 namespace pivot {
@@ -69,14 +70,10 @@ class Reader {
   }
 
   double to_number(const Token& t, const char* what) const {
-    double value = 0.0;
-    const char* first = t.text.data();
-    const char* last = first + t.text.size();
-    if (first != last && *first == '+') ++first;
-    const auto [ptr, ec] = std::from_chars(first, last, value);
-    if (ec != std::errc() || ptr != last || !std::isfinite(value))
+    const std::optional<double> value = read_finite_number(t.text);
+    if (!value)
       fail(t.line, std::string("expected ") + what + ", a finite number (got " + quoted(t.text) + ")");
-    return value;
+    return *value;
   }
 
   /// the rest of the text after the current token, line by line: (line number, text)

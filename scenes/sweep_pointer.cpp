@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <charconv>
 #include <stdexcept>
 
 namespace pivot::detail {
@@ -19,6 +20,14 @@ std::vector<std::string> pointer_tokens(const std::string& pointer) {
   return tokens;
 }
 
+std::optional<std::size_t> pointer_array_index(std::string_view token) {
+  if (token.empty() || (token.size() > 1 && token.front() == '0')) return std::nullopt;
+  std::size_t index = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), index);
+  if (ec != std::errc() || end != token.data() + token.size()) return std::nullopt;
+  return index;
+}
+
 ojson& pointer_target(ojson& doc, const std::string& pointer) {
   const std::vector<std::string> tokens = pointer_tokens(pointer);
   ojson* node = &doc;
@@ -31,17 +40,12 @@ ojson& pointer_target(ojson& doc, const std::string& pointer) {
     walked /= token;
     const std::string next = walked.to_string();
     if (node->is_array()) {
-      std::size_t index = 0, used = 0;
-      try {
-        index = std::stoul(token, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != token.size() || index >= node->size())
+      const std::optional<std::size_t> index = pointer_array_index(token);
+      if (!index || *index >= node->size())
         throw std::invalid_argument(
             fmt::format("the scene has no {} ({} is an array of {} elements)", next,
                         at.empty() ? "the scene" : at, node->size()));
-      node = &(*node)[index];
+      node = &(*node)[*index];
     } else if (node->is_object()) {
       if (!node->contains(token)) {
         if (!last)

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "pivot/core/number_text.hpp"
 #include "pivot/scenes/json_reader.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/sweep.hpp"
@@ -35,7 +36,7 @@ std::string read_text(const std::filesystem::path& file, const std::string& sour
 /// 0.30000000000000004, and 0.6 / 3 gives 0.2 (ranges are written in decimal; a double holds
 /// 15 decimal digits exactly)
 double decimal_round(double x) {
-  return std::stod(fmt::format("{:.15g}", x));
+  return read_number(fmt::format("{:.15g}", x)).value_or(x);
 }
 
 /// {"from", "to", "count" | "step"}: the values of a range; continuous (neither count nor step)

@@ -4,12 +4,12 @@
 #include <fmt/core.h>
 
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <string>
 
 #include "pivot/core/error.hpp"
+#include "pivot/core/number_text.hpp"
 #include "pivot/scenes/json_reader.hpp"
 
 namespace pivot {
@@ -26,19 +26,13 @@ std::string_view trim(std::string_view s) {
 
 enum class Parsed { ok, bad, out_of_range };
 
-// one whole field as a double (std::from_chars: no locale, no trailing text); one leading '+'
-// is allowed (from_chars takes none), but not before another sign ("+-1")
-Parsed parse_number(std::string_view field, double& x) {
-  field = trim(field);
-  if (field.empty()) return Parsed::bad;
-  if (field.front() == '+') {
-    field.remove_prefix(1);
-    if (field.empty() || field.front() == '+' || field.front() == '-') return Parsed::bad;
-  }
-  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), x);
-  if (end != field.data() + field.size()) return Parsed::bad;
-  if (ec == std::errc::result_out_of_range) return Parsed::out_of_range;
-  return ec == std::errc() ? Parsed::ok : Parsed::bad;
+// one whole field as a double (core/number_text.hpp), spaces around it allowed
+Parsed parse_field(std::string_view field, double& x) {
+  const ParsedNumber n = parse_number(trim(field));
+  x = n.value;
+  if (n.status == NumberStatus::overflow || n.status == NumberStatus::underflow)
+    return Parsed::out_of_range;
+  return n.status == NumberStatus::ok ? Parsed::ok : Parsed::bad;
 }
 
 }  // namespace
@@ -66,7 +60,7 @@ KinematicTrack parse_trajectory(std::string_view text, std::string_view source) 
       if (n == v.size()) {
         ok = false;
       } else {
-        const Parsed r = parse_number(field, v[n]);
+        const Parsed r = parse_field(field, v[n]);
         if (r == Parsed::bad) ok = false;
         if (r == Parsed::out_of_range && out_of_range.empty()) out_of_range = trim(field);
       }

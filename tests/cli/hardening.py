@@ -252,7 +252,12 @@ def test_step_longer_than_run():
     for dt in ("1e4", "1e8"):
         _, err = pivot("run", "rolling_sphere_hybrid", "--dt", dt, "--duration", "0.05",
                        "--out", os.path.join(WORK, "long_step"), code=2, timeout=30)
-        check("longer than the run's duration" in one_error_line(err), f"--dt {dt}: {err}")
+        line = one_error_line(err)
+        check("--dt and --duration: the time step" in line and
+              "longer than the run's duration" in line, f"--dt {dt}: {err}")
+    # one option against the scene's other value names the option and the scene
+    _, err = pivot("run", "box_drop", "--duration", "1e-6", code=2)
+    check("--duration (the scene's dt): the time step" in one_error_line(err), f"{err}")
 
 
 def test_huge_values():
@@ -380,6 +385,75 @@ def test_lcp_huge_n():
     check("huge.dat:5:" in line and "limit" in line,
           f"the message does not name the line: {line}")
     print(f"{os.path.getsize(path)}-byte file refused in {time.monotonic() - start:.2f} s: {line}")
+
+
+def test_threads_beyond_the_address_space():
+    """--threads 250 under a 1 GiB address-space limit (ulimit -v) with 8 MiB thread stacks:
+    the threads cannot all be made. The pool's constructor used to hang for ever (the started
+    workers still waited on a condition variable that was being destroyed; SIGTERM was caught
+    and ignored); now the run stops with the count it could start, exit 2, and no folder"""
+    import resource
+
+    def limits():
+        resource.setrlimit(resource.RLIMIT_STACK, (8 << 20, 8 << 20))
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    folder = fresh("threads")
+    out = os.path.join(folder, "run")
+    proc = subprocess.Popen([PIVOT, "run", scene_file("box_stack_10.json"), "--duration", "0.01",
+                             "--threads", "250", "--out", out, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=limits)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise Failed("pivot run --threads 250 under ulimit -v hung (killed after 60 s)")
+    check(proc.returncode == 2, f"exit code {proc.returncode}, expected 2; stderr: {err}")
+    line = one_error_line(err)
+    check("threads: only " in line and "of the 250 threads asked for could be started" in line,
+          f"the message: {line}")
+    check(not os.path.exists(out) and not partials(folder), f"left: {os.listdir(folder)}")
+    # the cap (docs/limits.md): 256
+    _, err = pivot("run", "box_drop", "--threads", "257", "--out", out, code=2)
+    check("--threads" in err and "256" in err, f"--threads 257: {err}")
+    print(line)
+
+
+def test_sweep_children_die_with_parent():
+    """pivot sweep killed alone (SIGKILL to its pid, not its group): its run processes die
+    with it (PR_SET_PDEATHSIG) instead of running on unsupervised"""
+    folder = fresh("sweep_orphans")
+    sweep = write_json(folder, "long.json", {
+        "scene": scene_file("box_stack_10.json"),
+        "parameters": {"/settings/duration": [5000, 5001]}})
+    proc = subprocess.Popen([PIVOT, "sweep", sweep, "--local", "2", "--out",
+                             os.path.join(folder, "out"), "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len(children) < 2:
+        time.sleep(0.2)
+        try:  # the children of every thread (the runs are started from a worker thread)
+            children = []
+            for task in os.listdir(f"/proc/{proc.pid}/task"):
+                with open(f"/proc/{proc.pid}/task/{task}/children", encoding="ascii") as f:
+                    children += [int(c) for c in f.read().split()]
+        except OSError:
+            raise Skipped("/proc/PID/task/TID/children is not available")
+    check(children, "the sweep started no run process within 20 s")
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    alive = children
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [c for c in alive if os.path.exists(f"/proc/{c}") and
+                 open(f"/proc/{c}/stat").read().split()[2] != "Z"]
+    for c in alive:
+        os.kill(c, signal.SIGKILL)
+    check(not alive, f"run processes {alive} outlived the killed sweep by 10 s")
 
 
 if __name__ == "__main__":

@@ -131,3 +131,13 @@ TEST_CASE("Baumgarte's capped rate also pushes a penetrating contact out in one 
     CHECK(gap == Approx(factor * -1e-3).margin(1e-12));
   }
 }
+
+TEST_CASE("set_state(-1, ...) names the index and the bodies there are", "[world][errors]") {
+  // -1 is kWorldBody: the message used to say only "the world has no state"
+  World world;
+  world.add_body({.name = "a"});
+  world.add_body({.name = "b"});
+  CHECK_THROWS_WITH(world.set_state(-1, Pose{Vec3::Zero(), Quat::Identity()}, Vec6::Zero()),
+                    Catch::Contains("set_state: body index -1 is the world (kWorldBody), which "
+                                    "has no state; bodies are 0 … 1"));
+}

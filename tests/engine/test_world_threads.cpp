@@ -88,3 +88,11 @@ TEST_CASE("threads must be at least 0", "[world][threads]") {
   settings.threads = -1;
   CHECK_THROWS_AS(World(settings), Error);
 }
+
+TEST_CASE("threads are at most kMaxThreads (256, docs/limits.md)", "[world][threads]") {
+  WorldSettings settings;
+  settings.threads = 256;
+  CHECK_NOTHROW(World(settings));
+  settings.threads = 257;
+  CHECK_THROWS_WITH(World(settings), Catch::Contains("threads must be in [0, 256] (got 257)"));
+}

@@ -14,6 +14,7 @@
 #include "pivot/scenes/run_length.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/sweep.hpp"
+#include "pivot/scenes/sweep_pointer.hpp"
 
 using namespace pivot;
 namespace fs = std::filesystem;
@@ -259,4 +260,17 @@ TEST_CASE("resuming: complete rows are kept, a cut-off row and crashed rows are 
   }
   const fs::path wrong_header = dir.write("header.csv", "index,/x,status\n");
   CHECK_THROWS_AS(read_sweep_results(sweep, wrong_header), Error);
+}
+
+TEST_CASE("sweep pointers: array indices as RFC 6901 §4 writes them", "[scenes][sweep]") {
+  // "0" or a digit 1-9 and digits: "01", "+1", " 1", "-1" and "1e0" are not indices
+  using detail::pointer_array_index;
+  CHECK(pointer_array_index("0") == std::optional<std::size_t>(0));
+  CHECK(pointer_array_index("10") == std::optional<std::size_t>(10));
+  for (const char* token : {"01", "00", "+1", "-1", " 1", "1 ", "1e0", "", "x"})
+    CHECK_FALSE(pointer_array_index(token));
+  detail::ojson doc = detail::ojson::parse(R"({"bodies": [{"mass": 1}, {"mass": 2}]})");
+  CHECK(detail::pointer_target(doc, "/bodies/1/mass") == 2);
+  CHECK_THROWS_WITH(detail::pointer_target(doc, "/bodies/01/mass"),
+                    Catch::Contains("the scene has no /bodies/01"));
 }

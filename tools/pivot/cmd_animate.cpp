@@ -12,6 +12,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
@@ -184,10 +185,14 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
   trajectory.close();
   metrics.close();
   report.close();
-  std::optional<ReplayWritten> replay;
+  // a replay that fails is left out of the committed folder and reported against it
+  RunReplay replay;
   if (options.html) {
-    replay = write_replay(dir.file(""), dir.file("replay.html"));
-    replay->file = dir.target() / "replay.html";
+    replay = write_run_replay(dir, outputs);
+    if (!replay.error.empty()) {
+      j["outputs"] = outputs;
+      write_json(dir.file("summary.json"), j);
+    }
   }
   dir.commit(outputs, stale_outputs(outputs));
   if (!options.quiet) {
@@ -208,8 +213,9 @@ int animate_scene(const Scene& scene, const fs::path& target, const RunOptions& 
     for (const auto& w : j["warnings"])
       fmt::print(stderr, "pivot: warning: {}\n", w.get<std::string>());
     fmt::print("  output       {}\n", dir.target().string());
-    if (replay) print_replay_written(*replay);
+    if (replay.written) print_replay_written(*replay.written);
   }
+  if (!replay.error.empty()) throw std::runtime_error(replay_failed_message(dir, replay.error));
   return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "replay_html.hpp"
+#include "seconds_option.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -49,8 +50,9 @@ void register_replay(CLI::App& app, Registry& registry) {
   sub->add_option("run_dir", args->run_dir, "a folder written by pivot run")->required();
   sub->add_option("--out", args->out, "the file to write (default RUN_DIR/replay.html)");
   sub->add_option("--max-mb", args->max_mb,
-                  "keep the file under this size, MB, by showing every k-th frame (default 45)")
-      ->check(CLI::PositiveNumber);
+                  "keep the file under this size, MB, by showing every k-th frame (default 45; "
+                  "0.001 to 10^6)")
+      ->check(number_in(kMinReplayMb, kMaxReplayMb, "MB"));
   sub->add_flag("--quiet,-q", args->quiet, "print nothing on success");
   registry.actions.emplace_back(sub, [args] { return replay(*args); });
 }

@@ -492,22 +492,29 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);
 
   const std::uint64_t hash = state_hash(world);
-  write_json(dir.file("summary.json"),
-             summary_json(scene, world, stats, initial, energy(world), hash, outputs, interrupted));
+  const Energy final_energy = energy(world);
+  const auto write_summary = [&] {
+    write_json(dir.file("summary.json"), summary_json(scene, world, stats, initial, final_energy,
+                                                      hash, outputs, interrupted));
+  };
+  write_summary();
   trajectory.close();
   metrics.close();
   if (forces) forces->close();
-  std::optional<ReplayWritten> replay;
+  // the steps after the simulation never cost its results: a replay that fails is left out of
+  // the committed folder and reported against it
+  RunReplay replay;
   if (options.html) {
-    replay = write_replay(dir.file(""), dir.file("replay.html"));
-    replay->file = dir.target() / "replay.html";
+    replay = write_run_replay(dir, outputs);
+    if (!replay.error.empty()) write_summary();
   }
   dir.commit(outputs, stale_outputs(outputs));
   if (!quiet) {
     print_summary(scene, world, stats, hash, dir.target());
-    if (replay) print_replay_written(*replay);
+    if (replay.written) print_replay_written(*replay.written);
     if (world.settings().profile) print_profile(stdout, world);
   }
+  if (!replay.error.empty()) throw std::runtime_error(replay_failed_message(dir, replay.error));
   return interrupted ? kInterruptedExitCode : 0;
 }
 
@@ -526,9 +533,19 @@ int run(const RunArgs& args) {
   }
   if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
+  // the options' names in the message when they made the step longer than the run
+  if ((args.duration_option->count() > 0 || args.dt_option->count() > 0) &&
+      scene.settings.world.time_step > scene.settings.duration)
+    throw Error(fmt::format("{}: the time step {:g} s is longer than the run's duration {:g} s",
+                            args.dt_option->count() > 0 && args.duration_option->count() > 0
+                                ? "--dt and --duration"
+                            : args.dt_option->count() > 0 ? "--dt (the scene's duration)"
+                                                          : "--duration (the scene's dt)",
+                            scene.settings.world.time_step, scene.settings.duration));
   scene.settings.world.threads =
-      args.threads > 0 ? args.threads
-                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+      args.threads > 0
+          ? args.threads
+          : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
   scene.settings.world.profile = args.profile;
   const fs::path target =
       args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
@@ -567,7 +584,7 @@ void register_run(CLI::App& app, Registry& registry) {
   sub->add_option("--threads", args->threads,
                   "threads that solve independent islands (default: every core); the results "
                   "are the same for any count")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, kMaxThreads));
   sub->add_flag("--profile", args->profile,
                 "time the stages of every step: a table at the end, and `profile` in summary.json");
   sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,

@@ -14,6 +14,7 @@
 #include "live_server.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "scene_source.hpp"
+#include "seconds_option.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -72,7 +73,7 @@ void register_serve(CLI::App& app, Registry& registry) {
                   "on exit, write the live run as a run folder with scene.json holding the "
                   "interactions, which pivot run reproduces");
   sub->add_option("--display-rate", args->display_hz, "frames per second sent to viewers")
-      ->check(CLI::Range(1.0, 240.0));
+      ->check(number_in(1.0, 240.0, "frames per second"));
   sub->add_option("--set", args->sets,
                   "edit the scene first: /json/pointer=value, the value as JSON (repeatable)");
   registry.actions.emplace_back(sub, [args] { return serve_command(*args); });

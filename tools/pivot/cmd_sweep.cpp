@@ -22,6 +22,7 @@
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/sweep.hpp"
 #include "process_pool.hpp"
+#include "seconds_option.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -278,7 +279,7 @@ void register_sweep(CLI::App& app, Registry& registry) {
   sub->add_option("--timeout", args->timeout,
                   "seconds a run may take (wall time, --keep-runs's second run included); a run "
                   "past it is killed and its row is \"failed\" (default: no limit)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_seconds());
   sub->add_option("--shard", args->shard,
                   "K/M: run only the variants whose index is K modulo M (one task of a job array; "
                   "docs/sweeps.md)");

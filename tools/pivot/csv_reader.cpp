@@ -7,6 +7,7 @@
 
 #include "pivot/core/csv_line.hpp"
 #include "pivot/core/error.hpp"
+#include "pivot/core/number_text.hpp"
 
 namespace pivot::cli {
 
@@ -32,21 +33,9 @@ bool CsvReader::next() {
   return true;
 }
 
-std::optional<double> read_number(const std::string& text) {
-  std::size_t used = 0;
-  double v = 0.0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (used != text.size()) return std::nullopt;
-  return v;
-}
-
 double CsvReader::number(std::size_t i) const {
-  const std::optional<double> v = read_number(cells_.at(i));
-  if (!v || !std::isfinite(*v))
+  const std::optional<double> v = read_finite_number(cells_.at(i));
+  if (!v)
     fail(fmt::format("column {}: expected a finite number (got \"{}\")", columns_.at(i),
                      cells_.at(i)));
   return *v;

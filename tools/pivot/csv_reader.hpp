@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pivot/core/csv_line.hpp"
+#include "pivot/core/number_text.hpp"
 
 namespace pivot::cli {
 
@@ -42,9 +43,8 @@ class CsvReader {
   std::size_t line_ = 1;
 };
 
-/// the number a whole field reads as (as std::stod reads it), if it does
-[[nodiscard]] std::optional<double> read_number(const std::string& text);
-
+using pivot::read_finite_number;  // (core/number_text.hpp: reads back every double Pivot writes)
+using pivot::read_number;
 using pivot::split_csv_line;  // (core/csv_line.hpp)
 
 }  // namespace pivot::cli

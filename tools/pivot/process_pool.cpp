@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +58,7 @@ Child start(long job, const std::function<std::string(long)>& work) {
     throw std::runtime_error(fmt::format("cannot make a pipe: {}", std::strerror(errno)));
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -64,6 +66,10 @@ Child start(long job, const std::function<std::string(long)>& work) {
     throw std::runtime_error(fmt::format("cannot start a process: {}", std::strerror(errno)));
   }
   if (pid == 0) {
+    // the child dies with its parent (a SIGKILL of pivot sweep alone, or its crash), not
+    // left running unsupervised; a parent gone before prctl took effect is seen by getppid
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(5);
     ::close(fds[0]);
     child_main(job, fds[1], work);
   }

@@ -151,7 +151,7 @@ void read_trajectory(const fs::path& file, const std::map<std::string, int>& bod
                         csv.text(1)));
       ++slot;
     }
-    for (std::size_t k = 2; k < 9; ++k) run.poses.push_back(static_cast<float>(csv.number(k)));
+    for (std::size_t k = 2; k < 9; ++k) run.poses.push_back(to_float(csv.number(k)));
     for (std::size_t k = 9; k < 15; ++k) (void)csv.number(k);
   }
   if (run.times.empty())
@@ -203,8 +203,7 @@ void read_contacts(const fs::path& file, const std::map<std::string, int>& body_
     ReplayContact c;
     c.body_a = body_of(csv, body_index, 1);
     c.body_b = body_of(csv, body_index, 2);
-    for (std::size_t k = 0; k < c.values.size(); ++k)
-      c.values[k] = static_cast<float>(csv.number(3 + k));
+    for (std::size_t k = 0; k < c.values.size(); ++k) c.values[k] = to_float(csv.number(3 + k));
     run.contacts[frame].push_back(c);
   }
 }
@@ -233,7 +232,7 @@ void read_joints(const fs::path& file, const std::map<std::string, int>& body_in
     }
     ++rows[frame];
     for (std::size_t k = 0; k < kJointValues; ++k)
-      run.joint_values.push_back(static_cast<float>(csv.number(5 + k)));
+      run.joint_values.push_back(to_float(csv.number(5 + k)));
   }
   for (std::size_t f = 0; f < rows.size(); ++f)
     if (rows[f] != run.joints.size())

@@ -4,13 +4,23 @@
 // reader is strict: a missing, corrupted or truncated file is a pivot::Error naming the file and
 // the line (or JSON pointer), never a crash.
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace pivot::cli {
+
+/// a run file's number as the replay stores it (32 bits): a finite double beyond float's range
+/// (a metric near 1.8e308) becomes the largest float of its sign instead of an undefined
+/// conversion; subnormals below float's range become 0
+[[nodiscard]] inline float to_float(double x) {
+  constexpr double kMax = std::numeric_limits<float>::max();
+  return static_cast<float>(std::clamp(x, -kMax, kMax));
+}
 
 /// one contact row of contacts.csv after t: body indices and the 11 numbers x … fz
 struct ReplayContact {

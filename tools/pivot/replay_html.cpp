@@ -132,7 +132,7 @@ ojson metrics_json(const ReplayRun& run) {
       columns["t"] = base64(v);
     } else {
       std::vector<float> v;
-      for (const std::size_t r : keep) v.push_back(static_cast<float>(run.metrics[c][r]));
+      for (const std::size_t r : keep) v.push_back(to_float(run.metrics[c][r]));
       columns[run.metric_columns[c]] = base64(v);
     }
   }
@@ -245,6 +245,31 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
   written.recorded = run.times.size();
   written.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return written;
+}
+
+RunReplay write_run_replay(const OutputDir& dir, std::vector<std::string>& outputs) {
+  RunReplay replay;
+  try {
+    replay.written = write_replay(dir.file(""), dir.file("replay.html"));
+    replay.written->file = dir.target() / "replay.html";
+    return replay;
+  } catch (const std::exception& e) {
+    replay.error = e.what();
+  }
+  std::error_code ec;
+  fs::remove(dir.file("replay.html"), ec);
+  outputs.erase(std::remove(outputs.begin(), outputs.end(), "replay.html"), outputs.end());
+  // "<temp>/metrics.csv: line 540: ..." as "<target>/metrics.csv: line 540: ..."
+  const std::string temp = dir.file("").string(), target = (dir.target() / "").string();
+  for (std::size_t at = replay.error.find(temp); at != std::string::npos;
+       at = replay.error.find(temp, at + target.size()))
+    replay.error.replace(at, temp.size(), target);
+  return replay;
+}
+
+std::string replay_failed_message(const OutputDir& dir, const std::string& reason) {
+  return fmt::format("the run is in {} (without replay.html); its replay failed: {}",
+                     dir.target().string(), reason);
 }
 
 }  // namespace pivot::cli

@@ -5,12 +5,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace pivot::cli {
 
 /// the size replay.html is kept under by default, bytes
 inline constexpr std::uintmax_t kReplayMaxBytes = 45'000'000;
+/// the bounds of `pivot replay --max-mb`, MB (a kB … a TB)
+inline constexpr double kMinReplayMb = 0.001;
+inline constexpr double kMaxReplayMb = 1e6;
 /// metrics rows kept at most (every k-th step beyond)
 inline constexpr std::size_t kReplayMaxMetricRows = 20'000;
 
@@ -31,5 +36,25 @@ void require_viewer();
 /// a viewer that was not built, or a run whose shapes and metrics alone pass max_bytes
 ReplayWritten write_replay(const std::filesystem::path& dir, const std::filesystem::path& out,
                            std::uintmax_t max_bytes = kReplayMaxBytes);
+
+class OutputDir;
+
+/// what the replay step of `pivot run --html` (and `pivot animate --html`) did
+struct RunReplay {
+  std::optional<ReplayWritten> written;  ///< the replay, named at its place in the target
+  std::string error;                     ///< why it was not written (empty when it was)
+};
+
+/// the replay step of a run with --html, after the simulation: writes replay.html into the
+/// run's temporary folder. Its failure never costs the simulated results: the replay's file is
+/// removed, "replay.html" taken out of `outputs`, and the reason returned, naming the files at
+/// their place in the target folder (not in the temporary one, which is gone by the time the
+/// message is read). The caller then writes summary.json's outputs again, commits the folder
+/// and reports the failure against it.
+[[nodiscard]] RunReplay write_run_replay(const OutputDir& dir, std::vector<std::string>& outputs);
+
+/// the error of a committed run whose replay failed: "the run is in DIR (without replay.html);
+/// its replay failed: REASON"
+[[nodiscard]] std::string replay_failed_message(const OutputDir& dir, const std::string& reason);
 
 }  // namespace pivot::cli

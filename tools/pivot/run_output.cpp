@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "pivot/core/error.hpp"
 #include "pivot/engine/world.hpp"
 
 namespace pivot::cli {
@@ -48,6 +49,43 @@ void remove_stale_partials(const fs::path& parent, const std::string& name) {
   }
 }
 
+/// the names a run folder may hold: the outputs of pivot run and animate (stale_outputs), a
+/// recorded live run's scene.json, pivot plot's plots/ folder (and SVGs it wrote beside the
+/// files before), pivot render's run.mp4 and frame-T.png, --dump-failed-lcp's problems, and
+/// hidden partial files and folders
+bool is_run_file(const std::string& name) {
+  static const char* const kNames[] = {
+      "trajectory.csv", "metrics.csv",  "summary.json", "shapes.json",   "contacts.csv",
+      "joints.csv",     "animator.csv", "replay.html",  "character.csv", "scene.json"};
+  for (const char* n : kNames)
+    if (name == n) return true;
+  if ((name.starts_with("metric-") || name.starts_with("body-")) && name.ends_with(".svg"))
+    return true;
+  if (name == "plots" || name == "run.mp4") return true;
+  if (name.starts_with("frame-") && name.ends_with(".png")) return true;
+  if (name.starts_with("failed-lcp-") && name.ends_with(".dat")) return true;  // --dump-failed-lcp
+  return name.starts_with(".") && name.find(".partial-") != std::string::npos;
+}
+
+/// refuses an existing folder that holds anything but a run's files: `--out /` or `--out ~`
+/// would write run files into it and replace or remove files of those names
+void require_run_folder(const fs::path& target) {
+  std::error_code ec;
+  if (!fs::is_directory(target, ec)) return;
+  fs::directory_iterator it(target, ec);
+  if (ec)
+    throw std::runtime_error(
+        fmt::format("cannot read the folder {}: {}", target.string(), ec.message()));
+  for (const fs::directory_entry& entry : it) {
+    const std::string name = entry.path().filename().string();
+    if (!is_run_file(name))
+      throw Error(fmt::format(
+          "{}: the folder holds {}, which is not a run's file; a run is written into a new or "
+          "empty folder, or over an earlier run (docs/cli.md)",
+          target.string(), pivot::quoted(name)));
+  }
+}
+
 }  // namespace
 
 OutputDir::OutputDir(fs::path target) : target_(std::move(target)) {
@@ -61,6 +99,7 @@ OutputDir::OutputDir(fs::path target) : target_(std::move(target)) {
         fmt::format("cannot create the folder {}: {}", parent.string(), ec.message()));
   if (fs::exists(target_, ec) && !fs::is_directory(target_, ec))
     throw std::runtime_error(fmt::format("{} exists and is not a folder", target_.string()));
+  require_run_folder(target_);
   remove_stale_partials(parent, target_.filename().string());
   temp_ = parent / fmt::format(".{}.partial-{}", target_.filename().string(), ::getpid());
   fs::remove_all(temp_, ec);
@@ -141,8 +180,7 @@ void OutputDir::replace_files(const std::vector<std::string>& files,
     if (ec) {
       roll_back();
       throw std::runtime_error(fmt::format("cannot move {} into {}: {}; {} was left as it was",
-                                           name, target_.string(), ec.message(),
-                                           target_.string()));
+                                           name, target_.string(), ec.message(), target_.string()));
     }
     moved_in.push_back(name);
   }
@@ -232,7 +270,7 @@ std::array<double, 13> body_state(const World& world, int i) {
 }
 
 std::vector<std::string> stale_outputs(const std::vector<std::string>& written) {
-  static const char* const kOutputs[] = {"trajectory.csv", "metrics.csv", "summary.json",
+  static const char* const kOutputs[] = {"trajectory.csv", "metrics.csv",  "summary.json",
                                          "shapes.json",    "contacts.csv", "joints.csv",
                                          "animator.csv",   "replay.html",  "character.csv"};
   std::vector<std::string> stale;

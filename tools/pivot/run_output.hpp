@@ -42,7 +42,9 @@ void write_trajectory_rows(OutputFile& out, const World& world, double t);
 class OutputDir {
  public:
   /// creates `<parent>/.<name>.partial-<pid>` (and the parent folders), after removing the
-  /// partial folders of the same name left by killed runs whose process is gone; throws
+  /// partial folders of the same name left by killed runs whose process is gone. A target
+  /// folder that exists must hold only a run's files (an earlier run, plots): anything else
+  /// (`--out /`, `--out ~`) is a pivot::Error naming it, before anything is written; throws
   /// std::runtime_error naming the folder when that fails
   explicit OutputDir(std::filesystem::path target);
   /// removes the temporary folder unless committed

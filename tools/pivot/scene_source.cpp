@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "pivot/scenes/scene.hpp"
+#include "pivot/scenes/sweep_pointer.hpp"
 
 #ifndef PIVOT_SCENES_DIR
 #define PIVOT_SCENES_DIR ""
@@ -41,16 +42,11 @@ void apply_edit(ojson& doc, const SceneEdit& edit, const std::string& where) {
     const std::string& token = tokens[i];
     const bool last = i + 1 == tokens.size();
     if (node->is_array()) {
-      std::size_t index = 0, used = 0;
-      try {
-        index = std::stoul(token, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != token.size() || index >= node->size())
+      const std::optional<std::size_t> index = detail::pointer_array_index(token);
+      if (!index || *index >= node->size())
         fail(fmt::format("{} has no element {} (it has {})", at.empty() ? "(document)" : at, token,
                          node->size()));
-      node = &(*node)[index];
+      node = &(*node)[*index];
     } else if (node->is_object()) {
       // a missing key is created: an object on the way, the value at the end
       if (!last && !node->contains(token)) (*node)[token] = ojson::object();

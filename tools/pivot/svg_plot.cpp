@@ -57,19 +57,30 @@ std::pair<double, double> with_zero(double lo, double hi) {
   return {lo, hi};
 }
 
+/// where v lies in [a, b], 0 … 1: the differences taken of halves, so that a range as wide as
+/// [−1.8e308, 1.8e308] (a run file may hold both) does not overflow to inf and NaN coordinates
+double fraction(double v, double a, double b) {
+  return (0.5 * v - 0.5 * a) / (0.5 * b - 0.5 * a);
+}
+
 }  // namespace
 
 std::vector<double> nice_ticks(double lo, double hi, int count) {
   if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return {lo};
-  const double raw = (hi - lo) / std::max(1, count);
+  // (hi − lo) / count without overflow; steps beyond the largest double are no ticks
+  const double raw = (0.5 * hi - 0.5 * lo) / std::max(1, count) * 2.0;
+  if (!std::isfinite(raw)) return {lo, hi};
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
   double step = mag;
   for (double m : {1.0, 2.0, 5.0, 10.0}) {
     step = m * mag;
     if (step >= raw) break;
   }
+  if (!std::isfinite(step)) return {lo, hi};
   std::vector<double> ticks;
-  for (double t = std::ceil(lo / step - 1e-9) * step; t <= hi + 1e-9 * step; t += step)
+  // (t finite: near the largest double, hi + 1e-9 step rounds to inf)
+  for (double t = std::ceil(lo / step - 1e-9) * step; std::isfinite(t) && t <= hi + 1e-9 * step;
+       t += step)
     ticks.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
   return ticks;
 }
@@ -124,9 +135,10 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
     y1 = y0 + std::max(1.0, std::abs(y0));
   } else {
     const auto [z0, z1] = with_zero(y0, y1);
-    const double pad = 0.05 * (z1 - z0);
-    y0 = z0 == 0.0 ? 0.0 : z0 - pad;  // an axis that starts at 0 starts there
-    y1 = z1 == 0.0 ? 0.0 : z1 + pad;
+    const double pad = 0.1 * (0.5 * z1 - 0.5 * z0);  // 5 % of the range, without overflow
+    constexpr double kMax = std::numeric_limits<double>::max();
+    y0 = z0 == 0.0 ? 0.0 : std::max(z0 - pad, -kMax);  // an axis that starts at 0 starts there
+    y1 = z1 == 0.0 ? 0.0 : std::min(z1 + pad, kMax);
   }
 
   // the legend: inside the plot area in the corner that hides the fewest points, on a white
@@ -139,11 +151,11 @@ std::string svg_line_plot(const std::vector<PlotSeries>& series, const PlotOptio
   double pw = W - left - right;
   const double ph = H - top - bottom;
 
-  auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * pw; };
+  auto px = [&](double x) { return left + fraction(x, x0, x1) * pw; };
   auto py = [&](double y) {
     double v = options.log_y ? (y > 0.0 ? std::log10(y) : y0) : y;
     v = std::clamp(v, y0, y1);
-    return top + (1.0 - (v - y0) / (y1 - y0)) * ph;
+    return top + (1.0 - fraction(v, y0, y1)) * ph;
   };
 
   // inside: the corner (top right, top left, bottom right, bottom left) whose box no curve
