@@ -9,6 +9,7 @@
 #include <cmath>
 #include <complex>
 #include <map>
+#include <numbers>
 
 #include "pivot/core/error.hpp"
 
@@ -216,6 +217,13 @@ LoopEvBasis loop_ev_basis(int N) {
   basis.B[0] = twelve(t1[0], t1[1], t1[2]);
   basis.B[1] = twelve(tm[1], tm[2], tm[0]);
   basis.B[2] = twelve(t3[0], t3[1], t3[2]);
+  // Loop's limit mask (1 − Nχ) a + χ Σ ring, χ = 1 / (N + 3 / (8β)) (Loop 1987)
+  const double beta =
+      (5.0 / 8.0 - std::pow(3.0 / 8.0 + std::cos(2.0 * std::numbers::pi / N) / 4.0, 2)) / N;
+  const double chi = 1.0 / (N + 3.0 / (8.0 * beta));
+  basis.limit_mask = Eigen::RowVectorXd::Zero(N + 6);
+  basis.limit_mask(0) = 1.0 - N * chi;
+  basis.limit_mask.segment(1, N).setConstant(chi);
 
   // A = V Λ V⁻¹ (Stam 1998 §4). Loop's A has real eigenvalues, but repeated ones (pairs
   // cos(2πk/N) = cos(2π(N−k)/N), and 1/8, 1/16 several times) get complex eigenvector bases
@@ -240,7 +248,7 @@ LoopEvBasis loop_ev_basis(int N) {
 }
 
 SurfaceJet loop_ev_jet(const LoopEvBasis& basis, const Eigen::MatrixXd& C0,
-                       const Eigen::MatrixXcd& C_hat, Vec2 vw) {
+                       const Eigen::MatrixXcd& C_hat, Vec2 vw, bool centred) {
   // keep away from the EV itself, where the parameterization is singular (Stam 1998 §4)
   constexpr double kNearest = 0x1p-40;
   const double sum = vw.x() + vw.y();
@@ -274,7 +282,10 @@ SurfaceJet loop_ev_jet(const LoopEvBasis& basis, const Eigen::MatrixXd& C0,
     Q = (basis.Phi[k] * (lm.asDiagonal() * C_hat)).real();
   } else {
     Eigen::MatrixXd C = C0;
-    for (int i = 0; i < m; ++i) C = basis.A * C;
+    for (int i = 0; i < m; ++i) {
+      C = basis.A * C;
+      if (centred) C.rowwise() -= basis.limit_mask * C;
+    }
     Q = basis.B[k] * C;
   }
   std::array<Vec3, 12> P;

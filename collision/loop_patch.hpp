@@ -57,6 +57,9 @@ struct LoopEvBasis {
                                         ///< keeps repeated ones' eigenvectors exact)
   Eigen::MatrixXcd V_inverse;           ///< K × K
   std::array<Eigen::MatrixXcd, 3> Phi;  ///< B_k V, 12 × K
+  /// Loop's limit mask over the K points (the left eigenvector of the eigenvalue 1): the EV's
+  /// limit position is limit_mask · C_0
+  Eigen::RowVectorXd limit_mask;
 };
 
 /// builds the basis for valence N; throws pivot::Error for N outside [3, 64]
@@ -66,7 +69,10 @@ struct LoopEvBasis {
 /// basis.diagonal (the real part of the result is taken). Points nearer the EV than 2^-40 in v + w
 /// (or outside past it) are evaluated at v + w = 2^-40 on the same ray (a position error below
 /// 1e-12 |p_v|); outside the triangle the nearest sub-triangle's polynomial is extended.
+/// `centred`: C_0 has the EV's limit position subtracted (limit_mask · C_0 = 0, the result is
+/// p − c_0); the power path (valence 3) then removes the eigenvalue-1 component that rounding
+/// brings in at each step, which would otherwise swamp the decaying rest.
 [[nodiscard]] SurfaceJet loop_ev_jet(const LoopEvBasis& basis, const Eigen::MatrixXd& C0,
-                                     const Eigen::MatrixXcd& C_hat, Vec2 vw);
+                                     const Eigen::MatrixXcd& C_hat, Vec2 vw, bool centred = false);
 
 }  // namespace pivot::detail

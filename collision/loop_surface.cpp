@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "pivot/collision/loop_ev_chart.hpp"
 #include "pivot/collision/loop_mesh.hpp"
 #include "pivot/collision/loop_patch.hpp"
 #include "pivot/collision/shape.hpp"
@@ -77,6 +78,37 @@ LoopSurface::LoopSurface(std::vector<Vec3> points, std::vector<std::array<int, 3
     patch_of_face[f] = patch_count();
     patches_.push_back(std::move(p));
   }
+  // the regular charts around the EVs whose N patches all exist (loop_ev_chart.hpp)
+  const double cut = kEvChartCut;
+  cut_domain_.vertices = {Vec2(cut, 0), Vec2(1, 0), Vec2(0, 1), Vec2(0, cut)};
+  for (int a = 0; a < mesh.vertex_count(); ++a) {
+    if (mesh.valence(a) == 6 || !mesh.interior(a)) continue;
+    std::vector<int> ring;
+    for (const auto& t : mesh.faces())  // a face at a gives the ring's first vertex
+      for (int k = 0; k < 3 && ring.empty(); ++k)
+        if (t[k] == a) ring = mesh.ring(a, t[(k + 1) % 3]);
+    std::vector<int> around;
+    std::vector<Eigen::MatrixXd> C0;
+    for (std::size_t j = 0; j < ring.size(); ++j) {
+      const int f = mesh.face_of_edge(a, ring[j]);
+      const int pi = f < 0 ? -1 : patch_of_face[f];
+      if (pi < 0 || patches_[pi].corners[0] != a) break;
+      around.push_back(pi);
+      C0.push_back(patches_[pi].C0);
+    }
+    if (around.size() != ring.size()) continue;
+    std::shared_ptr<const detail::LoopEvChart> chart;
+    try {
+      chart = std::make_shared<detail::LoopEvChart>(bases_[mesh.valence(a)], around, C0, cut);
+    } catch (const Error&) {
+      continue;  // no chart fits: the patches keep Stam's parameterization up to the EV
+    }
+    for (std::size_t j = 0; j < around.size(); ++j) {
+      patches_[around[j]].chart = static_cast<int>(patches_.size() + charts_.size());
+      patches_[around[j]].sector = static_cast<int>(j);
+    }
+    charts_.push_back(std::move(chart));
+  }
   if (patches_.empty())
     throw Error(
         fmt::format("loop surface \"{}\": no triangle has all three vertices inside the "
@@ -98,7 +130,53 @@ LoopSurface::LoopSurface(std::vector<Vec3> points, std::vector<std::array<int, 3
 
 LoopSurface::~LoopSurface() = default;
 
+const PatchDomain& LoopSurface::domain(int patch) const {
+  return patch < patch_count() ? domain_ : charts_[patch - patch_count()]->domain();
+}
+
+const PatchDomain& LoopSurface::contact_domain(int patch) const {
+  return patch < patch_count() && patches_[patch].chart >= 0 ? cut_domain_ : domain(patch);
+}
+
+SurfacePoint LoopSurface::contact_chart(const SurfacePoint& sp) const {
+  if (sp.patch >= patch_count()) {
+    const detail::LoopEvChart& c = *charts_[sp.patch - patch_count()];
+    if (c.domain().contains(sp.uv)) return sp;
+    const auto at = c.patch_point(sp.uv);
+    return at ? SurfacePoint{c.patches()[at->first], at->second} : sp;
+  }
+  const Patch& p = patches_[sp.patch];
+  if (p.chart < 0 || sp.uv.sum() >= kEvChartCut) return sp;
+  return {p.chart, charts_[p.chart - patch_count()]->chart_point(p.sector, sp.uv)};
+}
+
+// A patch with a chart: edges 0-2 of its contact domain are parts of the triangle's edges 0-2
+// (the same point is found on the full edge and carried over by the edge link), edge 3 is the
+// cut v + w = kEvChartCut, across which lies the chart. A chart's edges lead back to the patch
+// that holds the point.
+std::optional<SurfacePoint> LoopSurface::across_contact_edge(int patch, int edge,
+                                                             double alpha) const {
+  if (patch >= patch_count()) {
+    const detail::LoopEvChart& c = *charts_[patch - patch_count()];
+    const auto at = c.patch_point(c.domain().edge_point(edge, alpha));
+    if (!at) return std::nullopt;
+    return SurfacePoint{c.patches()[at->first], at->second};
+  }
+  const Patch& p = patches_[patch];
+  if (p.chart < 0) {
+    const std::optional<SurfacePoint> o = across_edge(*this, patch, edge, alpha);
+    return o ? std::optional(contact_chart(*o)) : o;
+  }
+  const Vec2 uv = cut_domain_.edge_point(edge, alpha);
+  if (edge == 3)
+    return SurfacePoint{p.chart, charts_[p.chart - patch_count()]->chart_point(p.sector, uv)};
+  const std::optional<SurfacePoint> o =
+      across_edge(*this, patch, edge, domain_.edge_parameter(edge, uv));
+  return o ? std::optional(contact_chart(*o)) : o;
+}
+
 SurfaceJet LoopSurface::evaluate(int patch, const Vec2& uv) const {
+  if (patch >= patch_count()) return charts_[patch - patch_count()]->jet(uv);
   const Patch& p = patches_[patch];
   if (p.valence == 6) return detail::loop_quartic_jet(p.regular, uv);
   return detail::loop_ev_jet(*bases_[p.valence], p.C0, p.C_hat, uv);

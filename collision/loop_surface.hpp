@@ -25,6 +25,7 @@ namespace pivot {
 
 namespace detail {
 struct LoopEvBasis;
+class LoopEvChart;
 }  // namespace detail
 
 class LoopSurface final : public SmoothSurface {
@@ -38,13 +39,30 @@ class LoopSurface final : public SmoothSurface {
 
   [[nodiscard]] std::string name() const override { return "loop"; }
   [[nodiscard]] int patch_count() const override { return static_cast<int>(patches_.size()); }
-  [[nodiscard]] const PatchDomain& domain(int /*patch*/) const override { return domain_; }
+  [[nodiscard]] const PatchDomain& domain(int patch) const override;
   [[nodiscard]] SurfaceJet evaluate(int patch, const Vec2& uv) const override;
+  /// a chart's edges are open here (across_contact_edge crosses them)
   [[nodiscard]] PatchEdgeLink neighbour(int patch, int edge) const override {
-    return patches_[patch].links[edge];
+    return patch < patch_count() ? patches_[patch].links[edge] : PatchEdgeLink{};
   }
   /// one sample per patch, at its centre
   [[nodiscard]] std::vector<SurfacePoint> samples() const override;
+
+  /// Regular charts around the extraordinary vertices (collision/loop_ev_chart.hpp): one per EV
+  /// whose patches all exist, the chart of the surface over its tangent plane there, domain a
+  /// 16-gon; its patches hand a contact to it at v + w = kEvChartCut (their contact domain is
+  /// the triangle without that corner) and take it back beyond the chart's 16-gon.
+  [[nodiscard]] int chart_count() const override { return static_cast<int>(charts_.size()); }
+  [[nodiscard]] const PatchDomain& contact_domain(int patch) const override;
+  [[nodiscard]] std::optional<SurfacePoint> across_contact_edge(int patch, int edge,
+                                                                double alpha) const override;
+  [[nodiscard]] SurfacePoint contact_chart(const SurfacePoint& p) const override;
+  /// the chart of the EV at (0, 0) of a patch (an index ≥ patch_count()), or −1
+  [[nodiscard]] int patch_chart(int patch) const { return patches_[patch].chart; }
+  /// the chart's construction, for tests
+  [[nodiscard]] const detail::LoopEvChart& ev_chart(int chart) const { return *charts_[chart]; }
+  /// where an EV patch hands a contact to its EV's chart: v + w below this
+  static constexpr double kEvChartCut = 0.125;
 
   /// the control mesh the patches are built on (after the global subdivision, if any)
   [[nodiscard]] const std::vector<Vec3>& control_points() const { return points_; }
@@ -65,9 +83,13 @@ class LoopSurface final : public SmoothSurface {
     Eigen::MatrixXd C0;              // EV patches: the K control points
     Eigen::MatrixXcd C_hat;          // and V⁻¹ C0 (Stam 1998 §4)
     std::array<PatchEdgeLink, 3> links{};
+    int chart = -1;   // the chart of its EV (an index ≥ patch_count()), −1: none
+    int sector = -1;  // its index among the chart's patches
   };
   std::vector<Vec3> points_;
   std::vector<Patch> patches_;
+  std::vector<std::shared_ptr<const detail::LoopEvChart>> charts_;
+  PatchDomain cut_domain_;  // the contact domain of a patch with a chart
   std::vector<std::shared_ptr<const detail::LoopEvBasis>> bases_;  // by valence (null: unused)
   PatchDomain domain_;
   bool subdivided_ = false;

@@ -243,4 +243,9 @@ std::vector<std::vector<PatchEdgeLink>> link_edges_by_geometry(const SmoothSurfa
   return links;
 }
 
+std::optional<SurfacePoint> SmoothSurface::across_contact_edge(int patch, int edge,
+                                                               double alpha) const {
+  return across_edge(*this, patch, edge, alpha);
+}
+
 }  // namespace pivot

@@ -82,6 +82,26 @@ class SmoothSurface {
   [[nodiscard]] virtual Vec3 point(int patch, const Vec2& uv) const {
     return evaluate(patch, uv).p;
   }
+
+  // Overlapping charts, for contacts. A surface may add charts that parameterize part of it
+  // again, regularly where its patches are singular (LoopSurface: around extraordinary
+  // vertices). They take the indices patch_count() ... patch_count() + chart_count() − 1 in
+  // domain, evaluate, point, contact_domain, across_contact_edge. The patches alone cover the
+  // surface: sampling, drawing and edge linking use them only. A patch hands the part a chart
+  // covers to it: its contact domain leaves that part out, and across the contact domain's
+  // edge there the contact continues in the chart (and back, with an overlap).
+
+  /// the number of overlapping charts (default none)
+  [[nodiscard]] virtual int chart_count() const { return 0; }
+  /// the part of a patch's or chart's domain in which a contact is tracked (default: all of it)
+  [[nodiscard]] virtual const PatchDomain& contact_domain(int patch) const { return domain(patch); }
+  /// the same surface point seen from the patch or chart across edge `edge` of
+  /// contact_domain(patch) at fraction α; nothing for an open edge (default: across_edge)
+  [[nodiscard]] virtual std::optional<SurfacePoint> across_contact_edge(int patch, int edge,
+                                                                        double alpha) const;
+  /// the point where a contact at `p` is tracked: `p` itself when it lies in its contact
+  /// domain, else the same surface point in the chart or patch that covers it (default: `p`)
+  [[nodiscard]] virtual SurfacePoint contact_chart(const SurfacePoint& p) const { return p; }
 };
 
 using SmoothSurfacePtr = std::shared_ptr<const SmoothSurface>;

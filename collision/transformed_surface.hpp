@@ -30,6 +30,17 @@ class TransformedSurface final : public SmoothSurface {
     return base_->closest_point(R_.transpose() * (p_S - t_));
   }
   [[nodiscard]] std::vector<SurfacePoint> samples() const override { return base_->samples(); }
+  [[nodiscard]] int chart_count() const override { return base_->chart_count(); }
+  [[nodiscard]] const PatchDomain& contact_domain(int patch) const override {
+    return base_->contact_domain(patch);
+  }
+  [[nodiscard]] std::optional<SurfacePoint> across_contact_edge(int patch, int edge,
+                                                                double alpha) const override {
+    return base_->across_contact_edge(patch, edge, alpha);
+  }
+  [[nodiscard]] SurfacePoint contact_chart(const SurfacePoint& p) const override {
+    return base_->contact_chart(p);
+  }
 
  private:
   SmoothSurfacePtr base_;

@@ -144,8 +144,10 @@ struct WorldSettings {
   /// state as it is (e.g. a scene's initial state on the contact manifold); the smooth surfaces
   /// decide then (docs/hybrid.md "The World switch", entry)
   int hybrid_entry_steps = 10;
-  /// hybrid entry: all contact points of the pair within this distance of one point, m; the
-  /// contact's gap after projection and at entry must also be below it
+  /// hybrid entry: all contact points of the pair within this distance of one point, or else
+  /// one contact of the smooth surfaces from every point within this distance (docs/hybrid.md
+  /// "The World switch", entry), m; the contact's gap after projection and at entry must also
+  /// be below it
   double hybrid_point_tolerance = 1e-3;
   /// hybrid entry: the largest relative normal speed the projection may drop, m/s
   double hybrid_max_normal_speed = 0.05;

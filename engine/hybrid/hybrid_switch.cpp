@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "pivot/engine/hybrid/free_flight.hpp"
@@ -303,10 +304,12 @@ struct BodyContacts {
   double spread = 0.0;  // largest distance of a point from the first, m
   Vec3 deepest_point = Vec3::Zero();
   double min_gap = 0.0;
+  std::vector<std::pair<Vec3, double>> points;  // every contact point on the body, with its gap
 
   void add(const Contact& c, int body) {
     const int other = c.body_a == body ? c.body_b : c.body_a;
     const Vec3 p = c.body_a == body ? c.p_WCa : c.p_WCb;
+    points.emplace_back(p, c.gap);
     if (count == 0) {
       partner = other;
       first_point = deepest_point = p;
@@ -325,6 +328,47 @@ struct BodyContacts {
 
 bool touches(const Contact& c, int body) {
   return c.body_a == body || c.body_b == body;
+}
+
+ContactSurface contact_surface(const RigidBody& b) {
+  return {b.smooth_surface, Pose{b.shape_offset, Quat::Identity()}};
+}
+
+// Whether the smooth surfaces of `body` and `partner` have a single contact where the collision
+// proxies meet at the spread points `points` (with their gaps; a facet of a sampled hull on a
+// plane gives its corners, Bullet's manifold one touching corner at a time and the others
+// speculative within the contact margin; a mesh several points). The contact search of the
+// smooth surfaces is started from every point: from a touching one (gap ≤ `tolerance`) it must
+// converge; every search that converges to a touching contact (|gap| ≤ `tolerance`) must find
+// the same one (within `tolerance`). Searches from speculative points may end in a separated
+// local contact or not converge: that is no contact. Two separate contact regions (a body on
+// two bumps, a body in a bowl touching its rim too) give two touching contacts. Returns the
+// contact point, or nothing.
+std::optional<Vec3> single_smooth_contact(const RigidBodySet& set, int body, int partner,
+                                          const std::vector<std::pair<Vec3, double>>& points,
+                                          double tolerance) {
+  const ContactSurface s1 = contact_surface(set.body(body));
+  const ContactSurface s2 = contact_surface(set.body(partner));
+  std::optional<Vec3> found;
+  for (const auto& [p, gap] : points) {
+    const bool touching = gap <= tolerance;
+    ContactSearchResult c;
+    try {
+      c = find_contact(s1, set.pose(body), s2, set.pose(partner), p);
+    } catch (const std::exception&) {
+      if (touching) return std::nullopt;
+      continue;
+    }
+    if (!c.converged || !(std::abs(c.gap) <= tolerance)) {
+      if (touching) return std::nullopt;
+      continue;
+    }
+    if (!found)
+      found = c.p_W1;
+    else if (!((c.p_W1 - *found).norm() <= tolerance))
+      return std::nullopt;
+  }
+  return found;
 }
 
 }  // namespace
@@ -362,10 +406,10 @@ bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
   pair.body = i;
   pair.partner = partner;
   pair.partner_free = partner_free;
-  pair.model.body1.surface = {b.smooth_surface, Pose{b.shape_offset, Quat::Identity()}};
+  pair.model.body1.surface = contact_surface(b);
   pair.model.body1.mass = b.mass;
   pair.model.body1.inertia_B = b.inertia_B;
-  pair.model.body2.surface = {p.smooth_surface, Pose{p.shape_offset, Quat::Identity()}};
+  pair.model.body2.surface = contact_surface(p);
   pair.model.body2.fixed = !partner_free;
   if (partner_free) {
     pair.model.body2.mass = p.mass;
@@ -471,7 +515,10 @@ void HybridSwitch::after_step(World& w) {
       continue;
     }
     // the entry rule on this step's contacts: all with one smooth partner (fixed, or free and
-    // touching nothing else), at one point, compressive
+    // touching nothing else), compressive, and a single contact of the smooth surfaces: the
+    // proxies' points within hybrid_point_tolerance of one point (Bullet's one point for a
+    // sphere or an ellipsoid on a plane), or else, spread (a facet of a sampled hull, a mesh),
+    // one contact of the smooth surfaces from every point (single_smooth_contact)
     BodyContacts bc;
     double lambda = 0.0;
     for (const ContactInfo& ci : w.contacts_)
@@ -479,14 +526,21 @@ void HybridSwitch::after_step(World& w) {
         bc.add(ci.contact, i);
         lambda += ci.normal_impulse;
       }
-    const bool ok = bc.count > 0 && bc.one_partner &&
-                    bc.spread <= w.settings_.hybrid_point_tolerance && lambda > 0.0 &&
-                    partner(w, i, bc.partner, w.contacts_);
+    const double tolerance = w.settings_.hybrid_point_tolerance;
+    bool ok =
+        bc.count > 0 && bc.one_partner && lambda > 0.0 && partner(w, i, bc.partner, w.contacts_);
+    Vec3 guess = bc.first_point;
+    if (ok && !(bc.spread <= tolerance)) {
+      const std::optional<Vec3> p =
+          single_smooth_contact(w.set_, i, bc.partner, bc.points, tolerance);
+      ok = p.has_value();
+      if (ok) guess = *p;
+    }
     streak_[i] = ok ? streak_[i] + 1 : 0;
     if (!ok || streak_[i] < w.settings_.hybrid_entry_steps) continue;
     // enter (the streak starts again whether it works or not)
     streak_[i] = 0;
-    try_enter(w, i, bc.partner, bc.first_point, false);
+    try_enter(w, i, bc.partner, guess, false);
   }
 }
 
