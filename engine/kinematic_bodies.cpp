@@ -116,4 +116,17 @@ void World::note_ray(const std::vector<int>& island_bodies, const char* which) {
                            which, first >= 0 ? set_.body(first).name : std::string("?")));
 }
 
+// A fallback is never silent: an island LCP that failed otherwise than on a ray (a numerical
+// failure, the pivot limit) and was answered by the compliant fallback (island_solver.hpp,
+// IslandLayer::copositive_fallback) is a step warning naming the island and the failure.
+void World::note_fallback(const std::vector<int>& island_bodies, const char* which,
+                          const IslandOutput& out) {
+  const int first = island_bodies.empty() ? -1 : island_bodies.front();
+  report_.warn(StepWarning::lcp_fallback, first,
+               fmt::format("the {}LCP of the island of body \"{}\" failed ({}: {}); the "
+                           "compliant fallback answered it (docs/step.md)",
+                           which, first >= 0 ? set_.body(first).name : std::string("?"),
+                           lcp::to_string(out.failed_status), out.message));
+}
+
 }  // namespace pivot

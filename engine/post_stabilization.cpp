@@ -81,6 +81,7 @@ bool World::post_stabilize(std::vector<Contact> contacts) {
                        "a post-stabilization LCP failed: " + out.message);
           continue;
         }
+        if (out.fallback) note_fallback(island.bodies, "post-stabilization ", out);
         for (std::size_t i = 0; i < island.bodies.size(); ++i)
           dp.segment<6>(6 * island.bodies[i]) =
               out.velocity.segment<6>(6 * static_cast<Eigen::Index>(i));

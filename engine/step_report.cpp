@@ -25,6 +25,8 @@ const char* to_string(StepWarning kind) {
       return "post_step_incomplete";
     case StepWarning::nonfinite_state:
       return "nonfinite_state";
+    case StepWarning::lcp_fallback:
+      return "lcp_fallback";
   }
   return "unknown";
 }

@@ -61,8 +61,13 @@ enum class StepWarning {
   /// integrated far beyond its stable step): it got back its start-of-step pose and twist, left
   /// hybrid reduced mode, and the step counts it in StepReport::failures
   nonfinite_state,
+  /// an island's LCP (dynamics or post-step) failed for another reason than a ray (a
+  /// numerical failure, the pivot limit) and the compliant fallback answered it
+  /// (IslandLayer::copositive_fallback: S + εI, a slightly compliant answer). A ray is
+  /// lcp_ray instead. The step's answer is usable but not the exact LCP's
+  lcp_fallback,
 };
-inline constexpr std::size_t kStepWarningKinds = 9;
+inline constexpr std::size_t kStepWarningKinds = 10;
 
 /// "nonfinite_forces", "redundant_joint", ... (as in metrics and summaries)
 [[nodiscard]] const char* to_string(StepWarning kind);

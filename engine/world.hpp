@@ -353,6 +353,9 @@ class World {
                                 std::vector<IslandOutput>& outputs);
   /// an island LCP that ended on a ray (before the fallback): counted and warned
   void note_ray(const std::vector<int>& island_bodies, const char* which);
+  /// an island LCP answered by the compliant fallback after another failure: warned
+  void note_fallback(const std::vector<int>& island_bodies, const char* which,
+                     const IslandOutput& out);
   [[nodiscard]] bool is_reduced(int body) const;
   friend class detail::HybridSwitch;  // reads and moves bodies of the pairs it owns
   /// checks the bodies and builds the joint at the current poses (the joint checks its

@@ -350,7 +350,10 @@ void World::solve_islands(StepContext& ctx) {
                                pivot::quoted(joints_[joint]->name())));
     }
     if (out.fallback) ++report_.fallbacks;
-    if (out.failed_status == lcp::LcpStatus::ray_termination) note_ray(island.bodies, "");
+    if (out.failed_status == lcp::LcpStatus::ray_termination)
+      note_ray(island.bodies, "");
+    else if (out.fallback && out.velocity.size() > 0)
+      note_fallback(island.bodies, "", out);
     if (out.velocity.size() == 0) {
       // even the fallback failed: this island keeps its velocities (documented in docs/step.md)
       ++report_.failures;

@@ -244,6 +244,13 @@ bool judged_rows_consistent(const Matrix& M, const Vector& q, const Vector& z, Z
   return true;
 }
 
+/// a / s for a measure relative to its scale s ≥ 0; 0 when a is 0 (0/0 counts as 0). A nonzero
+/// a over s = 0 (a w_i whose terms all underflowed) is ±∞: nothing can be said of it
+double quotient(double a, double s) {
+  if (a == 0.0) return 0.0;
+  return a / s;
+}
+
 template <typename Matrix>
 LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* w_out) {
   LcpResiduals r;
@@ -266,8 +273,11 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     r.min_w = -inf;
     r.max_complementarity = inf;
   } else if (n > 0) {
-    constexpr double tiny = std::numeric_limits<double>::min();
-    const double z_scale = std::max(z.lpNorm<Eigen::Infinity>(), tiny);
+    // The scales are the data's own, never floored at the smallest normal number: beside a
+    // subnormal problem (M = 1e-320 I, q = -1e-320 1) such a floor made every relative measure
+    // tiny, and z = (0, 1), which leaves w_0 = -1e-320 = -100 % of its row, passed as solved.
+    // A scale of 0 goes with a measure of 0 (0/0 counts as 0): below, quotient().
+    const double z_scale = z.lpNorm<Eigen::Infinity>();
     // What z's rounding (δ = C n ε ‖z‖∞, rounding_box) can make of w, max_i Σ_j |M_ij| δ, as a
     // share of ‖q‖∞. When it is not small, w says nothing about q: any w_i is within rounding of
     // 0 and z_i ≪ ‖z‖∞ counts as 0 beside any w_i. Lemke's path ran out along near-rays of LCPs
@@ -284,7 +294,7 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
                        : q_norm > 0.0       ? rounding_in_w / q_norm
                                             : std::numeric_limits<double>::infinity();
     // the scale of each w_i: |q_i| + Σ_j |M_ij z_j|, what its rounding error is relative to
-    const Vector w_scale = sums.abs_terms.cwiseMax(tiny);
+    const Vector& w_scale = sums.abs_terms;
     // the noise floor η = n ε max(‖q‖∞, max_i (|M| |z|)_i): a w_i within it counts as 0. A row
     // whose terms cancel exactly (a friction-cone row μ λ_n − Σ λ_f of a degenerate contact) comes
     // out as ±(the rounding of z, amplified by the basis' condition), which is nothing next to the
@@ -320,12 +330,13 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     if (judged_rows_consistent(M, q, z, box, sums, judged))
       for (Eigen::Index i = 0; i < n; ++i)
         if (judged[static_cast<std::size_t>(i)]) w_judged(i) = 0.0;
-    r.min_z = std::min(0.0, z.minCoeff()) / z_scale;
-    r.min_w = std::min(0.0, w_judged.cwiseQuotient(w_scale).minCoeff());
-    for (Eigen::Index i = 0; i < n; ++i)
-      r.max_complementarity =
-          std::max(r.max_complementarity,
-                   std::min(std::abs(z(i)) / z_scale, std::abs(w_judged(i)) / w_scale(i)));
+    r.min_z = quotient(std::min(0.0, z.minCoeff()), z_scale);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      r.min_w = std::min(r.min_w, quotient(w_judged(i), w_scale(i)));
+      r.max_complementarity = std::max(
+          r.max_complementarity,
+          std::min(quotient(std::abs(z(i)), z_scale), quotient(std::abs(w_judged(i)), w_scale(i))));
+    }
   }
   if (w_out) *w_out = std::move(w);
   return r;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "lcp_test_support.hpp"
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/residual.hpp"
-#include "lcp_test_support.hpp"
 
 using namespace pivot::lcp;
 using namespace pivot::test;
@@ -99,4 +99,27 @@ TEST_CASE("scale: an infeasible problem stays a ray termination at every scale",
     INFO("scale " << s << ": status " << to_string(result.status) << ", " << result.message);
     CHECK(result.status == LcpStatus::ray_termination);
   }
+}
+
+TEST_CASE("scale: a subnormal problem is never a false solved", "[lcp][scale][regression]") {
+  // M = 1e-320 I, q = (-1e-320, -1e-320): the unique solution is z = (1, 1) (w = 1e-320 z - 1e-320
+  // = 0). The residual check floored each row's scale at the smallest normal number (2.2e-308),
+  // so z = (0, 1), whose w_0 = -1e-320 is -100 % of its row, measured -4.5e-13 and was reported
+  // solved. A `solved` must now be the true solution, checked here componentwise by hand.
+  LcpProblem problem;
+  problem.M = MatrixXd::Identity(2, 2) * 1e-320;
+  problem.q = VectorXd::Constant(2, -1e-320);
+  const LcpResult result = solve_lemke(problem);
+  INFO("status " << to_string(result.status) << ", z = " << result.z.transpose() << ", "
+                 << result.message);
+  if (result.status == LcpStatus::solved) {
+    REQUIRE(result.z.size() == 2);
+    CHECK(std::abs(result.z(0) - 1.0) <= 1e-9);
+    CHECK(std::abs(result.z(1) - 1.0) <= 1e-9);
+  }
+  // the check itself on the false answer: row 0 is violated by all of its scale
+  VectorXd false_z(2);
+  false_z << 0.0, 1.0;
+  CHECK(measure_residuals(problem.M, problem.q, false_z).min_w == -1.0);
+  CHECK(measure_residuals(problem.M, problem.q, false_z).worst() >= 1.0);
 }
