@@ -101,6 +101,15 @@ double check_closed_mesh(const TriangleMesh& mesh, const std::string& who) {
                       "a distance field needs a closed surface)",
                       who, edge.first + 1, edge.second + 1));
   }
+  // the scene's bound on lengths (docs/limits.md "Magnitudes at load"): beyond it the volume,
+  // the area and the distance field's grid overflow and no message would name the cause
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i)
+    if (!(mesh.vertices[i].cwiseAbs().maxCoeff() <= kMaxMeshCoordinate))
+      throw Error(
+          fmt::format("{}: vertex {} is ({}, {}, {}) m, beyond the limit of {:g} m per "
+                      "coordinate (docs/limits.md); scale the mesh down",
+                      who, i + 1, mesh.vertices[i].x(), mesh.vertices[i].y(), mesh.vertices[i].z(),
+                      kMaxMeshCoordinate));
   double volume = 0.0;
   for (const auto& t : mesh.triangles) {
     const Vec3& a = mesh.vertices[static_cast<std::size_t>(t[0])];

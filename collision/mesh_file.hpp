@@ -32,8 +32,11 @@ inline constexpr std::size_t kMaxMeshBytes = std::size_t{64} << 20;
 /// throws pivot::Error naming the file and the loader's message
 [[nodiscard]] TriangleMesh read_obj_file(const std::string& path);
 
+/// the largest |coordinate| of a closed mesh's vertex, m: a scene's bound on lengths
+inline constexpr double kMaxMeshCoordinate = 1e9;
+
 /// throws pivot::Error (prefixed by `who`) unless the mesh is closed, consistently oriented,
-/// with finite vertices and a positive volume; returns the volume, m³
+/// with finite vertices within ±kMaxMeshCoordinate and a positive volume; returns the volume, m³
 double check_closed_mesh(const TriangleMesh& mesh, const std::string& who);
 
 }  // namespace pivot::detail

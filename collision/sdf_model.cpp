@@ -31,8 +31,11 @@ SdfResolution resolve_sdf_settings(const TriangleMesh& mesh, const SdfShapeSetti
   } else {
     // the sampling rule of Barbič 2007, §3.8: the shell no coarser than the field's voxels
     const double wanted = std::ceil(area / (r.voxel * r.voxel));
-    r.points = static_cast<int>(
-        std::clamp(wanted, double(kSdfMinDefaultPoints), double(kSdfMaxDefaultPoints)));
+    // NaN (an overflowed area over an overflowed voxel²) leaves 0: build_sdf_model refuses it
+    r.points = std::isnan(wanted)
+                   ? 0
+                   : static_cast<int>(std::clamp(wanted, double(kSdfMinDefaultPoints),
+                                                 double(kSdfMaxDefaultPoints)));
   }
   return r;
 }
@@ -49,17 +52,23 @@ std::shared_ptr<const SdfModel> build_sdf_model(const TriangleMesh& mesh,
   if (settings.node_budget < 0)
     throw Error(fmt::format("{}: node_budget must be ≥ 0 (got {})", who, settings.node_budget));
   const SdfResolution r = resolve_sdf_settings(mesh, settings);
-  auto model = std::make_shared<SdfModel>(
-      SdfModel{[&] {
-                 try {
-                   return mesh_distance_field(mesh, r.voxel);
-                 } catch (const Error& e) {
-                   throw Error(fmt::format("{}: {}", who, e.what()));
-                 }
-               }(),
-               sample_point_shell(mesh.vertices, mesh.triangles, r.points), r.voxel,
-               settings.node_budget, 0.0});
-  model->corners = corner_shell(mesh.vertices, mesh.triangles, kSdfMaxPoints);
+  // coordinates near 1e154 and beyond overflow the area or the voxel's square: no point count
+  // or grid follows from them (the count came out as INT_MIN from a NaN)
+  if (!(r.voxel > 0.0) || !std::isfinite(r.voxel * r.voxel) || r.points < 8)
+    throw Error(
+        fmt::format("{}: the mesh is too large for a distance field: its voxel ({:g} m) "
+                    "or its area overflows a double; scale it down",
+                    who, r.voxel));
+  auto model = std::make_shared<SdfModel>(SdfModel{
+      [&] {
+        try {
+          return mesh_distance_field(mesh, r.voxel);
+        } catch (const Error& e) {
+          throw Error(fmt::format("{}: {}", who, e.what()));
+        }
+      }(),
+      sample_point_shell(mesh.vertices, mesh.triangles, r.points), r.voxel, settings.node_budget,
+      0.0, corner_shell(mesh.vertices, mesh.triangles, kSdfMaxPoints)});
   for (const Vec3& v : mesh.vertices)
     model->bounding_radius = std::max(model->bounding_radius, v.norm());
   return model;

@@ -101,6 +101,37 @@ def test_interrupt_int():
     interrupt_run(signal.SIGINT)
 
 
+def test_interrupt_while_loading():
+    """a signal while a slow scene is still loading (an sdf shape's distance field on a fine
+    grid): exit 130 and a line saying nothing was written, no output folder and no partial
+    one; before, the process died of the signal and could leave a .partial-* folder"""
+    folder = fresh("interrupt_while_loading")
+    scene = load("sdf_peg_in_hole.json")
+    for body in scene["bodies"]:
+        shape = body.get("shape", {})
+        if shape.get("type") == "sdf":
+            shape["voxel"] = 0.0003  # a fine grid: seconds of loading
+            shape["mesh"] = os.path.join(SCENES, shape["mesh"])  # the copy is elsewhere
+    path = write_json(folder, "slow.json", scene)
+    out = os.path.join(folder, "run")
+    proc = subprocess.Popen([PIVOT, "run", path, "--threads", "1", "--out", out, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    if proc.poll() is not None:
+        raise Skipped("the scene loaded and ran within 0.5 s on this machine: nothing to interrupt")
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise Failed("the run did not stop within 120 s of the signal")
+    check(proc.returncode == 130, f"exit code {proc.returncode}, expected 130; stderr: {err}")
+    check("interrupted" in err, f"stderr does not say the run was interrupted: {err}")
+    check(not partials(folder), f"a partial folder was left: {partials(folder)}")
+    if "while the scene was loading" in err:
+        check(not os.path.exists(out), "an output folder was written for a run that never began")
+
+
 def pyramid_scene(levels):
     """a pyramid of `levels` levels of 1 kg boxes (0.2 x 0.2 x 0.1 m, 20 mm gaps), as
     scenes/box_pyramid.json builds its 3 levels"""

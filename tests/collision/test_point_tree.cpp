@@ -234,6 +234,25 @@ TEST_CASE(
                     Catch::Matchers::Contains("counter-clockwise"));
 }
 
+TEST_CASE("sdf shape: a mesh too large for a distance field is an error naming it", "[collision]") {
+  // a box of half size 1e160 m: its area (1e320) and the default voxel's square overflow, and
+  // the point count came out of a NaN as INT_MIN ("point shell: needs at least 8 points (got
+  // -2147483648)", naming neither the mesh nor the reason)
+  // (1e160: the volume overflows to +inf and passed; 1e200: inf − inf, refused as "wound
+  // clockwise"); both are now refused by the bound on a mesh's coordinates, naming the vertex
+  for (const double size : {1e160, 1e200, 2e9}) {
+    const Vec3 h = Vec3::Constant(size);
+    TriangleMesh m = box_mesh(-h, h);
+    CHECK_THROWS_WITH(make_sdf_shape(m.vertices, m.triangles, SdfShapeSettings{}, "huge.obj"),
+                      Catch::Matchers::Contains("\"huge.obj\": vertex 1 is") &&
+                          Catch::Matchers::Contains("beyond the limit of 1e+09 m"));
+  }
+  // at the bound itself the shape is made
+  const Vec3 h = Vec3::Constant(1e9);
+  TriangleMesh m = box_mesh(-h, h);
+  CHECK_NOTHROW(make_sdf_shape(m.vertices, m.triangles, SdfShapeSettings{}, "large.obj"));
+}
+
 TEST_CASE("contact reduction against a plane: a ring rests on its outline, a tilt is guarded",
           "[collision]") {
   // a ring of radius 0.08 (72 points) on the plane z = 0 (gap = height, normal +z) with two

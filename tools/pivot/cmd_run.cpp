@@ -75,15 +75,20 @@ extern "C" void on_stop_signal(int signal) {
   g_stop_signal = signal;
 }
 
-/// installs the stop handlers for the lifetime of a run
+/// installs the stop handlers for its lifetime: `pivot run` from before the scene is loaded (a
+/// signal while a large scene loads is an exit 130 with nothing written, not a killed process
+/// that leaves a partial folder) to the end of the run. Nested: only the outermost installs
+/// them and clears a stop signal; an inner one keeps a signal that came before it.
 class StopSignals {
  public:
   StopSignals() {
+    if (depth_++ > 0) return;
     g_stop_signal = 0;
     old_int_ = std::signal(SIGINT, on_stop_signal);
     old_term_ = std::signal(SIGTERM, on_stop_signal);
   }
   ~StopSignals() {
+    if (--depth_ > 0) return;
     std::signal(SIGINT, old_int_);
     std::signal(SIGTERM, old_term_);
   }
@@ -91,6 +96,7 @@ class StopSignals {
   StopSignals& operator=(const StopSignals&) = delete;
 
  private:
+  static inline int depth_ = 0;
   void (*old_int_)(int) = SIG_DFL;
   void (*old_term_)(int) = SIG_DFL;
 };
@@ -349,6 +355,7 @@ void write_json(const fs::path& file, const ojson& j) {
 }
 
 int run_scene(const Scene& scene, const fs::path& target, const RunOptions& options) {
+  StopSignals signals;  // from before the world is built: a signal is never a kill
   if (scene.settings.animator) return animate_scene(scene, target, options);  // cmd_animate.cpp
   const bool quiet = options.quiet;
   const fs::path& dump_failed_dir = options.dump_failed_dir;
@@ -413,7 +420,6 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   RunStats stats;
   std::set<std::pair<StepWarning, int>> seen_warnings;  // (kind, subject) already shown
   Progress progress(!quiet, total_steps);
-  StopSignals signals;
   world.set_interrupt_check([] { return g_stop_signal != 0; });
   bool interrupted = false;
   const auto start = Clock::now();
@@ -521,6 +527,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
 namespace {
 
 int run(const RunArgs& args) {
+  StopSignals signals;
   std::vector<SceneEdit> edits;
   for (const std::string& s : args.sets) edits.push_back(parse_scene_edit(s));
   Scene scene;
@@ -530,6 +537,13 @@ int run(const RunArgs& args) {
                        fs::current_path(), edits);
   } else {
     scene = load_scene_with_edits(resolve_scene_path(args.scene), edits);
+  }
+  if (g_stop_signal != 0) {
+    fmt::print(stderr,
+               "pivot: interrupted (signal {}) while the scene was loading: nothing was "
+               "written\n",
+               static_cast<int>(g_stop_signal));
+    return kInterruptedExitCode;
   }
   if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
   if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
