@@ -1,6 +1,7 @@
 // What the headless-chromium checks (check_replay.mjs, check_live.mjs) share: chromium or CTest's
 // skip (exit 77), puppeteer-core from the viewer's development packages (viewer/package.json),
 // the list of checks, and a page that collects console errors.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -69,4 +70,25 @@ export async function openPage(browser) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   return { page, errors };
+}
+
+/**
+ * `pivot serve SCENE --port 0` started for a test: resolves to { server, address, exit } once
+ * the server prints its address (exit: a promise of { code, signal }); fails after 20 s
+ */
+export async function startServer(pivot, sceneFile) {
+  const server = spawn(pivot, ['serve', sceneFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let serverErr = '';
+  server.stderr.on('data', (d) => { serverErr += d; });
+  const exit = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
+  const address = await new Promise((done, fail) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[0-9.]+:\d+\//);
+      if (m) done(m[0]);
+    });
+    setTimeout(() => fail(new Error(`no address from pivot serve: ${out} ${serverErr}`)), 20000);
+  });
+  return { server, address, exit };
 }

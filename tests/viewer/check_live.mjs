@@ -9,9 +9,8 @@
 // with SIGINT (it must exit 0).
 //   node check_live.mjs PIVOT SCENE SCREENSHOT.png
 // Exit 0 when every check passes, 1 when one fails, 77 (CTest's skip) without chromium.
-import { spawn } from 'node:child_process';
 
-import { check, failures, findChromium, launchBrowser, openPage } from './browser.mjs';
+import { check, failures, findChromium, launchBrowser, openPage, startServer } from './browser.mjs';
 
 const [pivot, sceneFile, screenshot] = process.argv.slice(2);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -29,19 +28,7 @@ async function holdSim(page, simSeconds, done = async () => false, wallSeconds =
   }
 }
 const chromium = findChromium();
-const server = spawn(pivot, ['serve', sceneFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-let serverErr = '';
-server.stderr.on('data', (d) => { serverErr += d; });
-const serverExit = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
-const address = await new Promise((done, fail) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = out.match(/http:\/\/[0-9.]+:\d+\//);
-    if (m) done(m[0]);
-  });
-  setTimeout(() => fail(new Error(`no address from pivot serve: ${out} ${serverErr}`)), 20000);
-});
+const { server, address, exit: serverExit } = await startServer(pivot, sceneFile);
 console.log(`server at ${address}`);
 
 const browser = await launchBrowser(chromium);

@@ -3,28 +3,15 @@
 // shape, at y = 0, moving) instead of the error "a planar world needs a planar shape".
 //   node check_live_planar.mjs PIVOT SCENE SCREENSHOT.png
 // Exit 0 when every check passes, 1 when one fails, 77 without chromium.
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import { check, failures, findChromium, launchBrowser, openPage } from './browser.mjs';
+import { check, failures, findChromium, launchBrowser, openPage, startServer } from './browser.mjs';
 
 const [pivot, sceneFile, screenshot] = process.argv.slice(2);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const chromium = findChromium();
-const server = spawn(pivot, ['serve', sceneFile, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-let serverErr = '';
-server.stderr.on('data', (d) => { serverErr += d; });
-const serverExit = new Promise((done) => server.on('exit', (code, signal) => done({ code, signal })));
-const address = await new Promise((done, fail) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = out.match(/http:\/\/[0-9.]+:\d+\//);
-    if (m) done(m[0]);
-  });
-  setTimeout(() => fail(new Error(`no address from pivot serve: ${out} ${serverErr}`)), 20000);
-});
+const { server, address, exit: serverExit } = await startServer(pivot, sceneFile);
 
 const browser = await launchBrowser(chromium);
 try {
