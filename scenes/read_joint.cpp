@@ -21,7 +21,8 @@ void read_body_pair(const Context& ctx, const Object& o, const Scene& scene, std
   } else {
     ib = scene.find_body(b);
     if (ib < 0)
-      ctx.fail(o.pointer("body_b"), fmt::format("no body named {} (or \"world\")", pivot::quoted(b)));
+      ctx.fail(o.pointer("body_b"),
+               fmt::format("no body named {} (or \"world\")", pivot::quoted(b)));
   }
   if (ia == ib) ctx.fail(o.pointer("body_b"), "body_b must differ from body_a");
 }
@@ -68,9 +69,10 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
   const std::string type = probe.required_string("type");
   std::vector<std::string> keys = {"type", "name", "body_a", "body_b", "anchor", "collide"};
   if (type == "hinge")
-    keys.insert(keys.end(), {"axis", "limits", "limits_deg", "motor"});
+    keys.insert(keys.end(),
+                {"axis", "limits", "limits_deg", "motor", "effort_limit", "velocity_limit"});
   else if (type == "slider")
-    keys.insert(keys.end(), {"axis", "limits", "motor"});
+    keys.insert(keys.end(), {"axis", "limits", "motor", "effort_limit", "velocity_limit"});
   else if (type == "universal")
     keys.insert(keys.end(), {"axis_a", "axis_b"});
   else if (type != "ball" && type != "fixed")
@@ -83,6 +85,11 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
   read_body_pair(ctx, o, scene, out.body_a, out.body_b, out.body_a_index, out.body_b_index);
   const std::string name = o.string("name", "");
   out.collide = o.boolean("collide", false);
+  // kept for actuators (docs/scene-format.md "Joints")
+  if (o.has("effort_limit"))
+    out.effort_limit = o.required_number("effort_limit", Range::non_negative);
+  if (o.has("velocity_limit"))
+    out.velocity_limit = o.required_number("velocity_limit", Range::non_negative);
   if (type == "ball") {
     out.settings = BallJointSettings{name, o.required_vec3("anchor", Range::any)};
   } else if (type == "hinge") {

@@ -148,6 +148,12 @@ struct SceneJoint {
   int body_a_index = 0;           ///< index in Scene::bodies
   int body_b_index = kWorldBody;  ///< index in Scene::bodies, or kWorldBody
   bool collide = false;           ///< let the joined bodies collide (World::set_joint_collision)
+  /// hinge, slider: the largest torque (N·m) or force (N) an actuator may apply ("effort_limit",
+  /// e.g. a URDF's <limit effort>), kept for actuators; none: not given
+  std::optional<double> effort_limit;
+  /// hinge, slider: the largest joint speed, rad/s or m/s ("velocity_limit"), kept for
+  /// actuators; none: not given
+  std::optional<double> velocity_limit;
 
   [[nodiscard]] JointType type() const;
   [[nodiscard]] const std::string& name() const;
@@ -206,6 +212,9 @@ struct Scene {
   /// what a user did to a live run, with step numbers (interaction.hpp); `pivot run` applies
   /// them in order and, with an "end" event, stops there
   std::vector<SceneInteraction> interactions;
+  /// what a URDF model says that the scene does not simulate (joint damping, friction, mimic;
+  /// docs/models.md), one line each: the CLI prints them as warnings
+  std::vector<std::string> warnings;
 
   /// index of the body with this name, or −1
   [[nodiscard]] int find_body(std::string_view name) const;

@@ -12,6 +12,7 @@
 #include "pivot/scenes/json_reader.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/section_readers.hpp"
+#include "pivot/scenes/urdf.hpp"
 
 namespace pivot {
 namespace {
@@ -52,8 +53,9 @@ Header read_header(const Context& ctx, const Object& o, const std::string& defau
 
 // the keys of a scene's top level
 std::vector<std::string> top_level_keys() {
-  return {"pivot_scene", "$schema", "name",        "description",  "settings",  "bodies",
-          "joints",      "springs", "manipulanda", "interactions", "character", "dimension"};
+  return {"pivot_scene", "$schema",   "name",    "description", "settings",
+          "bodies",      "joints",    "springs", "manipulanda", "interactions",
+          "character",   "dimension", "models"};
 }
 
 Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string source,
@@ -77,18 +79,40 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
                                              "(docs/planar.md)",
                                              key));
 
+  if (planar && o.has("models"))
+    ctx.fail("/models", "a planar scene (\"dimension\": 2) has no \"models\" (docs/planar.md)");
+  // URDF models: read now, their bodies after the file's and their joints after the file's,
+  // each read in a context naming the model (read_models.cpp)
+  const std::vector<SceneModel> models =
+      o.has("models") ? read_models(ctx, o.required("models")) : std::vector<SceneModel>{};
+  std::unordered_map<std::string, std::string> body_place;  // name → where it was given
   if (o.has("bodies")) {
     const json& bodies = o.required_array("bodies");
-    std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       const std::string ptr = "/bodies/" + std::to_string(i);
       SceneBody b = planar ? read_planar_body(ctx, bodies[i], ptr) : read_body(ctx, bodies[i], ptr);
-      const auto [it, fresh] = seen.emplace(b.settings.name, i);
+      const auto [it, fresh] = body_place.emplace(b.settings.name, ptr + "/name");
       if (!fresh)
-        ctx.fail(ptr + "/name", fmt::format("duplicate body name {} (also /bodies/{}/name)",
+        ctx.fail(ptr + "/name", fmt::format("duplicate body name {} (also {})",
                                             pivot::quoted(b.settings.name), it->second));
       scene.bodies.push_back(std::move(b));
     }
+  }
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const Context mctx{models[m].source, ctx.base_dir};
+    const json& bodies = models[m].entries.at("bodies");
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      SceneBody b = read_body(mctx, bodies[i], "/bodies/" + std::to_string(i));
+      const auto [it, fresh] =
+          body_place.emplace(b.settings.name, "/models/" + std::to_string(m) + "/name");
+      if (!fresh)
+        ctx.fail("/models/" + std::to_string(m) + "/name",
+                 fmt::format("the model's body {} has the name of another body ({})",
+                             pivot::quoted(b.settings.name), it->second));
+      scene.bodies.push_back(std::move(b));
+    }
+    scene.warnings.insert(scene.warnings.end(), models[m].warnings.begin(),
+                          models[m].warnings.end());
   }
   if (o.has("joints")) {
     const json& joints = o.required_array("joints");
@@ -106,6 +130,12 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
       scene.joints.push_back(std::move(jt));
     }
   }
+  for (const SceneModel& model : models) {
+    const Context mctx{model.source, ctx.base_dir};
+    const json& joints = model.entries.at("joints");
+    for (std::size_t i = 0; i < joints.size(); ++i)
+      scene.joints.push_back(read_joint(mctx, joints[i], "/joints/" + std::to_string(i), scene));
+  }
   if (o.has("springs")) {
     const json& springs = o.required_array("springs");
     for (std::size_t i = 0; i < springs.size(); ++i)
@@ -117,8 +147,10 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
       scene.manipulanda.push_back(
           read_manipulandum(ctx, m[i], "/manipulanda/" + std::to_string(i), scene));
   }
-  if (o.has("character")) scene.character = read_character(ctx, o.required("character"), "/character");
-  if (o.has("interactions")) scene.interactions = read_interactions(ctx, o.required("interactions"));
+  if (o.has("character"))
+    scene.character = read_character(ctx, o.required("character"), "/character");
+  if (o.has("interactions"))
+    scene.interactions = read_interactions(ctx, o.required("interactions"));
   return scene;
 }
 
@@ -162,8 +194,7 @@ namespace {
 // one, /dev/zero) is refused without reading it all
 std::string read_scene_text(const fs::path& file) {
   std::error_code ec;
-  if (fs::is_directory(file, ec))
-    throw Error(file.string(), "", "is a folder, not a scene file");
+  if (fs::is_directory(file, ec)) throw Error(file.string(), "", "is a folder, not a scene file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(file.string(), "", "cannot open the file");
   std::string text;
@@ -174,21 +205,27 @@ std::string read_scene_text(const fs::path& file) {
   }
   if (in.bad()) throw Error(file.string(), "", "cannot read the file");
   if (text.size() > kMaxSceneBytes)
-    throw Error(file.string(), "",
-                fmt::format("the file is larger than the limit of {} MiB for a scene (docs/limits.md)",
-                            kMaxSceneBytes >> 20));
+    throw Error(
+        file.string(), "",
+        fmt::format("the file is larger than the limit of {} MiB for a scene (docs/limits.md)",
+                    kMaxSceneBytes >> 20));
   return text;
 }
 
 }  // namespace
 
 Scene load_scene(const fs::path& file) {
+  if (is_urdf_path(file)) return load_urdf_scene(file);
   const std::string text = read_scene_text(file);
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   return parse_impl(text, dir, file.string(), file.stem().string());
 }
 
 SceneSummary load_scene_summary(const fs::path& file) {
+  if (is_urdf_path(file)) {
+    const Scene scene = load_urdf_scene(file);
+    return {scene.name, scene.description, scene.settings.duration};
+  }
   const std::string text = read_scene_text(file);
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   const Context ctx{file.string(), dir};

@@ -322,6 +322,8 @@ ojson joint_json(const SceneJoint& jt) {
       },
       jt.settings);
   j["collide"] = jt.collide;
+  if (jt.effort_limit) j["effort_limit"] = *jt.effort_limit;
+  if (jt.velocity_limit) j["velocity_limit"] = *jt.velocity_limit;
   return j;
 }
 

@@ -50,6 +50,16 @@ AnimatorBodySettings read_animator(const Context& ctx, const json& j, const std:
 std::vector<SceneInteraction> read_interactions(const Context& ctx, const json& j);
 /// "character" (read_character.cpp): reads the BVH file it names, relative to the scene's folder
 SceneCharacter read_character(const Context& ctx, const json& j, const std::string& ptr);
+/// one entry of a scene's "models" expanded by the URDF importer (read_models.cpp)
+struct SceneModel {
+  std::string name;                   ///< "name": the prefix of its bodies and joints
+  std::string urdf;                   ///< "urdf" as written
+  std::string source;                 ///< names the model in messages: "FILE /models/i (URDF)"
+  json entries;                       ///< {"bodies": [...], "joints": [...]}, scene format
+  std::vector<std::string> warnings;  ///< what the import could not carry
+};
+/// "models": each URDF read and converted now, relative to the scene's folder
+std::vector<SceneModel> read_models(const Context& ctx, const json& j);
 /// "settings" (null: every default); `dimension` 2: a planar scene's (gravity [x, z], 2 friction
 /// directions)
 SceneSettings read_settings(const Context& ctx, const json* j, int dimension);

@@ -61,6 +61,7 @@ struct RunArgs {
   bool quiet = false;
   std::vector<std::string> sets;  // --set POINTER=VALUE
   bool no_forces = false;
+  bool no_ground = false;  // a URDF model without the ground plane
   bool html = false;
   int threads = 0;              // 0: every core
   bool profile = false;         // stage times (run_profile.hpp)
@@ -505,8 +506,10 @@ int run(const RunArgs& args) {
     scene = edit_scene(parse_scene(text, fs::current_path(), "<built-in default scene>"), text,
                        fs::current_path(), edits);
   } else {
-    scene = load_scene_with_edits(resolve_scene_path(args.scene), edits);
+    scene = load_scene_with_edits(resolve_scene_path(args.scene), edits,
+                                  UrdfSceneOptions{.ground = !args.no_ground});
   }
+  print_scene_warnings(scene);
   if (g_stop_signal != 0) {
     fmt::print(stderr,
                "pivot: interrupted (signal {}) while the scene was loading: nothing was "
@@ -560,6 +563,8 @@ void register_run(CLI::App& app, Registry& registry) {
                   "edit the scene before it runs: /json/pointer=value, the value as JSON "
                   "(repeatable)");
   sub->add_flag("--quiet,-q", args->quiet, "no progress line and no summary on stdout");
+  sub->add_flag("--no-ground", args->no_ground,
+                "a URDF model (robot.urdf) alone, without the ground plane under it");
   sub->add_flag("--no-forces", args->no_forces,
                 "do not write contacts.csv and joints.csv (faster for many contacts)");
   sub->add_flag("--html", args->html,

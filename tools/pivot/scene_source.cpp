@@ -117,14 +117,28 @@ Scene edit_scene(const Scene& scene, const std::string& text, const fs::path& ba
   return edited;
 }
 
-Scene load_scene_with_edits(const fs::path& file, const std::vector<SceneEdit>& edits) {
+Scene load_scene_with_edits(const fs::path& file, const std::vector<SceneEdit>& edits,
+                            const UrdfSceneOptions& urdf) {
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : ".";
+  if (is_urdf_path(file)) {
+    const Scene scene = load_urdf_scene(file, urdf);
+    if (edits.empty()) return scene;
+    // the edits apply to the scene JSON the model becomes (what `pivot check` prints)
+    Scene edited = edit_scene(scene, urdf_scene_json(file, urdf), dir, edits);
+    edited.warnings = scene.warnings;
+    return edited;
+  }
   // strictly first: syntax errors as line and column, duplicate keys, the file's own errors
   const Scene scene = load_scene(file);
   if (edits.empty()) return scene;
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
-  return edit_scene(scene, text.str(), file.has_parent_path() ? file.parent_path() : ".", edits);
+  return edit_scene(scene, text.str(), dir, edits);
+}
+
+void print_scene_warnings(const Scene& scene) {
+  for (const std::string& w : scene.warnings) fmt::print(stderr, "pivot: warning: {}\n", w);
 }
 
 }  // namespace pivot::cli

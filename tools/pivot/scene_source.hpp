@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "pivot/scenes/urdf.hpp"
+
 namespace pivot {
 struct Scene;
 }
@@ -33,11 +35,16 @@ using SceneEdit = std::pair<std::string, nlohmann::json>;
 /// part, the shipped scene `arg` or `arg`.json. Throws pivot::Error when neither exists
 [[nodiscard]] std::filesystem::path resolve_scene_path(const std::string& arg);
 
-/// reads the scene file strictly, then, with edits, applies each (the pointer's parent must
+/// reads the scene file strictly (a .urdf file as the scene of that model alone, with `urdf`'s
+/// options), then, with edits, applies each (the pointer's parent must
 /// exist, or be an object key that is created; array indices must exist) and reads the edited
 /// scene again, so its errors still name the file and the place. Throws pivot::Error
 [[nodiscard]] Scene load_scene_with_edits(const std::filesystem::path& file,
-                                          const std::vector<SceneEdit>& edits);
+                                          const std::vector<SceneEdit>& edits,
+                                          const UrdfSceneOptions& urdf = {});
+
+/// the scene's warnings (Scene::warnings) on stderr, one line "pivot: warning: ..." each
+void print_scene_warnings(const Scene& scene);
 
 /// `scene`, read from `text` (its JSON, with `base_dir` for mesh paths), with `edits` applied
 /// to that text and read again; `scene` itself when there are no edits. Throws pivot::Error
