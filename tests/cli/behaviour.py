@@ -119,7 +119,7 @@ def test_install():
     check(os.path.isfile(os.path.join(share, "schema", "pivot-scene-1.schema.json")),
           "the schema is not installed at share/pivot/scenes/schema/")
     stray = [f for f in os.listdir(share)
-             if not (f.endswith(".json") or f in ("meshes", "mocap", "schema", "sweeps",
+             if not (f.endswith(".json") or f in ("meshes", "mocap", "robots", "schema", "sweeps",
                                                   "trajectories"))]
     check(not stray, f"installed beside the scenes: {stray}")
     # the example sweeps (docs/sweeps.md) are installed and find their scenes there
