@@ -51,7 +51,8 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
                                    "friction",
                                    "restitution",
                                    "kinematic",
-                                   "animator"};
+                                   "animator",
+                                   "visual"};
   keys.insert(keys.end(), kOrientationKeys.begin(), kOrientationKeys.end());
   const Object o(ctx, j, ptr, keys);
   SceneBody b;
@@ -121,6 +122,7 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
       ctx.fail(o.pointer("animator"), "a fixed body never moves: it has no animator controls");
     b.animator = read_animator(ctx, o.required("animator"), o.pointer("animator"));
   }
+  if (o.has("visual")) b.visuals = read_visuals(ctx, o.required("visual"), o.pointer("visual"));
   s.p_WS = within(ctx, o.pointer("position"), o.vec3("position", Vec3::Zero(), Range::any),
                   kMaxLength, "m");
   s.q_WB = o.orientation();

@@ -14,6 +14,7 @@
 // message is one line naming the file, the JSON pointer and what was expected; the error's
 // source() is the file and its place() the pointer (or line and column).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -119,6 +120,22 @@ struct SceneShape {
   ShapePtr built;                             ///< the collision shape
 };
 
+/// what a viewer draws of a body instead of its collision shape ("visual", e.g. a URDF link's
+/// <visual> geometry with its material colour; docs/models.md): never collides, has no mass
+struct SceneVisual {
+  ShapeType type = ShapeType::box;      ///< box, sphere, cylinder or mesh
+  Vec3 half_extents = Vec3::Zero();     ///< box, m
+  double radius = 0.0;                  ///< sphere, cylinder, m
+  double half_length = 0.0;             ///< cylinder (along z), m
+  std::string file;                     ///< mesh: the path as written in the file
+  std::filesystem::path file_path;      ///< mesh: resolved against the scene's folder
+  Vec3 scale = Vec3::Ones();            ///< mesh: per-axis scale of its coordinates
+  Vec3 position = Vec3::Zero();         ///< m, in the body's shape frame
+  Quat orientation = Quat::Identity();  ///< visual → shape frame
+  /// red, green, blue, alpha in [0, 1]; none: the viewer's colour for the body
+  std::optional<std::array<double, 4>> colour;
+};
+
 /// a body: its settings for World::add_body and the shape as described
 struct SceneBody {
   BodySettings settings;            ///< settings.shape is shape->built
@@ -133,6 +150,8 @@ struct SceneBody {
   /// a planar scene's body: its angle about +y as the file gives it, rad (settings.q_WB is the
   /// rotation by it; the resolved form writes this number back, so it reads back unchanged)
   double planar_angle = 0.0;
+  /// what a viewer draws instead of the collision shape ("visual"); empty: the shape
+  std::vector<SceneVisual> visuals;
 };
 
 /// the settings of any joint type

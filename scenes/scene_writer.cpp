@@ -250,6 +250,24 @@ ojson settings_json(const SceneSettings& s) {
           {"hybrid_rolling_stick", w.hybrid_torques.stick}};
 }
 
+ojson visuals_json(const std::vector<SceneVisual>& visuals) {
+  ojson out = ojson::array();
+  for (const SceneVisual& v : visuals) {
+    ojson shape = {{"type", to_string(v.type)}};
+    if (v.type == ShapeType::box) shape["half_extents"] = vec(v.half_extents);
+    if (v.type == ShapeType::sphere || v.type == ShapeType::cylinder) shape["radius"] = v.radius;
+    if (v.type == ShapeType::cylinder) shape["half_length"] = v.half_length;
+    if (v.type == ShapeType::mesh) {
+      shape["file"] = v.file_path.string();
+      shape["scale"] = vec(v.scale);
+    }
+    ojson e = {{"shape", shape}, {"position", vec(v.position)}, {"quat_wxyz", wxyz(v.orientation)}};
+    if (v.colour) e["colour"] = *v.colour;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 ojson body_json(const SceneBody& b) {
   const BodySettings& s = b.settings;
   ojson j;
@@ -284,6 +302,7 @@ ojson body_json(const SceneBody& b) {
   }
   j["friction"] = s.friction;
   j["restitution"] = s.restitution;
+  if (!b.visuals.empty()) j["visual"] = visuals_json(b.visuals);
   if (b.animator) {
     const AnimatorBodySettings& a = *b.animator;
     ojson overrides = ojson::array();

@@ -24,6 +24,8 @@ SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const 
 /// (in `density_unit`), or 1 kg with a shape
 void read_mass(const Context& ctx, const Object& o, const std::string& ptr, SceneBody& b,
                const char* inertia_key, const char* density_unit);
+/// a body's "visual" (read_visual.cpp): drawn geometry, mesh files checked for existence only
+std::vector<SceneVisual> read_visuals(const Context& ctx, const json& j, const std::string& ptr);
 /// one entry of "bodies"
 SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr);
 /// body_a (a body) and body_b (a body or "world", default "world") of a joint or spring

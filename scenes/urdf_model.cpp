@@ -16,6 +16,7 @@
 
 #include <urdf_parser/urdf_parser.h>
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -130,7 +131,10 @@ class Importer {
     throw Error(file_.string(), place, what);
   }
   Frame frame(const urdf::Pose& pose, const std::string& place) const;
-  json shape_json(const urdf::Geometry* g, const std::string& place, const Frame& X_WS);
+  /// `collision`: the geometry counts for the lowest point of the model
+  json shape_json(const urdf::Geometry* g, const std::string& place, const Frame& X_WS,
+                  bool collision = true);
+  json primitive_or_mesh_json(const urdf::Geometry* g, const std::string& place, const Frame& X_WS);
   fs::path mesh_path(const std::string& filename, const std::string& place) const;
   void check_inertial(const urdf::Link& link) const;
   json body_json(const Group& group);
@@ -197,7 +201,16 @@ fs::path Importer::mesh_path(const std::string& filename, const std::string& pla
 }
 
 // a URDF geometry as a scene shape; X_WS places it, for the lowest point of the model
-json Importer::shape_json(const urdf::Geometry* g, const std::string& place, const Frame& X_WS) {
+json Importer::shape_json(const urdf::Geometry* g, const std::string& place, const Frame& X_WS,
+                          bool collision) {
+  const double lowest_before = lowest_z_;
+  json shape = primitive_or_mesh_json(g, place, X_WS);
+  if (!collision) lowest_z_ = lowest_before;
+  return shape;
+}
+
+json Importer::primitive_or_mesh_json(const urdf::Geometry* g, const std::string& place,
+                                      const Frame& X_WS) {
   if (!g) fail(place, "missing: geometry (a box, cylinder, sphere or mesh)");
   const auto positive = [&](double x, const std::string& what) {
     if (!(std::isfinite(x) && x > 0.0))
@@ -356,6 +369,31 @@ json Importer::body_json(const Group& group) {
     body["shape"] = {{"type", "compound"}, {"children", children}};
   }
   if (!group.fixed && body.contains("shape")) body["centre_of_mass"] = vec_json(Vec3::Zero());
+  // the visual geometry with its material colour, in the same frame (the shape frame: the
+  // body's, or the compound's, whose origin is the body's)
+  json visuals = json::array();
+  for (const std::string& l : group.links) {
+    const urdf::Link& link = *model_->getLink(l);
+    for (std::size_t i = 0; i < link.visual_array.size(); ++i) {
+      const urdf::Visual& vis = *link.visual_array[i];
+      const std::string vplace = fmt::format("{}: visual {}", link_place(l), i);
+      const Frame X_WV = X_WL_.at(l) * frame(vis.origin, vplace);
+      const Frame X_BV = X_BW * X_WV;
+      json v = {{"shape", shape_json(vis.geometry.get(), vplace, X_WV, false)},
+                {"position", vec_json(X_BV.p)},
+                {"quat_wxyz", quat_json(X_BV.q)}};
+      if (vis.material) {
+        const urdf::Color& c = vis.material->color;
+        // urdfdom keeps floats: rounded to 1e-6 so that 0.6 is written 0.6
+        const auto unit = [](float x) {
+          return std::round(std::clamp(static_cast<double>(x), 0.0, 1.0) * 1e6) / 1e6;
+        };
+        v["colour"] = json::array({unit(c.r), unit(c.g), unit(c.b), unit(c.a)});
+      }
+      visuals.push_back(std::move(v));
+    }
+  }
+  if (!visuals.empty()) body["visual"] = std::move(visuals);
   return body;
 }
 

@@ -353,6 +353,37 @@ TEST_CASE("urdf: mesh geometry becomes mesh shapes with resolved files and scale
   CHECK(shape["children"][1]["position"] == nlohmann::json({0.0, 0.0, 1.0}));
 }
 
+TEST_CASE("urdf: visual geometry travels with its material colour, apart from the shape",
+          "[scenes]") {
+  const TempDir dir("visual");
+  const fs::path file = dir.write("v.urdf", R"(<robot name="v">
+      <material name="red"><color rgba="1 0 0 0.5"/></material>
+      <link name="a"><inertial><origin xyz="0 0 0.1"/><mass value="1"/>
+        <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+        <visual><origin xyz="0 0 0.3"/><geometry><sphere radius="0.2"/></geometry>
+          <material name="red"/></visual>
+        <visual><geometry><box size="0.2 0.4 0.6"/></geometry></visual>
+        <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+      </link></robot>)");
+  const pivot::Scene scene = pivot::load_urdf_scene(file, {.ground = false});
+  REQUIRE(scene.bodies.size() == 1);
+  const std::vector<pivot::SceneVisual>& v = scene.bodies[0].visuals;
+  REQUIRE(v.size() == 2);
+  // in the shape frame, whose origin is the centre of mass 0.1 m above the link's origin
+  CHECK(v[0].type == pivot::ShapeType::sphere);
+  CHECK(v[0].radius == 0.2);
+  CHECK(v[0].position.isApprox(Vec3(0, 0, 0.2)));
+  REQUIRE(v[0].colour);
+  CHECK(*v[0].colour == std::array<double, 4>{1, 0, 0, 0.5});
+  CHECK(v[1].type == pivot::ShapeType::box);
+  CHECK(v[1].half_extents.isApprox(Vec3(0.1, 0.2, 0.3)));
+  CHECK_FALSE(v[1].colour);
+  // the collision shape is the collision box alone; the visuals read back from the resolved form
+  CHECK(scene.bodies[0].shape->children.size() == 1);
+  const std::string resolved = pivot::resolved_scene_json(scene);
+  CHECK(pivot::resolved_scene_json(pivot::parse_scene(resolved, dir.path, "r")) == resolved);
+}
+
 TEST_CASE("urdf: joint damping and friction are reported as not simulated", "[scenes]") {
   const TempDir dir("warn");
   const fs::path file = dir.write("w.urdf", R"(<robot name="w">

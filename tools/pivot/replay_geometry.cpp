@@ -191,6 +191,47 @@ ojson surface_mesh(const SmoothSurface& surface, const Vec3& offset) {
   return {{"type", surface.name()}, {"vertices", flat_points(points)}, {"triangles", triangles}};
 }
 
+/// a body's visual geometry (SceneVisual) as parts placed in the body frame, each with its
+/// colour; `offset`: the shape frame's origin in the body frame. A mesh is read here (its
+/// coordinates scaled); a file that cannot be read is an error naming it
+ojson visual_parts(const std::vector<SceneVisual>& visuals, const Vec3& offset) {
+  ojson parts = ojson::array();
+  for (const SceneVisual& v : visuals) {
+    ojson p;
+    p["type"] = to_string(v.type);
+    p["position"] = vec3(offset + v.position);
+    p["quat_wxyz"] = quat_wxyz(v.orientation);
+    switch (v.type) {
+      case ShapeType::box:
+        p["half_extents"] = vec3(v.half_extents);
+        break;
+      case ShapeType::sphere:
+        p["radius"] = v.radius;
+        break;
+      case ShapeType::cylinder:
+        p["radius"] = v.radius;
+        p["half_length"] = v.half_length;
+        break;
+      case ShapeType::mesh: {
+        const ShapePtr mesh = load_obj_mesh(v.file_path.string());
+        std::vector<Vec3> points = mesh->points;
+        for (Vec3& x : points) x = x.cwiseProduct(v.scale);
+        p["vertices"] = flat_points(points);
+        ojson tris = ojson::array();
+        for (const auto& t : mesh->triangles)
+          for (const int i : t) tris.push_back(i);
+        p["triangles"] = tris;
+        break;
+      }
+      default:
+        continue;
+    }
+    if (v.colour) p["colour"] = *v.colour;
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
 }  // namespace
 
 ojson replay_shapes(const Scene& scene, const World& world) {
@@ -213,6 +254,11 @@ ojson replay_shapes(const Scene& scene, const World& world) {
     b["surface"] = given && body.smooth_surface
                        ? surface_mesh(*body.smooth_surface, body.shape_offset)
                        : ojson();
+    // drawn instead of the parts (the viewer's "visual" toggle); only bodies that have some
+    if (static_cast<std::size_t>(i) < scene.bodies.size() &&
+        !scene.bodies[static_cast<std::size_t>(i)].visuals.empty())
+      b["visual"] =
+          visual_parts(scene.bodies[static_cast<std::size_t>(i)].visuals, body.shape_offset);
     bodies.push_back(std::move(b));
   }
   return {{"format", "pivot-shapes"},

@@ -2,7 +2,8 @@
 // shapes.json of a run (docs/viewer.md "shapes.json"): what the replay viewer draws for each
 // body, in the body's (centre-of-mass) frame. Primitives are written by their sizes, convex
 // shapes by their points (the viewer takes the hull), meshes by their triangles, compounds as
-// their children, and smooth surfaces tessellated from their own evaluation.
+// their children, and smooth surfaces tessellated from their own evaluation; a body's visual
+// geometry (a URDF link's <visual>, docs/models.md) as "visual" parts with their colours.
 
 #include <nlohmann/json.hpp>
 

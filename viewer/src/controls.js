@@ -37,6 +37,7 @@ export function buildControls(bar, run, on) {
     ['joints', 'joints', run.joints !== null && run.joints.list.length > 0, 'no joints'],
     ['trails', 'trails', true, '', run.dynamic.length <= 6],
     ['surfaces', 'smooth surfaces', run.bodies.some((b) => b.surface), 'no smooth surfaces in the scene'],
+    ['visual', 'visual geometry', run.bodies.some((b) => b.visual), 'no visual geometry in the scene (off: the collision shapes)'],
     ['translucent', 'see-through', true, '', false],
   ];
   for (const [key, label, available, why, initially = true] of toggles) {

@@ -5,7 +5,7 @@
 // shift-click) to throw a ball from the eye through the clicked pixel (Cline 2002 §4.7).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { buildBodies } from './shapes.js';
+import { buildBodies, showVisual } from './shapes.js';
 
 function el(tag, props = {}, text = '') {
   const e = document.createElement(tag);
@@ -136,6 +136,8 @@ export function startLive(config) {
     live.typical = sizes.length ? sizes[sizes.length >> 1] : 0.1;
     const span = Math.max(box.getSize(new THREE.Vector3()).length(), 8 * live.typical);
     bodies = buildBodies(message, 4 * span);
+    // a URDF robot's visual geometry, where it has some, instead of its collision shapes
+    showVisual(bodies, true);
     for (const b of bodies) scene.add(b.group);
     live.bodies = bodies.length;
     pullTarget.scale.setScalar(0.08 * live.typical);

@@ -7,7 +7,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import uPlotCss from 'uplot/dist/uPlot.min.css';
 import css from './style.css';
 import { decodeRun, locate } from './data.js';
-import { buildBodies, defaultTranslucent, setTranslucent, showSurfaces } from './shapes.js';
+import { buildBodies, defaultTranslucent, setTranslucent, showSurfaces, showVisual } from './shapes.js';
 import { Overlays } from './overlays.js';
 import { Plots } from './plots.js';
 import { buildControls } from './controls.js';
@@ -270,12 +270,14 @@ function start() {
     },
     toggle: (what, on) => {
       if (what === 'surfaces') showSurfaces(bodies, on);
+      else if (what === 'visual') showVisual(bodies, on);
       else if (what === 'translucent') bodies.forEach((b, i) => setTranslucent(b, on || seeThrough.includes(i)));
       else overlays.show(what, on);
       state.dirty = true;
     },
   });
   showSurfaces(bodies, true);
+  showVisual(bodies, true);
   // trails of many bodies hide the bodies: shown by default for up to 6 moving bodies
   if (run.dynamic.length > 6) overlays.show('trails', false);
   // mesh bodies that hold another body are see-through; the toggle makes every body so

@@ -110,9 +110,30 @@ export function buildBodies(run, extent) {
       surface.userData.body = index;
       group.add(surface);
     }
+    // the visual geometry (a URDF link's <visual>) in its own colours, drawn instead of the parts
+    let visual = null;
+    if (body.visual && body.visual.length > 0) {
+      visual = new THREE.Group();
+      for (const part of body.visual) {
+        const c = part.colour;
+        const m = new THREE.MeshStandardMaterial({
+          color: c ? new THREE.Color(c[0], c[1], c[2]) : color,
+          roughness: 0.6,
+          metalness: 0.05,
+          transparent: c ? c[3] < 1 : false,
+          opacity: c ? c[3] : 1,
+        });
+        const mesh = new THREE.Mesh(partGeometry(part, extent), m);
+        mesh.position.copy(vec(part.position));
+        mesh.quaternion.copy(quat(part.quat_wxyz));
+        mesh.userData.body = index;
+        visual.add(mesh);
+      }
+      group.add(visual);
+    }
     group.position.copy(vec(body.position));
     group.quaternion.copy(quat(body.quat_wxyz));
-    return { group, parts, surface };
+    return { group, parts, surface, visual };
   });
 }
 
@@ -121,6 +142,15 @@ export function showSurfaces(bodies, on) {
   for (const b of bodies) {
     if (!b.surface) continue;
     b.surface.visible = on;
+    b.parts.visible = !on;
+  }
+}
+
+// shows each body's visual geometry (when it has some) or its collision parts
+export function showVisual(bodies, on) {
+  for (const b of bodies) {
+    if (!b.visual) continue;
+    b.visual.visible = on;
     b.parts.visible = !on;
   }
 }
