@@ -45,7 +45,7 @@ bool World::post_stabilize(std::vector<Contact> contacts) {
     add_joint_rows({.equality_bias = 1.0, .limit_margin = 0.0, .limit_bias = 1.0, .motors = false});
     if (pass > 0) detect_contacts(contacts);   // re-linearized at the corrected positions
     hybrid_->drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
-    add_contact_rows(contacts, false);
+    add_contact_rows(contacts, nullptr);
     if (rows_->equalities.empty() && rows_->unilaterals.empty()) return moved;
     Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);
     if (!nothing_to_correct(*rows_)) {

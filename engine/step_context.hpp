@@ -17,7 +17,9 @@ namespace pivot::detail {
 
 struct StepContext {
   double h = 0.0;  ///< the time step, s
-  int n = 0;       ///< bodies
+  /// α of Baumgarte's rows, 1/s: baumgarte_rate(settings), min(baumgarte_alpha, 1/h)
+  double baumgarte_alpha = 0.0;
+  int n = 0;  ///< bodies
 
   // forces (compute_forces)
   Eigen::VectorXd f;      ///< all wrenches at (p_t, v_t, t), 6 per body; f̃ after gradients

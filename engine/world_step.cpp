@@ -26,6 +26,7 @@
 #include "pivot/engine/stopwatch.hpp"
 #include "pivot/engine/thread_pool.hpp"
 #include "pivot/engine/world.hpp"
+#include "pivot/engine/world_hybrid_access.hpp"
 
 namespace pivot {
 
@@ -68,8 +69,7 @@ void World::restore_skipped_contacts(int a, int b, std::vector<Contact>& contact
 // Contact rows of the dynamics LCP (Cline eq. 2.49, 4.16) or of the post-step (eq. 3.7): the
 // normal row and, for dynamics, a polyhedral cone of k directions with μ = √(μ_A μ_B) (Cline
 // eq. 2.48). The rows and their biases are constraints/contact_rows.hpp's.
-void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics) {
-  const double h = settings_.time_step;
+void World::add_contact_rows(const std::vector<Contact>& contacts, const StepContext* step) {
   for (const Contact& c : contacts) {
     const Pose A = set_.pose(c.body_a), B = set_.pose(c.body_b);
     const ContactRow normal = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, c.n_BA_W);
@@ -79,7 +79,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
     row.J_A = normal.J_A;
     row.J_B = normal.J_B;
     row.owner = -1;
-    if (!dynamics) {
+    if (!step) {
       row.bias = contact_position_bias(c.gap, c.p_WCa, c.p_WCb);
       rows_->unilaterals.push_back(row);
       continue;
@@ -91,11 +91,11 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
     if (c.body_a >= 0) vn += row.J_A.dot(set_.twist(c.body_a));
     if (c.body_b >= 0) vn += row.J_B.dot(set_.twist(c.body_b));
     const ContactBiasSettings bias{
-        .time_step = h,
+        .time_step = step->h,
         .restitution = std::max(ba ? ba->restitution : 0.0, bb ? bb->restitution : 0.0),
         .restitution_threshold = settings_.restitution_threshold,
         .baumgarte = settings_.stabilization == Stabilization::baumgarte,
-        .baumgarte_alpha = baumgarte_rate(settings_)};
+        .baumgarte_alpha = step->baumgarte_alpha};
     row.bias = contact_velocity_bias(c.gap, vn, bias);
     rows_->unilaterals.push_back(row);
     const double mu = std::sqrt(mu_a * mu_b);
@@ -161,6 +161,7 @@ const StepReport& World::step() {
 void World::run_step() {
   StepContext ctx;
   ctx.h = settings_.time_step;
+  ctx.baumgarte_alpha = baumgarte_rate(settings_);
   ctx.n = set_.size();
   report_ = StepReport{};
   recorded_lcps_.clear();
@@ -168,13 +169,13 @@ void World::run_step() {
   for (int i = 0; i < ctx.n; ++i) step_start_[i] = {set_.pose(i), set_.twist(i)};
   Stopwatch whole(settings_.profile), clock(settings_.profile);
 
-  prescribe_kinematic_twists();
+  prescribe_kinematic_twists(ctx);
   compute_forces(ctx);
   time_stage(StepStage::forces, clock.lap());
   rows_->clear();
   // J v⁺ + g/h ≥ 0 for limits: approached, never passed, in one step
   add_joint_rows({.equality_bias = settings_.stabilization == Stabilization::baumgarte
-                                       ? baumgarte_rate(settings_)
+                                       ? ctx.baumgarte_alpha
                                        : 0.0,
                   .limit_margin = settings_.limit_margin,
                   .limit_bias = 1.0 / ctx.h,
@@ -187,7 +188,7 @@ void World::run_step() {
   integrate_positions(ctx);
   time_stage(StepStage::integration, clock.lap());
   stabilize();
-  finish_step();
+  finish_step(ctx);
   report_.step_seconds = whole.lap();
   add_stage_totals();
 }
@@ -256,12 +257,13 @@ void World::add_step_contacts(StepContext& ctx) {
   detect_contacts(ctx.contacts);
   Stopwatch clock(settings_.profile);
   if (settings_.hybrid || !hybrid_->pairs().empty()) {
-    hybrid_->before_lcp(*this, ctx.contacts, ctx.f_ext);
+    HybridAccess host(*this, ctx.h);
+    hybrid_->before_lcp(host, ctx.contacts, ctx.f_ext);
     time_stage(StepStage::hybrid, clock.lap());
   }
   ctx.first_contact_row = static_cast<int>(rows_->unilaterals.size());
   ctx.first_cone = static_cast<int>(rows_->cones.size());
-  add_contact_rows(ctx.contacts, true);
+  add_contact_rows(ctx.contacts, &ctx);
   report_.contacts = static_cast<int>(ctx.contacts.size());
   time_stage(StepStage::assembly, clock.lap());
 }
@@ -491,13 +493,16 @@ void World::stabilize() {
 // is put back where it started the step, with its start-of-step twist, and the step reports the
 // failure: the user sees it (StepWarning::nonfinite_state), and the state stays usable for
 // set_state or a smaller time step.
-void World::restore_nonfinite_bodies() {
+void World::restore_nonfinite_bodies(const StepContext& ctx) {
   for (int i = 0; i < set_.size(); ++i) {
     const Pose p = set_.pose(i);
     if (p.all_finite() && set_.twist(i).allFinite()) continue;
     const auto& pairs = hybrid_->pairs();
     for (std::size_t k = pairs.size(); k-- > 0;)
-      if (pairs[k].body == i || pairs[k].partner == i) hybrid_->exit(*this, k, "state_not_finite");
+      if (pairs[k].body == i || pairs[k].partner == i) {
+        HybridAccess host(*this, ctx.h);
+        hybrid_->exit(host, k, "state_not_finite");
+      }
     set_.set_pose(i, step_start_[i].first);
     set_.twist(i) = step_start_[i].second;
     ++report_.failures;
@@ -505,7 +510,7 @@ void World::restore_nonfinite_bodies() {
                  fmt::format("body {}: its state was not finite after the step; it keeps its "
                              "start-of-step pose and twist (time step {} s too large for "
                              "the forces or constraints on it?)",
-                             pivot::quoted(set_.body(i).name), settings_.time_step));
+                             pivot::quoted(set_.body(i).name), ctx.h));
   }
   if (report_.warning_count(StepWarning::nonfinite_state) > 0) {
     report_.joint_error_after = max_joint_error();
@@ -513,14 +518,15 @@ void World::restore_nonfinite_bodies() {
 }
 
 // 7. the clock, hybrid entries at the end of the step, and the totals
-void World::finish_step() {
-  time_ += settings_.time_step;
+void World::finish_step(const StepContext& ctx) {
+  time_ += ctx.h;
   ++steps_;
   report_.time = time_;
   Stopwatch clock(settings_.profile);
-  hybrid_->after_step(*this);
+  HybridAccess host(*this, ctx.h);
+  hybrid_->after_step(host);
   if (settings_.hybrid || !hybrid_->pairs().empty()) time_stage(StepStage::hybrid, clock.lap());
-  restore_nonfinite_bodies();  // last: after the hybrid entries' projections too
+  restore_nonfinite_bodies(ctx);  // last: after the hybrid entries' projections too
   if (settings_.dimension == 2) project_on_plane();
   report_.reduced_pairs = static_cast<int>(hybrid_->pairs().size());
   report_.switches = hybrid_->take_switches();

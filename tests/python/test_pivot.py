@@ -114,6 +114,32 @@ class WorldApi(unittest.TestCase):
         self.assertEqual(w.positions.shape, (1, 3))
         self.assertEqual(w.quaternions_wxyz.shape, (1, 4))
 
+    def test_every_setting_of_the_stub_is_an_attribute(self):
+        # the stub's WorldSettings block is written from the settings table
+        # (engine/world_settings_table.hpp); each attribute reads its C++ default and keeps
+        # what is set
+        stub = (Path(__file__).resolve().parents[2] / "python/pivot/__init__.pyi").read_text()
+        block = stub.split("# generated: the settings table")[1].split("# end of the generated")[0]
+        names = {line.split(":")[0].strip(): line.split(":")[1].split("#")[0].strip()
+                 for line in block.splitlines()[1:] if ":" in line}
+        self.assertIn("threads", names)
+        self.assertIn("hybrid_point_tolerance", names)
+        s = pivot.WorldSettings()
+        for name, kind in names.items():
+            value = getattr(s, name)
+            if kind == "float":
+                setattr(s, name, value + 0.25)
+                self.assertEqual(getattr(s, name), value + 0.25, name)
+            elif kind == "bool":
+                setattr(s, name, not value)
+                self.assertEqual(getattr(s, name), not value, name)
+        self.assertEqual(pivot.WorldSettings().hybrid_point_tolerance, 1e-3)
+        self.assertEqual(pivot.WorldSettings(threads=2).threads, 2)
+        self.assertEqual(pivot.WorldSettings().hybrid_mu_static, -1.0)  # null: the pair's mu
+        with self.assertRaises(pivot.Error) as e:
+            pivot.World(pivot.WorldSettings(hybrid_point_tolerance=0.0))
+        self.assertIn("hybrid_point_tolerance must be finite and > 0", str(e.exception))
+
     def test_pendulum_joint_and_energy(self):
         # a point mass on a 1 m ball joint: the joint error stays at post-stabilization's level,
         # and its potential energy at the start is V = -m g·x = m |g| z0, z0 = -0.8 m
