@@ -146,7 +146,7 @@ void visit_settings(Settings&& s, Visit&& visit) {
         .note = "a field of FrictionTorques, flattened with the prefix hybrid_"});
   visit(s.dimension, SettingInfo{.key = "dimension", .field = "dimension", .unit = "", .range = {.min = 2, .max = 3}, .scope = api,
         .doc = "3, or 2 for a planar world in the x–z plane (docs/planar.md); a scene gives it at its top level, beside its shapes"});
-  visit(s.friction_direction_offset, SettingInfo{.key = "friction_direction_offset", .field = "friction_direction_offset", .unit = "rad", .scope = api,
+  visit(s.friction_direction_offset, SettingInfo{.key = "friction_direction_offset", .field = "friction_direction_offset", .unit = "rad",
         .doc = "the friction directions are turned by this angle about the normal from their default"});
   visit(s.threads, SettingInfo{.key = "threads", .field = "threads", .unit = "", .range = {.min = 0, .max = kMaxThreads}, .scope = api,
         .doc = "threads for independent islands and the narrow phase; 0: every core (the results are the same for any count; pivot run --threads)"});

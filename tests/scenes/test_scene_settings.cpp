@@ -88,3 +88,13 @@ TEST_CASE("a scene setting out of the table's range is refused at its pointer",
   // a setting the scene file does not hold (C++ and Python only) is an unknown key
   CHECK_THAT(error_of({{"threads", 2}}), Contains("/settings/threads: unknown key"));
 }
+
+TEST_CASE("friction_direction_offset is a scene key (one line of the settings table)",
+          "[scene][settings]") {
+  // a setting of C++ only until its table entry took the scene scope: the reader, the writer,
+  // the schema and the docs followed from that one line
+  const Scene s =
+      parse_scene(R"({"pivot_scene": 1, "settings": {"friction_direction_offset": 0.5}})", ".");
+  CHECK(s.settings.world.friction_direction_offset == 0.5);
+  CHECK(json::parse(resolved_scene_json(s))["settings"]["friction_direction_offset"] == 0.5);
+}
