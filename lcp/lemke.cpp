@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "pivot/lcp/active_set.hpp"
+#include "pivot/lcp/equilibrate.hpp"
 #include "pivot/lcp/lemke_path.hpp"
 #include "pivot/lcp/matrix_access.hpp"
 #include "pivot/lcp/psd_lcp.hpp"
@@ -26,6 +27,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // a sparse M with more than this fraction of its n² entries stored is solved in dense storage
 constexpr double kDenseFraction = 0.25;
+
+// a problem whose equilibration moves some entry of M, q, z or w by more than 2^this (10⁶⁰:
+// data near the ends of the range of double, where a product of two entries over- or
+// underflows) is solved equilibrated from the start (docs/lcp.md, "Scaling")
+constexpr int kEquilibrateAbove = 200;
 
 template <typename Matrix>
 LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& options) {
@@ -154,13 +160,13 @@ LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& optio
   if (residual_failed) {
     result.status = LcpStatus::numerical_failure;
     result.message =
-        result.z.size() != n
-            ? std::string("the basis became singular along Lemke's path")
+        result.z.size() != n ? std::string("the basis became singular along Lemke's path")
         : !result.residuals.verifiable()
-            ? fmt::format("the answer cannot be verified: z's rounding moves w by {:.3g} of "
-                          "|q|inf (more than {:.3g}; |z|inf = {:.3g})",
-                          result.residuals.rounding_share, kMaxRoundingShare,
-                          result.z.lpNorm<Eigen::Infinity>())
+            ? fmt::format(
+                  "the answer cannot be verified: z's rounding moves w by {:.3g} of "
+                  "|q|inf (more than {:.3g}; |z|inf = {:.3g})",
+                  result.residuals.rounding_share, kMaxRoundingShare,
+                  result.z.lpNorm<Eigen::Infinity>())
             : fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
                           result.residuals.worst(), options.residual_tolerance);
     if (result.z.size() != n) {
@@ -205,8 +211,8 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     result.z = Vector::Zero(n);
     result.residuals = measure_residuals(M, q, result.z, &result.w);
     result.pivots = result.crash_pivots = crash.pivots;
-    result.message = fmt::format("no solution within {} pivots (the crash start used them)",
-                                 crash.pivots);
+    result.message =
+        fmt::format("no solution within {} pivots (the crash start used them)", crash.pivots);
     return result;
   }
   LemkeOptions whole = options;
@@ -223,11 +229,56 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   return result;
 }
 
+// The equilibrated solve (equilibrate.hpp): Lemke's method and its residual checks on
+// (R M C, γ R q), the answer taken back to z = C z̃ / γ, w = w̃ / (γ R). The residuals reported
+// are the scaled problem's: the measures relative to ‖z‖∞ and ‖q‖∞ mean the same whatever the
+// units of the original.
+template <typename Matrix>
+LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibration& e,
+                             const LemkeOptions& options) {
+  LemkeOptions scaled = options;
+  if (options.covering.size() == q.size()) scaled.covering = scaled_covering(options.covering, e);
+  LcpResult result = solve(scaled_matrix(M, e), scaled_q(q, e), scaled);
+  result.equilibrated = true;
+  unscale_solution(e, result.z, result.w);
+  if (result.ok() && !(result.z.allFinite() && result.w.allFinite())) {
+    result.status = LcpStatus::numerical_failure;
+    result.message = "the solution leaves the range of double when scaled back";
+    result.z = Vector::Zero(q.size());
+    result.w = q;
+    result.active_set.clear();
+  }
+  return result;
+}
+
+// Scale-free solving (docs/lcp.md, "Scaling"): a problem whose balancing factors exceed
+// kEquilibrateAbove is solved equilibrated; any other is solved as given first, and solved
+// equilibrated when that fails. Balancing cannot tell units from rounding noise (a row of
+// 1e-15's left by cancellation is scaled up like a row in tonnes), so a problem that solves as
+// given keeps that answer: it passed the residual check on the data as given.
+template <typename Matrix>
+LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions& options) {
+  if (!validate(M, q).empty() || q.size() == 0) return solve(M, q, options);
+  const Equilibration e = equilibrate(M, q);
+  const int size = e.size();
+  if (size > kEquilibrateAbove) return solve_equilibrated(M, q, e, options);
+  LcpResult result = solve(M, q, options);
+  if (result.ok() || size == 0 || result.status == LcpStatus::invalid_input ||
+      (options.interrupted && options.interrupted()))
+    return result;
+  LcpResult retry = solve_equilibrated(M, q, e, options);
+  retry.pivots += result.pivots;
+  retry.crash_pivots += result.crash_pivots;
+  retry.refactorizations += result.refactorizations;
+  retry.check_seconds += result.check_seconds;
+  return retry;
+}
+
 }  // namespace
 
 LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  LcpResult result = solve(problem.M, problem.q, options);
+  LcpResult result = solve_scale_free(problem.M, problem.q, options);
   result.seconds = seconds_since(start);
   return result;
 }
@@ -238,8 +289,8 @@ LcpResult solve_lemke(const SparseLcpProblem& problem, const LemkeOptions& optio
   const auto start = std::chrono::steady_clock::now();
   const double n = static_cast<double>(problem.q.size());
   LcpResult result = static_cast<double>(problem.M.nonZeros()) > kDenseFraction * n * n
-                         ? solve(DenseMatrix(problem.M), problem.q, options)
-                         : solve(problem.M, problem.q, options);
+                         ? solve_scale_free(DenseMatrix(problem.M), problem.q, options)
+                         : solve_scale_free(problem.M, problem.q, options);
   result.seconds = seconds_since(start);
   return result;
 }
