@@ -189,9 +189,9 @@ std::vector<SurfacePoint> LoopSurface::samples() const {
   return out;
 }
 
-std::shared_ptr<const LoopSurface> load_loop_surface(const std::string& obj_path) {
-  const ShapePtr mesh = load_obj_mesh(obj_path);
-  return std::make_shared<LoopSurface>(mesh->points, mesh->triangles, obj_path);
+std::shared_ptr<const LoopSurface> load_loop_surface(const std::string& path, const Vec3& scale) {
+  const ShapePtr mesh = load_mesh_file(path, scale);
+  return std::make_shared<LoopSurface>(mesh->points, mesh->triangles, path);
 }
 
 }  // namespace pivot

@@ -95,8 +95,10 @@ class LoopSurface final : public SmoothSurface {
   bool subdivided_ = false;
 };
 
-/// a Loop surface from an OBJ file (vertices and faces; polygons are fanned into triangles as
-/// for mesh shapes); throws pivot::Error naming the file for what it cannot read
-[[nodiscard]] std::shared_ptr<const LoopSurface> load_loop_surface(const std::string& obj_path);
+/// a Loop surface whose control mesh is read from a mesh file of any format (as mesh shapes:
+/// collision/shape.hpp load_mesh_file), scaled by `scale`; throws pivot::Error naming the file
+/// for what it cannot read
+[[nodiscard]] std::shared_ptr<const LoopSurface> load_loop_surface(
+    const std::string& path, const Vec3& scale = Vec3::Ones());
 
 }  // namespace pivot

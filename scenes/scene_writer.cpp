@@ -154,10 +154,16 @@ ojson shape_json(const SceneShape& s) {
       j["offset"] = s.offset;
       break;
     case ShapeType::mesh:
-      j["obj"] = s.obj_path.string();
+      j["file"] = s.obj_path.string();
+      if (s.scale != Vec3::Ones()) j["scale"] = vec(s.scale);
+      if (s.collision) j["collision"] = to_string(*s.collision);
+      if (s.sdf.voxel > 0.0) j["voxel"] = s.sdf.voxel;
+      if (s.sdf.points > 0) j["points"] = s.sdf.points;
+      if (s.sdf.node_budget > 0) j["node_budget"] = s.sdf.node_budget;
       break;
     case ShapeType::sdf:
-      j["mesh"] = s.obj_path.string();
+      j["file"] = s.obj_path.string();
+      if (s.scale != Vec3::Ones()) j["scale"] = vec(s.scale);
       if (s.sdf.voxel > 0.0) j["voxel"] = s.sdf.voxel;
       if (s.sdf.points > 0) j["points"] = s.sdf.points;
       if (s.sdf.node_budget > 0) j["node_budget"] = s.sdf.node_budget;
@@ -211,7 +217,8 @@ ojson smooth_surface_json(const SceneSmoothSurface& s) {
       j["offset"] = s.offset;
       break;
     case SceneSurfaceType::loop:
-      j["obj"] = s.obj_path.string();
+      j["file"] = s.obj_path.string();
+      if (s.scale != Vec3::Ones()) j["scale"] = vec(s.scale);
       break;
   }
   j["position"] = vec(s.position);

@@ -174,8 +174,8 @@ void bind_shapes(py::module_& m) {
       "plane", [=](const Vec3& n, double d) { return held(make_plane(n, d)); }, py::arg("normal"),
       py::arg("offset"), "the half-space normal·x ≤ offset (fixed bodies only)");
   shapes.def(
-      "mesh", [=](const std::string& path) { return held(load_obj_mesh(path)); },
-      py::arg("obj_path"), "a fixed triangle mesh from an OBJ file");
+      "mesh", [=](const std::string& path) { return held(load_mesh_file(path)); },
+      py::arg("obj_path"), "a fixed triangle mesh from a mesh file (STL, OBJ, PLY, Collada, glTF)");
 }
 
 int add_body(WorldHandle& h, const std::string& name, double mass, std::shared_ptr<Shape> shape,
