@@ -4,6 +4,7 @@
 #include "pivot/collision/collision_world.hpp"
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
+#include "pivot/engine/step_workspace.hpp"
 #include "pivot/engine/thread_pool.hpp"
 #include "pivot/engine/world_hybrid_access.hpp"
 #include "pivot/engine/world_settings_table.hpp"

@@ -43,6 +43,7 @@ namespace pivot {
 
 namespace detail {
 struct StepContext;
+struct StepWorkspace;
 struct IslandJob;
 class HybridSwitch;
 class ThreadPool;
@@ -325,9 +326,10 @@ class World {
   void add_island_times(const IslandTimes& times);
   void time_stage(StepStage stage, double seconds);
   detail::ThreadPool* pool();
+  detail::StepWorkspace& workspace();  // made at the first step
   /// the position correction at p(t+h); `contacts` are the ones detected there
   /// (post_stabilization.cpp). True when it changed some body's pose (bit for bit).
-  bool post_stabilize(std::vector<Contact> contacts);
+  bool post_stabilize(std::vector<Contact>& contacts);
   static double deepest_penetration(const std::vector<Contact>& contacts);
   /// the contacts at the current poses; with skip_reduced (the step's own detections), pairs in
   /// reduced mode get no narrow phase (their contact is not the LCP's)
@@ -380,8 +382,8 @@ class World {
   long steps_ = 0;
   std::vector<std::pair<long, double>> time_step_history_;  // set_time_step's stretches
   std::unique_ptr<detail::HybridSwitch> hybrid_;  // the reduced pairs (hybrid/hybrid_switch.hpp)
-  // the previous step's active set per island (keyed by its bodies), for Lemke's warm start
-  std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;
+  // the step's buffers, kept from step to step, and the warm starts (step_workspace.hpp)
+  std::unique_ptr<detail::StepWorkspace> work_;
   // ---- results: the last step's impulses, contacts and report, and totals over the run
   std::vector<Eigen::VectorXd> joint_impulse_;
   std::vector<double> limit_impulse_, motor_impulse_;

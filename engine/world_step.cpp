@@ -23,6 +23,7 @@
 #include "pivot/engine/island_bounds.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/step_context.hpp"
+#include "pivot/engine/step_workspace.hpp"
 #include "pivot/engine/stopwatch.hpp"
 #include "pivot/engine/thread_pool.hpp"
 #include "pivot/engine/world.hpp"
@@ -100,12 +101,18 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, const StepCon
     rows_->unilaterals.push_back(row);
     const double mu = std::sqrt(mu_a * mu_b);
     if (mu > 0.0) {
+      StepWorkspace& work = workspace();
       FrictionCone cone;
       cone.normal_row = static_cast<int>(rows_->unilaterals.size()) - 1;
       cone.mu = mu;
+      if (!work.spare_directions.empty()) {  // a list of the last step's cones, and its memory
+        cone.directions = std::move(work.spare_directions.back());
+        work.spare_directions.pop_back();
+      }
       const Vec3 fallback = settings_.dimension == 2 ? Vec3::UnitZ() : Vec3::UnitY();
-      for (const Vec3& d : friction_directions(c.n_BA_W, settings_.friction_directions,
-                                               settings_.friction_direction_offset, fallback)) {
+      friction_directions(c.n_BA_W, settings_.friction_directions,
+                          settings_.friction_direction_offset, fallback, work.friction_directions);
+      for (const Vec3& d : work.friction_directions) {
         const ContactRow tangent = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, d);
         RowRef f;
         f.body_a = c.body_a;
@@ -159,10 +166,9 @@ const StepReport& World::step() {
 }
 
 void World::run_step() {
-  StepContext ctx;
-  ctx.h = settings_.time_step;
+  StepContext& ctx = workspace().ctx;
+  ctx.begin(settings_.time_step, set_.size());
   ctx.baumgarte_alpha = baumgarte_rate(settings_);
-  ctx.n = set_.size();
   report_ = StepReport{};
   recorded_lcps_.clear();
   step_start_.resize(static_cast<std::size_t>(ctx.n));
@@ -172,7 +178,7 @@ void World::run_step() {
   prescribe_kinematic_twists(ctx);
   compute_forces(ctx);
   time_stage(StepStage::forces, clock.lap());
-  rows_->clear();
+  clear_keeping_cones(*rows_, workspace().spare_directions);
   // J v⁺ + g/h ≥ 0 for limits: approached, never passed, in one step
   add_joint_rows({.equality_bias = settings_.stabilization == Stabilization::baumgarte
                                        ? ctx.baumgarte_alpha
@@ -240,8 +246,9 @@ void World::compute_forces(StepContext& ctx) {
                  "external forces are not finite: they are ignored this step");
     ctx.f.setZero();
   }
-  ctx.gradient = Eigen::SparseMatrix<double>(6 * n, 6 * n);
-  if (settings_.implicit_forces) {
+  ctx.gradient.resize(6 * n, 6 * n);  // empty, in its own memory
+  // (no gradient entries: M̃ = M and f̃ = f, the gradient left empty)
+  if (settings_.implicit_forces && (!ctx.dfdp.empty() || !ctx.dfdv.empty())) {
     Eigen::SparseMatrix<double> dp(6 * n, 6 * n), dv(6 * n, 6 * n);
     dp.setFromTriplets(ctx.dfdp.begin(), ctx.dfdp.end());
     dv.setFromTriplets(ctx.dfdv.begin(), ctx.dfdv.end());
@@ -277,18 +284,22 @@ void World::solve_islands(StepContext& ctx) {
   std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);
   std::fill(motor_impulse_.begin(), motor_impulse_.end(), 0.0);
   for (auto& imp : joint_impulse_) imp.setZero();
-  auto islands = split_islands(set_, *rows_, ctx.couplings);
+  StepWorkspace& work = workspace();
+  std::vector<IslandInput>& islands = work.dynamics.islands;
+  split_islands(set_, *rows_, ctx.couplings, work.dynamics.split, islands);
   ctx.v_new = set_.velocities();
   ctx.contact_lambda.assign(ctx.contacts.size(), 0.0);
   ctx.contact_tangent.assign(ctx.contacts.size(), Vec3::Zero());
-  std::vector<IslandJob> jobs(islands.size());
-  std::vector<int> sizes(islands.size());
+  std::vector<IslandJob>& jobs = work.dynamics.jobs;
+  jobs.resize(islands.size());
+  std::vector<int>& sizes = work.sizes;
+  sizes.resize(islands.size());
   if (settings_.record_lcps) recorded_lcps_.reserve(islands.size());
   for (std::size_t k = 0; k < islands.size(); ++k) {
     IslandInput& island = islands[k];
     drop_repeated_joint_rows(island, true);
-    island.M_tilde =
-        island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr);
+    island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr,
+                island.M_tilde);
     const auto nb = static_cast<int>(island.bodies.size());
     // r = M v + h f̃   (the plain M multiplies v_t, Cline eq. 2.55)
     island.momentum.resize(6 * nb);
@@ -303,10 +314,12 @@ void World::solve_islands(StepContext& ctx) {
     job.island = &island;
     job.lemke = settings_.lemke;
     job.small_path = settings_.small_islands;
+    job.record = nullptr;
     const int m = island_lcp_size(*rows_, island);
     sizes[k] = m;
-    if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
-      job.lemke.warm_start = it->second.second;
+    if (auto it = work.warm_start.find(island.bodies);
+        it != work.warm_start.end() && it->second.m == m)
+      job.lemke.warm_start = it->second.active_set;
     // no warm start on a large island: the frictionless problem first (island_batch.hpp)
     job.lemke.crash_rows = crash_rows(m, static_cast<int>(island.unilaterals.size()),
                                       job.lemke.warm_start.has_value());
@@ -328,8 +341,8 @@ void World::solve_islands(StepContext& ctx) {
   }
   time_stage(StepStage::assembly, clock.lap());
   const auto t0 = Clock::now();
-  std::vector<IslandOutput> outputs =
-      solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool());
+  std::vector<IslandOutput>& outputs = work.dynamics.outputs;
+  solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool(), outputs);
   resolve_squeezed_islands(jobs, outputs);
   report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
   clock.lap();
@@ -337,8 +350,13 @@ void World::solve_islands(StepContext& ctx) {
     const IslandInput& island = islands[k];
     const IslandOutput& out = outputs[k];
     add_island_times(out.times);
-    if (out.status == lcp::LcpStatus::solved)
-      ctx.next_warm_start[island.bodies] = {sizes[k], out.active_set};
+    if (out.status == lcp::LcpStatus::solved) {
+      // in place: an island that keeps its bodies keeps its entry and the entry's memory
+      WarmStart& w = work.warm_start.try_emplace(island.bodies).first->second;
+      w.m = sizes[k];
+      w.active_set.assign(out.active_set.begin(), out.active_set.end());
+      w.step = steps_;
+    }
     const bool has_lcp = out.lcp_size > 0 || !island.equalities.empty();
     report_.islands += has_lcp ? 1 : 0;
     report_.lcp_size += out.lcp_size;
@@ -366,7 +384,8 @@ void World::solve_islands(StepContext& ctx) {
     }
     store_island_impulses(ctx, island, out);
   }
-  warm_start_ = std::move(ctx.next_warm_start);
+  // only this step's warm starts are read by the next: those of islands not solved now go
+  std::erase_if(work.warm_start, [this](const auto& e) { return e.second.step != steps_; });
   contacts_.resize(ctx.contacts.size());
   for (std::size_t c = 0; c < ctx.contacts.size(); ++c)
     contacts_[c] = ContactInfo{ctx.contacts[c], ctx.contact_lambda[c], ctx.contact_tangent[c]};
@@ -396,6 +415,11 @@ void World::add_island_times(const IslandTimes& t) {
 
 void World::time_stage(StepStage stage, double seconds) {
   if (settings_.profile) report_.stages.add(stage, seconds);
+}
+
+StepWorkspace& World::workspace() {
+  if (!work_) work_ = std::make_unique<StepWorkspace>();
+  return *work_;
 }
 
 // the World's threads (WorldSettings::threads), started at the first step that has use for
@@ -469,7 +493,7 @@ void World::integrate_positions(StepContext& ctx) {
 // 6. stabilization at p(t+h), with contacts detected anew so their gaps are current
 void World::stabilize() {
   report_.joint_error_before = max_joint_error();
-  std::vector<Contact> contacts_at_end;
+  std::vector<Contact>& contacts_at_end = workspace().contacts_at_end;
   detect_contacts(contacts_at_end);
   report_.penetration_before = deepest_penetration(contacts_at_end);
   bool moved = false;
@@ -478,7 +502,7 @@ void World::stabilize() {
     const double collision_before =
         report_.stages[StepStage::broad_phase] + report_.stages[StepStage::narrow_phase];
     Stopwatch clock(settings_.profile);
-    moved = post_stabilize(std::move(contacts_at_end));
+    moved = post_stabilize(contacts_at_end);
     const double collision = report_.stages[StepStage::broad_phase] +
                              report_.stages[StepStage::narrow_phase] - collision_before;
     time_stage(StepStage::post_stabilization, std::max(0.0, clock.lap() - collision));
