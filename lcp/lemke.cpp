@@ -28,10 +28,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // a sparse M with more than this fraction of its n² entries stored is solved in dense storage
 constexpr double kDenseFraction = 0.25;
 
-// a problem whose equilibration moves some entry of M, q, z or w by more than 2^this (10⁶⁰:
-// data near the ends of the range of double, where a product of two entries over- or
+// a problem with a nonzero entry beyond 2^±this (10^±150: the product of two entries over- or
 // underflows) is solved equilibrated from the start (docs/lcp.md, "Scaling")
-constexpr int kEquilibrateAbove = 200;
+constexpr int kExtremeExponent = 500;
 
 template <typename Matrix>
 LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& options) {
@@ -251,21 +250,40 @@ LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibrati
   return result;
 }
 
-// Scale-free solving (docs/lcp.md, "Scaling"): a problem whose balancing factors exceed
-// kEquilibrateAbove is solved equilibrated; any other is solved as given first, and solved
-// equilibrated when that fails. Balancing cannot tell units from rounding noise (a row of
-// 1e-15's left by cancellation is scaled up like a row in tonnes), so a problem that solves as
-// given keeps that answer: it passed the residual check on the data as given.
+/// whether some nonzero entry of M or q is beyond 2^±kExtremeExponent in magnitude
+template <typename Matrix>
+bool has_extreme_entries(const Matrix& M, const Vector& q) {
+  const auto extreme = [](double x) {
+    return x != 0.0 && std::abs(std::ilogb(x)) > kExtremeExponent;
+  };
+  for (Eigen::Index i = 0; i < q.size(); ++i)
+    if (extreme(q(i))) return true;
+  if constexpr (std::is_same_v<Matrix, DenseMatrix>) {
+    for (Eigen::Index j = 0; j < M.cols(); ++j)
+      for (Eigen::Index i = 0; i < M.rows(); ++i)
+        if (extreme(M(i, j))) return true;
+  } else {
+    for (Eigen::Index k = 0; k < M.nonZeros(); ++k)
+      if (extreme(M.valuePtr()[k])) return true;
+  }
+  return false;
+}
+
+// Scale-free solving (docs/lcp.md, "Scaling"): a problem with entries beyond 2^±kExtremeExponent
+// is solved equilibrated; any other is solved as given first, and solved equilibrated when that
+// fails. Balancing cannot tell units from rounding noise (a row of 1e-15's left by cancellation
+// is scaled up like a row in tonnes), so a problem that solves as given keeps that answer: it
+// passed the residual check on the data as given. The success path computes no factors.
 template <typename Matrix>
 LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   if (!validate(M, q).empty() || q.size() == 0) return solve(M, q, options);
-  const Equilibration e = equilibrate(M, q);
-  const int size = e.size();
-  if (size > kEquilibrateAbove) return solve_equilibrated(M, q, e, options);
+  if (has_extreme_entries(M, q)) return solve_equilibrated(M, q, equilibrate(M, q), options);
   LcpResult result = solve(M, q, options);
-  if (result.ok() || size == 0 || result.status == LcpStatus::invalid_input ||
+  if (result.ok() || result.status == LcpStatus::invalid_input ||
       (options.interrupted && options.interrupted()))
     return result;
+  const Equilibration e = equilibrate(M, q);
+  if (e.size() == 0) return result;
   LcpResult retry = solve_equilibrated(M, q, e, options);
   retry.pivots += result.pivots;
   retry.crash_pivots += result.crash_pivots;
