@@ -175,6 +175,11 @@ std::optional<SurfacePoint> LoopSurface::across_contact_edge(int patch, int edge
   return o ? std::optional(contact_chart(*o)) : o;
 }
 
+int LoopSurface::patch_valence(int patch) const {
+  if (patch >= patch_count()) return patches_[charts_[patch - patch_count()]->patches()[0]].valence;
+  return patches_[patch].valence;
+}
+
 SurfaceJet LoopSurface::evaluate(int patch, const Vec2& uv) const {
   if (patch >= patch_count()) return charts_[patch - patch_count()]->jet(uv);
   const Patch& p = patches_[patch];

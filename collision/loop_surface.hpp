@@ -70,8 +70,9 @@ class LoopSurface final : public SmoothSurface {
   [[nodiscard]] const std::array<int, 3>& patch_corners(int patch) const {
     return patches_[patch].corners;
   }
-  /// the valence of the extraordinary vertex at (0,0) of a patch, or 6 for a regular patch
-  [[nodiscard]] int patch_valence(int patch) const { return patches_[patch].valence; }
+  /// the valence of the extraordinary vertex at (0,0) of a patch or at the centre of a chart
+  /// (an index ≥ patch_count()), or 6 for a regular patch
+  [[nodiscard]] int patch_valence(int patch) const;
   /// true when the input mesh was subdivided once (a triangle had two extraordinary vertices)
   [[nodiscard]] bool subdivided() const { return subdivided_; }
 
