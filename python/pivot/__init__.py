@@ -129,10 +129,11 @@ def run(scene, duration: float | None = None, out: str | os.PathLike | None = No
     """Runs a scene (a file's path, a shipped scene's name or a dict of its JSON) and returns its
     summary.
 
-    Without `out` the run is in this process, without the GIL, and the summary has the keys of
-    run_scene's. With `out` the `pivot run` command writes the run folder (trajectory.csv,
-    metrics.csv, summary.json; docs/cli.md) and its summary.json is returned: the same
-    final_state_hash either way. Bad input raises pivot.Error with the CLI's message.
+    Without `out` the run is in this process, without the GIL, through the library's
+    Simulation, and the summary has summary.json's keys (docs/cli.md; "outputs" is empty). With
+    `out` the `pivot run` command writes the run folder (trajectory.csv, metrics.csv,
+    summary.json) and its summary.json is returned: the same keys and values either way but the
+    wall times and "outputs". Bad input raises pivot.Error with the CLI's message.
     """
     scene = _scene_argument(scene)
     if out is None:

@@ -6,15 +6,14 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include <cmath>
 #include <filesystem>
 #include <string>
 
 #include "bindings.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/world.hpp"
-#include "pivot/scenes/run_length.hpp"
 #include "pivot/scenes/scene.hpp"
+#include "pivot/scenes/simulation.hpp"
 #include "world_handle.hpp"
 
 namespace py = pybind11;
@@ -50,38 +49,22 @@ void bind_scene(py::module_& m) {
           throw Error(s.source, "/interactions",
                       "run_scene does not apply a recording's interactions: use `pivot run`");
         if (duration) s.settings.duration = *duration;
-        World world = build_world(s);
-        const long steps = steps_for_duration(s.settings.duration, s.settings.world.time_step);
-        long failed_steps = 0;
-        bool finite = true;
+        Simulation sim(s);
+        RunSummary summary;
         {
           py::gil_scoped_release release;
-          for (long k = 0; k < steps && finite; ++k) {
-            if (world.step().failures > 0) ++failed_steps;
-            for (int i = 0; i < world.body_count() && finite; ++i)
-              finite = world.pose(i).p_WB.allFinite() && world.twist(i).allFinite();
-          }
+          summary = sim.run(nullptr);
         }
-        if (!finite)
-          throw Error(s.source + ": the state became non-finite at t = " +
-                      std::to_string(world.time()) + " s");
-        const RunTotals& t = world.totals();
-        py::dict summary;
-        summary["scene"] = s.name;
-        summary["steps"] = world.step_count();
-        summary["simulated_time_s"] = step_time(world.step_count(), s.settings.world.time_step);
-        summary["final_state_hash"] = hash_to_hex(state_hash(world));
-        summary["kinetic_energy"] = world.kinetic_energy();
-        summary["potential_energy"] = world.potential_energy();
-        summary["lcp_solves"] = t.lcp_solves;
-        summary["pivots"] = t.pivots;
-        summary["failed_steps"] = failed_steps;
-        summary["max_joint_error"] = world.max_joint_error();
-        return py::make_tuple(std::make_unique<WorldHandle>(std::move(world)), summary);
+        if (summary.status == RunStatus::not_finite) throw Error(s.source + ": " + summary.failure);
+        // summary.json's keys and values (docs/cli.md), with no files in "outputs"
+        const py::object parsed = py::module_::import("json").attr("loads")(summary_json(summary));
+        World world = std::move(sim.world());
+        return py::make_tuple(std::make_unique<WorldHandle>(std::move(world)), parsed);
       },
       py::arg("scene"), py::arg("duration") = py::none(),
-      "runs a scene in this process (without the GIL) as `pivot run` steps it; returns "
-      "(world, summary). pivot.run wraps it.");
+      "runs a scene in this process (without the GIL) through the Simulation `pivot run` "
+      "uses; returns (world, summary), the summary with summary.json's keys. pivot.run wraps "
+      "it.");
 }
 
 }  // namespace pivot::python
