@@ -2,6 +2,7 @@
 PYTHONPATH and the built `pivot` command in PIVOT_CLI. Expected values come from outside the
 binding: the CLI's own files, closed forms, and a brute-force LCP solver written here."""
 
+import csv
 import itertools
 import json
 import os
@@ -57,6 +58,54 @@ class SceneRuns(unittest.TestCase):
                 self.assertEqual(in_process["simulated_time_s"], reference["simulated_time_s"])
                 through_cli = pivot.run(SCENES / name, duration=duration, out=Path(tmp) / "py")
                 self.assertEqual(through_cli["final_state_hash"], reference["final_state_hash"])
+
+    def test_one_summary_for_the_cli_a_sweep_and_python(self):
+        # one run loop and one summary schema (docs/cli.md "summary.json"): the same scene run
+        # by `pivot run`, in this process and as a one-variant `pivot sweep` gives the same keys
+        # and values; only the wall times and the files written may differ
+        wall = {"wall_time_s", "steps_per_second", "realtime_factor", "lcp.solve_time_s",
+                "outputs"}
+
+        def leaves(tree, prefix=""):
+            if isinstance(tree, dict):
+                out = {}
+                for key, value in tree.items():
+                    out.update(leaves(value, prefix + key + "."))
+                return out
+            return {prefix[:-1]: tree}
+
+        for name, duration in [("chain_6_links.json", 0.3), ("rolling_sphere_hybrid.json", 0.3)]:
+            with self.subTest(scene=name), tempfile.TemporaryDirectory() as tmp:
+                scene = (SCENES / name).resolve()
+                cli = leaves(cli_run(scene, Path(tmp) / "cli", duration))
+                in_process = leaves(pivot.run(str(scene), duration=duration))
+                self.assertEqual(sorted(in_process), sorted(cli))
+                for key, value in cli.items():
+                    if key not in wall:
+                        self.assertEqual(in_process[key], value, key)
+                self.assertEqual(in_process["outputs"], [])
+                self.assertGreater(cli["lcp.solves"], 0)
+
+                # the sweep keeps every total it offers, for a variant that is the scene itself
+                kept = ["steps", "simulated_time_s", "energy.initial.kinetic",
+                        "energy.initial.potential", "energy.initial.total",
+                        "energy.final.kinetic", "energy.final.potential", "energy.final.total",
+                        "max_joint_error", "max_penetration", "contacts_per_step", "lcp.solves",
+                        "lcp.pivots", "lcp.failures", "lcp.fallbacks", "lcp.failed_steps",
+                        "hybrid.entries", "hybrid.exits"]
+                sweep = Path(tmp) / "sweep.json"
+                sweep.write_text(json.dumps({
+                    "scene": str(scene), "parameters": {"/settings/duration": [duration]},
+                    "keep": {"summary": kept}}))
+                subprocess.run([pivot.cli_path(), "sweep", str(sweep), "--out",
+                                str(Path(tmp) / "sweep"), "--quiet", "--local", "1"],
+                               check=True, capture_output=True)
+                with open(Path(tmp) / "sweep" / "results.csv") as f:
+                    (row,) = list(csv.DictReader(f))
+                self.assertEqual(row["status"], "ok")
+                self.assertEqual(row["final_state_hash"], cli["final_state_hash"])
+                for key in kept:
+                    self.assertEqual(json.loads(row["summary." + key]), cli[key], key)
 
     def test_shipped_scene_names(self):
         # a bare name is a shipped scene, as `pivot run box_drop` takes it: the same hash as the
