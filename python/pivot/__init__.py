@@ -101,10 +101,11 @@ def load_scene(scene) -> World:
     return _load_scene(_scene_argument(scene))
 
 
-def run_scene(scene, duration: float | None = None):
+def run_scene(scene, duration: float | None = None, frames: bool = False):
     """Runs a scene (a path, a shipped scene's name or a dict) in this process without the GIL;
-    returns (world, summary) as the native run_scene does (docs/python.md)."""
-    return _run_scene(_scene_argument(scene), duration)
+    returns (world, summary), or (world, summary, frames) with frames=True, as the native
+    run_scene does (docs/python.md)."""
+    return _run_scene(_scene_argument(scene), duration, frames)
 
 __all__ = ["WORLD", "Error", "Shape", "World", "WorldSettings", "__version__", "cli_path", "lcp",
            "load_scene", "run", "run_scene", "scene_folders", "shapes"]

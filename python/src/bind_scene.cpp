@@ -2,12 +2,14 @@
 // JSON, read by the library's strict scene reader, so errors carry the same message and JSON
 // pointer as `pivot run`'s.
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "bindings.hpp"
 #include "pivot/core/error.hpp"
@@ -31,6 +33,47 @@ Scene scene_from(const py::object& scene) {
   return load_scene(py::cast<std::filesystem::path>(scene));
 }
 
+/// every frame of a run (the frames of trajectory.csv) as the 13 numbers of each body, collected
+/// without the GIL and turned into arrays after the run
+class FrameArrays : public RunSink {
+ public:
+  std::vector<double> t, state;  // state: per frame, per body: p (3), q wxyz (4), twist (ω; v)
+  int bodies = 0;
+
+  void frame(const World& world, double time) override {
+    bodies = world.body_count();
+    t.push_back(time);
+    for (int i = 0; i < world.body_count(); ++i) {
+      const Pose p = world.pose(i);
+      const Vec6 V = world.twist(i);
+      state.insert(state.end(), {p.p_WB.x(), p.p_WB.y(), p.p_WB.z(), p.q_WB.w(), p.q_WB.x(),
+                                 p.q_WB.y(), p.q_WB.z()});
+      state.insert(state.end(), V.data(), V.data() + 6);
+    }
+  }
+
+  /// {"t": (F,), "positions": (F, n, 3), "quaternions_wxyz": (F, n, 4), "twists": (F, n, 6)}
+  [[nodiscard]] py::dict arrays() const {
+    const auto frames = static_cast<py::ssize_t>(t.size());
+    const auto n = static_cast<py::ssize_t>(bodies);
+    py::dict d;
+    d["t"] = py::array_t<double>(frames, t.data());
+    const auto part = [&](py::ssize_t first, py::ssize_t cols) {
+      py::array_t<double> a({frames, n, cols});
+      auto r = a.mutable_unchecked<3>();
+      for (py::ssize_t f = 0; f < frames; ++f)
+        for (py::ssize_t i = 0; i < n; ++i)
+          for (py::ssize_t c = 0; c < cols; ++c)
+            r(f, i, c) = state[static_cast<std::size_t>((f * n + i) * 13 + first + c)];
+      return a;
+    };
+    d["positions"] = part(0, 3);
+    d["quaternions_wxyz"] = part(3, 4);
+    d["twists"] = part(7, 6);
+    return d;
+  }
+};
+
 }  // namespace
 
 void bind_scene(py::module_& m) {
@@ -42,7 +85,7 @@ void bind_scene(py::module_& m) {
       py::arg("scene"), "a World built from a scene file's path or a dict of its JSON");
   m.def(
       "run_scene",
-      [](const py::object& scene, std::optional<double> duration) {
+      [](const py::object& scene, std::optional<double> duration, bool frames) -> py::tuple {
         Scene s = scene_from(scene);
         // a recorded live run's events are applied by `pivot run` (tools/pivot); never ignored
         if (!s.interactions.empty())
@@ -51,20 +94,24 @@ void bind_scene(py::module_& m) {
         if (duration) s.settings.duration = *duration;
         Simulation sim(s);
         RunSummary summary;
+        FrameArrays arrays;
         {
           py::gil_scoped_release release;
-          summary = sim.run(nullptr);
+          summary = sim.run(frames ? &arrays : nullptr);
         }
         if (summary.status == RunStatus::not_finite) throw Error(s.source + ": " + summary.failure);
         // summary.json's keys and values (docs/cli.md), with no files in "outputs"
         const py::object parsed = py::module_::import("json").attr("loads")(summary_json(summary));
         World world = std::move(sim.world());
-        return py::make_tuple(std::make_unique<WorldHandle>(std::move(world)), parsed);
+        auto handle = std::make_unique<WorldHandle>(std::move(world));
+        if (frames) return py::make_tuple(std::move(handle), parsed, arrays.arrays());
+        return py::make_tuple(std::move(handle), parsed);
       },
-      py::arg("scene"), py::arg("duration") = py::none(),
+      py::arg("scene"), py::arg("duration") = py::none(), py::arg("frames") = false,
       "runs a scene in this process (without the GIL) through the Simulation `pivot run` "
-      "uses; returns (world, summary), the summary with summary.json's keys. pivot.run wraps "
-      "it.");
+      "uses; returns (world, summary), the summary with summary.json's keys, and with "
+      "frames=True (world, summary, frames): trajectory.csv's frames as arrays. pivot.run "
+      "wraps it.");
 }
 
 }  // namespace pivot::python

@@ -146,6 +146,37 @@ class SceneRuns(unittest.TestCase):
                                                                 row["vx"], row["vy"], row["vz"]])
 
 
+    def test_frames_are_the_cli_trajectory(self):
+        # run_scene(frames=True) collects, through the run's sink, every frame the CLI writes
+        # into trajectory.csv: the same times and numbers, frame by frame
+        with tempfile.TemporaryDirectory() as tmp:
+            cli_run(SCENES / "chain_6_links.json", tmp, 0.2)
+            rows = np.genfromtxt(Path(tmp) / "trajectory.csv", delimiter=",", names=True,
+                                 dtype=None, encoding=None)
+        world, summary, frames = pivot.run_scene(str(SCENES / "chain_6_links.json"), 0.2,
+                                                 frames=True)
+        times = np.unique(rows["t"])
+        # the scene's output_rate_hz frames a second over 0.2 s (every 4th step of 1 ms at
+        # 250 Hz), and the initial one
+        rate = json.loads((SCENES / "chain_6_links.json").read_text())["settings"]["output_rate_hz"]
+        frame_count = round(rate * 0.2) + 1
+        self.assertEqual(len(times), frame_count)
+        np.testing.assert_array_equal(frames["t"], times)
+        n = world.body_count
+        self.assertEqual(frames["positions"].shape, (frame_count, n, 3))
+        for f, t in enumerate(times):
+            at = rows[rows["t"] == t]
+            np.testing.assert_array_equal(frames["positions"][f],
+                                          np.column_stack([at["x"], at["y"], at["z"]]))
+            np.testing.assert_array_equal(frames["quaternions_wxyz"][f],
+                                          np.column_stack([at["qw"], at["qx"], at["qy"],
+                                                           at["qz"]]))
+            np.testing.assert_array_equal(frames["twists"][f],
+                                          np.column_stack([at["wx"], at["wy"], at["wz"],
+                                                           at["vx"], at["vy"], at["vz"]]))
+        np.testing.assert_array_equal(frames["positions"][-1], world.positions)
+        self.assertEqual(summary["steps"], 200)
+
 class WorldApi(unittest.TestCase):
     def test_free_fall_closed_form(self):
         # symplectic Euler: v_n = v0 + n h g, x_n = x0 + n h v0 + h² g n(n+1)/2
