@@ -146,6 +146,23 @@ class SceneRuns(unittest.TestCase):
                                                                 row["vx"], row["vy"], row["vz"]])
 
 
+    def test_the_summary_is_the_documented_one(self):
+        # docs/cli.md "summary.json" names every key the run's summary has: each top-level key,
+        # and each of "lcp" as lcp.NAME, in the first column of its table
+        docs = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+        text = docs.read_text()
+        table = text[text.index("### summary.json\n"):]
+        table = table[:table.index("\n### ")]
+        first_column = " ".join(line.split("|")[1] for line in table.splitlines()
+                                if line.startswith("| `"))
+        summary = pivot.run(str(SCENES / "box_drop.json"), duration=0.05)
+        for key in summary:
+            with self.subTest(key=key):
+                self.assertTrue(f"`{key}`" in first_column or f"`{key}." in first_column)
+        for key in summary["lcp"]:
+            with self.subTest(key="lcp." + key):
+                self.assertIn(f"`lcp.{key}`", first_column)
+
     def test_frames_are_the_cli_trajectory(self):
         # run_scene(frames=True) collects, through the run's sink, every frame the CLI writes
         # into trajectory.csv: the same times and numbers, frame by frame
