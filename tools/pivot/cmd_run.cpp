@@ -5,9 +5,11 @@
 // SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv, DIR/summary.json and
 // DIR/shapes.json, DIR/contacts.csv and DIR/joints.csv unless --no-forces, and DIR/replay.html
 // with --html (docs/cli.md has their columns and units). DIR defaults to
-// ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
-// reported, not fatal), 1 the run failed (non-finite state, write error), 2 bad input (the
-// scene or the options), 130 interrupted by SIGINT/SIGTERM (the outputs up to then written).
+// ./pivot-out/<scene name, slugified>. The library's Simulation (pivot/scenes/simulation.hpp)
+// steps the scene; this file writes its frames (RunFiles), shows its progress and warnings, and
+// writes its summary. Exit codes: 0 done (LCP failures are counted and reported, not fatal),
+// 1 the run failed (non-finite state, write error), 2 bad input (the scene or the options),
+// 130 interrupted by SIGINT/SIGTERM (the outputs up to then written).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <unistd.h>
