@@ -7,8 +7,10 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <atomic>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bindings.hpp"
@@ -95,10 +97,25 @@ void bind_scene(py::module_& m) {
         Simulation sim(s);
         RunSummary summary;
         FrameArrays arrays;
+        // Ctrl-C: the run's thread checks Python's signals every 256 steps (the GIL taken for
+        // it only then); a KeyboardInterrupt stops the run after its step and is raised here
+        const auto runner = std::this_thread::get_id();
+        std::atomic<bool> signalled = false;
+        long polls = 0;
+        RunHooks hooks;
+        hooks.stop = [&] {
+          // also polled inside long steps, from island threads: those only read the answer
+          if (std::this_thread::get_id() != runner || signalled || ++polls % 256 != 0)
+            return signalled.load();
+          py::gil_scoped_acquire gil;
+          signalled = PyErr_CheckSignals() != 0;
+          return signalled.load();
+        };
         {
           py::gil_scoped_release release;
-          summary = sim.run(frames ? &arrays : nullptr);
+          summary = sim.run(frames ? &arrays : nullptr, hooks);
         }
+        if (signalled) throw py::error_already_set();
         if (summary.status == RunStatus::not_finite) throw Error(s.source + ": " + summary.failure);
         // summary.json's keys and values (docs/cli.md), with no files in "outputs"
         const py::object parsed = py::module_::import("json").attr("loads")(summary_json(summary));

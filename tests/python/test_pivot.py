@@ -6,9 +6,11 @@ import csv
 import itertools
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -162,6 +164,23 @@ class SceneRuns(unittest.TestCase):
         for key in summary["lcp"]:
             with self.subTest(key="lcp." + key):
                 self.assertIn(f"`lcp.{key}`", first_column)
+
+    def test_ctrl_c_stops_a_run_in_this_process(self):
+        # the run polls Python's signals (RunHooks::stop): SIGINT during a 1000 s run raises
+        # KeyboardInterrupt at once instead of waiting for the run's end (hours)
+        code = ("import pivot; print('running', flush=True); "
+                "pivot.run('box_stack_10', duration=1000.0)")
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(child.stdout.readline().strip(), "running")
+            time.sleep(1.0)
+            child.send_signal(signal.SIGINT)
+            _, err = child.communicate(timeout=30)
+        finally:
+            child.kill()
+        self.assertIn("KeyboardInterrupt", err)
+        self.assertNotEqual(child.returncode, 0)
 
     def test_frames_are_the_cli_trajectory(self):
         # run_scene(frames=True) collects, through the run's sink, every frame the CLI writes
