@@ -121,6 +121,8 @@ const StepReport& Simulation::step() {
 
 const RunSummary& Simulation::run(RunSink* sink, const RunHooks& hooks) {
   using Clock = std::chrono::steady_clock;
+  if (summary_.status != RunStatus::running || summary_.steps > 0)
+    throw Error("Simulation::run: a Simulation runs once, from its start");
   if (!state_is_finite(world_)) {
     summary_.status = RunStatus::not_finite;
     summary_.failure = "the initial state is not finite";

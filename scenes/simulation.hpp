@@ -134,7 +134,8 @@ class Simulation {
   void set_total_steps(long steps);
 
   /// checks the initial state, steps to total_steps() or a stop, and returns the summary
-  /// (status finished, stopped or not_finite). `sink` may be null. pivot::Error and other
+  /// (status finished, stopped or not_finite); once per Simulation, before any step() (else
+  /// pivot::Error). `sink` may be null. pivot::Error and other
   /// exceptions from the World and the hooks pass through.
   const RunSummary& run(RunSink* sink, const RunHooks& hooks = {});
 

@@ -89,6 +89,8 @@ TEST_CASE("a stop request ends the run after the current step, with its last fra
   CHECK(r.frame_steps == std::vector<long>{0, 7});
   CHECK(s.simulated_time_s == 0.07);
   CHECK(nlohmann::json::parse(summary_json(s))["interrupted"] == true);
+  // its frames and tallies count from the start: a second run is refused
+  CHECK_THROWS_AS(sim.run(&r), Error);
 }
 
 TEST_CASE("a non-finite metric ends a run with a status, never an exception", "[scenes]") {
