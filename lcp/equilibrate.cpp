@@ -1,6 +1,8 @@
 // Equilibration of an LCP by powers of two (equilibrate.hpp).
 #include "pivot/lcp/equilibrate.hpp"
 
+#include "pivot/lcp/matrix_access.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -8,20 +10,6 @@
 
 namespace pivot::lcp::detail {
 namespace {
-
-/// calls f(i, j, M_ij) for every nonzero (stored) entry of M
-template <typename F>
-void for_each_nonzero(const DenseMatrix& M, F&& f) {
-  for (Eigen::Index j = 0; j < M.cols(); ++j)
-    for (Eigen::Index i = 0; i < M.rows(); ++i)
-      if (M(i, j) != 0.0) f(i, j, M(i, j));
-}
-template <typename F>
-void for_each_nonzero(const SparseMatrix& M, F&& f) {
-  for (Eigen::Index j = 0; j < M.outerSize(); ++j)
-    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
-      if (it.value() != 0.0) f(it.row(), j, it.value());
-}
 
 /// the binary exponent of a nonzero finite x: |x| ∈ [2^e, 2^(e+1)) (subnormals included)
 int exponent_of(double x) {
@@ -38,52 +26,47 @@ int nearest(double x) {
   return static_cast<int>(std::lround(x));
 }
 
+/// a nonzero entry of [M | q] (column n is q's) and log₂ of its magnitude
+struct LogEntry {
+  std::size_t row, col;
+  double log;
+};
+
 template <typename Matrix>
 Equilibration balance(const Matrix& M, const Vector& q) {
   const auto n = static_cast<std::size_t>(q.size());
-  // ρ_i, κ_j, and κ_q for q's column: the logarithms of the factors, in real numbers
-  std::vector<double> rho(n, 0.0), kappa(n, 0.0), sum(n), count(n);
-  double kappa_q = 0.0;
-  for (int sweep = 0; sweep < kEquilibrationSweeps; ++sweep) {
+  std::vector<LogEntry> entries;
+  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+    entries.push_back({static_cast<std::size_t>(i), static_cast<std::size_t>(j), log2_of(m)});
+  });
+  for (std::size_t i = 0; i < n; ++i)
+    if (const double qi = q(static_cast<Eigen::Index>(i)); qi != 0.0)
+      entries.push_back({i, n, log2_of(qi)});
+  // ρ_i for the rows; κ_j for the columns and κ_n for q's: the logarithms of the factors
+  std::vector<double> rho(n, 0.0), kappa(n + 1, 0.0), sum(n + 1), count(n + 1);
+  // the exact minimization over one side: factor_k = −mean over k's entries of (log₂|a| + the
+  // other side's factor); returns the largest move
+  const auto minimize = [&](std::vector<double>& mine, const std::vector<double>& other,
+                            bool rows) {
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(count.begin(), count.end(), 0.0);
+    for (const LogEntry& e : entries) {
+      const std::size_t k = rows ? e.row : e.col;
+      sum[k] += e.log + other[rows ? e.col : e.row];
+      count[k] += 1.0;
+    }
     double moved = 0.0;
-    // each row: ρ_i = −mean over its nonzero entries of (log₂|a_ij| + κ_j)
-    std::fill(sum.begin(), sum.end(), 0.0);
-    std::fill(count.begin(), count.end(), 0.0);
-    for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
-      sum[static_cast<std::size_t>(i)] += log2_of(m) + kappa[static_cast<std::size_t>(j)];
-      count[static_cast<std::size_t>(i)] += 1.0;
-    });
-    for (std::size_t i = 0; i < n; ++i) {
-      if (const double qi = q(static_cast<Eigen::Index>(i)); qi != 0.0) {
-        sum[i] += log2_of(qi) + kappa_q;
-        count[i] += 1.0;
-      }
-      const double r = count[i] > 0.0 ? -sum[i] / count[i] : 0.0;
-      moved = std::max(moved, std::abs(r - rho[i]));
-      rho[i] = r;
+    for (std::size_t k = 0; k < mine.size(); ++k) {
+      const double f = count[k] > 0.0 ? -sum[k] / count[k] : 0.0;
+      moved = std::max(moved, std::abs(f - mine[k]));
+      mine[k] = f;
     }
-    // each column of M, then q's: κ_j = −mean over its nonzero entries of (log₂|a_ij| + ρ_i)
-    std::fill(sum.begin(), sum.end(), 0.0);
-    std::fill(count.begin(), count.end(), 0.0);
-    for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
-      sum[static_cast<std::size_t>(j)] += log2_of(m) + rho[static_cast<std::size_t>(i)];
-      count[static_cast<std::size_t>(j)] += 1.0;
-    });
-    for (std::size_t j = 0; j < n; ++j) {
-      const double c = count[j] > 0.0 ? -sum[j] / count[j] : 0.0;
-      moved = std::max(moved, std::abs(c - kappa[j]));
-      kappa[j] = c;
-    }
-    double q_sum = 0.0, q_count = 0.0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (const double qi = q(static_cast<Eigen::Index>(i)); qi != 0.0) {
-        q_sum += log2_of(qi) + rho[i];
-        q_count += 1.0;
-      }
-    const double g = q_count > 0.0 ? -q_sum / q_count : 0.0;
-    moved = std::max(moved, std::abs(g - kappa_q));
-    kappa_q = g;
-    if (moved < kEquilibrationSettled) break;
+    return moved;
+  };
+  for (int sweep = 0; sweep < kEquilibrationSweeps; ++sweep) {
+    const double moved_rows = minimize(rho, kappa, true);
+    const double moved_cols = minimize(kappa, rho, false);
+    if (std::max(moved_rows, moved_cols) < kEquilibrationSettled) break;
   }
   Equilibration e;
   e.row.resize(n);
@@ -92,7 +75,7 @@ Equilibration balance(const Matrix& M, const Vector& q) {
     e.row[k] = nearest(rho[k]);
     e.col[k] = nearest(kappa[k]);
   }
-  e.q = nearest(kappa_q);
+  e.q = nearest(kappa[n]);
   return e;
 }
 

@@ -250,23 +250,19 @@ LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibrati
   return result;
 }
 
-/// whether some nonzero entry of M or q is beyond 2^±kExtremeExponent in magnitude
+/// whether some nonzero entry of M or q is beyond 2^±kExtremeExponent in magnitude (one pass of
+/// comparisons: this runs before every solve)
 template <typename Matrix>
 bool has_extreme_entries(const Matrix& M, const Vector& q) {
-  const auto extreme = [](double x) {
-    return x != 0.0 && std::abs(std::ilogb(x)) > kExtremeExponent;
+  const double big = std::ldexp(1.0, kExtremeExponent), small = std::ldexp(1.0, -kExtremeExponent);
+  bool extreme = false;
+  const auto check = [&](double x) {
+    const double a = std::abs(x);
+    extreme = extreme || a > big || (a != 0.0 && a < small);
   };
-  for (Eigen::Index i = 0; i < q.size(); ++i)
-    if (extreme(q(i))) return true;
-  if constexpr (std::is_same_v<Matrix, DenseMatrix>) {
-    for (Eigen::Index j = 0; j < M.cols(); ++j)
-      for (Eigen::Index i = 0; i < M.rows(); ++i)
-        if (extreme(M(i, j))) return true;
-  } else {
-    for (Eigen::Index k = 0; k < M.nonZeros(); ++k)
-      if (extreme(M.valuePtr()[k])) return true;
-  }
-  return false;
+  for (Eigen::Index i = 0; i < q.size(); ++i) check(q(i));
+  access::for_each_nonzero(M, [&](Eigen::Index, Eigen::Index, double m) { check(m); });
+  return extreme;
 }
 
 // Scale-free solving (docs/lcp.md, "Scaling"): a problem with entries beyond 2^±kExtremeExponent
