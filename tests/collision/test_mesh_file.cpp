@@ -156,20 +156,8 @@ TEST_CASE("mesh files: Collada's unit and up axis", "[mesh_file]") {
   for (const auto& p : test::box_corners(50.0f, 25.0f, 75.0f))
     positions += fmt::format("{} {} {} ", p[0], p[2], -p[1]);  // y up: file (x, z, −y)
   for (const auto& t : test::kBoxTriangles) indices += fmt::format("{} {} {} ", t[0], t[1], t[2]);
-  std::ofstream(path) << fmt::format(
-      R"(<?xml version="1.0" encoding="utf-8"?>
-<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
-<asset><unit name="centimeter" meter="0.01"/><up_axis>Y_UP</up_axis></asset>
-<library_geometries><geometry id="g"><mesh>
-<source id="p"><float_array id="pa" count="24">{}</float_array>
-<technique_common><accessor source="#pa" count="8" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
-<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
-<triangles count="12"><input semantic="VERTEX" source="#v" offset="0"/><p>{}</p></triangles>
-</mesh></geometry></library_geometries>
-<library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
-<scene><instance_visual_scene url="#s"/></scene></COLLADA>
-)",
-      positions, indices);
+  std::ofstream(path) << test::box_collada(
+      positions, indices, R"(<unit name="centimeter" meter="0.01"/><up_axis>Y_UP</up_axis>)");
   const detail::TriangleMesh mesh = detail::read_mesh_file(path.string());
   REQUIRE(mesh.vertices.size() == 8);
   Vec3 lo = mesh.vertices[0], hi = lo;

@@ -54,12 +54,9 @@ ScaledCopy scaled_copy(const LcpProblem& p, std::mt19937& rng) {
 std::vector<fs::path> lcp_files(const fs::path& data) {
   std::vector<fs::path> files;
   for (const char* folder : {"siconos", "contact", "fclib"}) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(data / "lcp" / folder, ec))
-      if (entry.is_regular_file() && entry.path().extension() == ".dat")
-        files.push_back(entry.path());
+    const auto some = dat_files(data / "lcp" / folder);
+    files.insert(files.end(), some.begin(), some.end());
   }
-  std::sort(files.begin(), files.end());
   return files;
 }
 
@@ -142,21 +139,29 @@ struct CopyAnswers {
   std::vector<LcpResult> results;
 };
 
+/// the problem's answer and those of `copies` scaled copies of it
+CopyAnswers solve_with_copies(std::string name, LcpProblem original, int copies,
+                              std::mt19937& rng) {
+  CopyAnswers a;
+  a.name = std::move(name);
+  a.original = std::move(original);
+  a.base = solve_lemke(a.original);
+  for (int k = 0; k < copies; ++k) {
+    a.copies.push_back(scaled_copy(a.original, rng));
+    a.results.push_back(solve_lemke(a.copies.back().problem));
+  }
+  return a;
+}
+
 std::vector<CopyAnswers> random_copies() {
   std::vector<CopyAnswers> out;
   std::mt19937 rng(2024);
   for (int n : {2, 5, 12, 30})
     for (int k = 0; k < 5; ++k) {
       // a P-matrix: the solution is unique, so z must agree
-      CopyAnswers a;
-      a.name = "random P-matrix, n = " + std::to_string(n);
-      a.original = {random_pd_nonsymmetric(rng, n), random_vector(rng, n), a.name};
-      a.base = solve_lemke(a.original);
-      for (int copy = 0; copy < 4; ++copy) {
-        a.copies.push_back(scaled_copy(a.original, rng));
-        a.results.push_back(solve_lemke(a.copies.back().problem));
-      }
-      out.push_back(std::move(a));
+      const std::string name = "random P-matrix, n = " + std::to_string(n);
+      LcpProblem p{random_pd_nonsymmetric(rng, n), random_vector(rng, n), name};
+      out.push_back(solve_with_copies(name, std::move(p), 4, rng));
     }
   return out;
 }
@@ -164,17 +169,8 @@ std::vector<CopyAnswers> random_copies() {
 std::vector<CopyAnswers> data_file_copies(const fs::path& data) {
   std::vector<CopyAnswers> out;
   std::mt19937 rng(11);
-  for (const auto& file : lcp_files(data)) {
-    CopyAnswers a;
-    a.name = file.filename().string();
-    a.original = read_lcp_file(file);
-    a.base = solve_lemke(a.original);
-    for (int k = 0; k < 3; ++k) {
-      a.copies.push_back(scaled_copy(a.original, rng));
-      a.results.push_back(solve_lemke(a.copies.back().problem));
-    }
-    out.push_back(std::move(a));
-  }
+  for (const auto& file : lcp_files(data))
+    out.push_back(solve_with_copies(file.filename().string(), read_lcp_file(file), 3, rng));
   return out;
 }
 

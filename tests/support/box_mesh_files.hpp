@@ -97,6 +97,26 @@ inline std::pair<std::string, std::string> box_gltf(float a, float b, float c, b
 }
 
 /// writes the box in `format` to `path`
+/// a Collada document of one triangle mesh: `positions` 24 numbers and `indices` 36, as text;
+/// `asset` the <asset> element's content (unit and up axis)
+inline std::string box_collada(const std::string& positions, const std::string& indices,
+                               const std::string& asset) {
+  return fmt::format(
+      R"(<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+<asset>{}</asset>
+<library_geometries><geometry id="g"><mesh>
+<source id="p"><float_array id="pa" count="24">{}</float_array>
+<technique_common><accessor source="#pa" count="8" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+<triangles count="12"><input semantic="VERTEX" source="#v" offset="0"/><p>{}</p></triangles>
+</mesh></geometry></library_geometries>
+<library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
+<scene><instance_visual_scene url="#s"/></scene></COLLADA>
+)",
+      asset, positions, indices);
+}
+
 inline void write_box_mesh(const std::string& format, const std::string& path, float a, float b,
                            float c) {
   const auto v = box_corners(a, b, c);
@@ -137,20 +157,8 @@ inline void write_box_mesh(const std::string& format, const std::string& path, f
     std::string positions, indices;
     for (const auto& p : v) positions += fmt::format("{} {} {} ", p[0], p[1], p[2]);
     for (const auto& t : kBoxTriangles) indices += fmt::format("{} {} {} ", t[0], t[1], t[2]);
-    out << fmt::format(
-        R"(<?xml version="1.0" encoding="utf-8"?>
-<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
-<asset><unit name="meter" meter="1"/><up_axis>Z_UP</up_axis></asset>
-<library_geometries><geometry id="g"><mesh>
-<source id="p"><float_array id="pa" count="24">{}</float_array>
-<technique_common><accessor source="#pa" count="8" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
-<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
-<triangles count="12"><input semantic="VERTEX" source="#v" offset="0"/><p>{}</p></triangles>
-</mesh></geometry></library_geometries>
-<library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
-<scene><instance_visual_scene url="#s"/></scene></COLLADA>
-)",
-        positions, indices);
+    out << box_collada(positions, indices,
+                       R"(<unit name="meter" meter="1"/><up_axis>Z_UP</up_axis>)");
   } else if (format == "gltf") {
     out << box_gltf(a, b, c, true).first;
   } else if (format == "glb") {
