@@ -250,15 +250,17 @@ LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibrati
   return result;
 }
 
-/// whether some nonzero entry of M or q is beyond 2^±kExtremeExponent in magnitude (one pass of
-/// comparisons: this runs before every solve)
+/// whether some nonzero finite entry of M or q is beyond 2^±kExtremeExponent in magnitude (one
+/// pass of comparisons: this runs before every solve; data that are not finite are left to
+/// solve()'s input check)
 template <typename Matrix>
 bool has_extreme_entries(const Matrix& M, const Vector& q) {
   const double big = std::ldexp(1.0, kExtremeExponent), small = std::ldexp(1.0, -kExtremeExponent);
+  if (M.rows() != q.size() || M.cols() != q.size()) return false;  // solve() names the sizes
   bool extreme = false;
   const auto check = [&](double x) {
     const double a = std::abs(x);
-    extreme = extreme || a > big || (a != 0.0 && a < small);
+    extreme = extreme || (std::isfinite(a) && (a > big || (a != 0.0 && a < small)));
   };
   for (Eigen::Index i = 0; i < q.size(); ++i) check(q(i));
   access::for_each_nonzero(M, [&](Eigen::Index, Eigen::Index, double m) { check(m); });
@@ -272,7 +274,6 @@ bool has_extreme_entries(const Matrix& M, const Vector& q) {
 // passed the residual check on the data as given. The success path computes no factors.
 template <typename Matrix>
 LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions& options) {
-  if (!validate(M, q).empty() || q.size() == 0) return solve(M, q, options);
   if (has_extreme_entries(M, q)) return solve_equilibrated(M, q, equilibrate(M, q), options);
   LcpResult result = solve(M, q, options);
   if (result.ok() || result.status == LcpStatus::invalid_input ||
