@@ -117,6 +117,11 @@ LoopEvChart::LoopEvChart(std::shared_ptr<const LoopEvBasis> basis, std::vector<i
     sector_.push_back(std::atan2(x.y(), x.x()));
     reach_.push_back(chart_point(k, Vec2(cut_ / 2, cut_ / 2)).norm());
   }
+  // the smallest |x| evaluated: v + w = 2^-36 on every patch (|x| ∝ (v + w)^κ), above the
+  // 2^-40 at which loop_ev_jet stops; below it the surface is its tangent plane to rounding
+  // for valences up to 6 (|x| ≤ 1e-11 of the reach, and the normal turns by O(|x|))
+  r_min_ = *std::min_element(reach_.begin(), reach_.end()) *
+           std::pow(0x1p-36 / (cut_ / 2 + cut_ / 2), kappa_);
   for (int k = 0; k < N; ++k) {
     const double step = wrap_angle(sector_[(k + 1) % N] - sector_[k]);
     if (!(step > 0.0 && step < std::numbers::pi))
@@ -212,8 +217,8 @@ std::optional<std::pair<int, Vec2>> LoopEvChart::patch_point(const Vec2& x) cons
 }
 
 SurfaceJet LoopEvChart::jet(const Vec2& x_in) const {
-  // the EV itself: on the same ray at 1e-9 of the chart's radius (cf. loop_ev_jet's 2^-40)
-  const double r_min = 1e-9 * domain_.vertices[0].norm();
+  // the EV itself: on the same ray at r_min (the patches' own limit, loop_ev_jet's 2^-40)
+  const double r_min = r_min_;
   Vec2 x = x_in;
   if (!(x.norm() >= r_min)) x = x.norm() > 0.0 ? Vec2(r_min * x.normalized()) : Vec2(r_min, 0.0);
   const std::optional<std::pair<int, Vec2>> at = patch_point(x);

@@ -27,7 +27,8 @@
 // Smoothness: the Loop surface is C¹ at an EV and its curvature is bounded for N = 4, 5 (the
 // λ_1² eigenvalue of Loop's weights), so in this chart p̃ has bounded second derivatives; its
 // third derivatives grow towards the EV like |x|^(log λ/log λ_1 − 3) for the eigenvalues λ below
-// λ_1 (the surface is not C³ there in any chart). Points with |x| < 1e-10 · radius are
+// λ_1 (the surface is not C³ there in any chart). Points nearer the EV than the image of
+// v + w = 2^-36 (|x| ≈ 1e-16 of the chart's radius for valence 4, 1e-12 for valence 5) are
 // evaluated at that distance on the same ray.
 
 #include <memory>
@@ -84,6 +85,7 @@ class LoopEvChart {
   double kappa_ = 1.0;          // |x| ∝ (v + w)^κ near the EV, κ = log λ_1 / log(1/2)
   std::vector<double> sector_;  // angle of each patch's edge (v, 0) in the chart
   std::vector<double> reach_;   // |x| at the middle of each patch's cut line
+  double r_min_ = 0.0;          // the smallest |x| evaluated (jet())
   PatchDomain domain_;
 };
 

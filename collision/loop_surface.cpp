@@ -175,6 +175,11 @@ std::optional<SurfacePoint> LoopSurface::across_contact_edge(int patch, int edge
   return o ? std::optional(contact_chart(*o)) : o;
 }
 
+int LoopSurface::patch_valence(int patch) const {
+  if (patch >= patch_count()) return patches_[charts_[patch - patch_count()]->patches()[0]].valence;
+  return patches_[patch].valence;
+}
+
 SurfaceJet LoopSurface::evaluate(int patch, const Vec2& uv) const {
   if (patch >= patch_count()) return charts_[patch - patch_count()]->jet(uv);
   const Patch& p = patches_[patch];
@@ -189,9 +194,9 @@ std::vector<SurfacePoint> LoopSurface::samples() const {
   return out;
 }
 
-std::shared_ptr<const LoopSurface> load_loop_surface(const std::string& obj_path) {
-  const ShapePtr mesh = load_obj_mesh(obj_path);
-  return std::make_shared<LoopSurface>(mesh->points, mesh->triangles, obj_path);
+std::shared_ptr<const LoopSurface> load_loop_surface(const std::string& path, const Vec3& scale) {
+  const ShapePtr mesh = load_mesh_file(path, scale);
+  return std::make_shared<LoopSurface>(mesh->points, mesh->triangles, path);
 }
 
 }  // namespace pivot

@@ -70,8 +70,9 @@ class LoopSurface final : public SmoothSurface {
   [[nodiscard]] const std::array<int, 3>& patch_corners(int patch) const {
     return patches_[patch].corners;
   }
-  /// the valence of the extraordinary vertex at (0,0) of a patch, or 6 for a regular patch
-  [[nodiscard]] int patch_valence(int patch) const { return patches_[patch].valence; }
+  /// the valence of the extraordinary vertex at (0,0) of a patch or at the centre of a chart
+  /// (an index ≥ patch_count()), or 6 for a regular patch
+  [[nodiscard]] int patch_valence(int patch) const;
   /// true when the input mesh was subdivided once (a triangle had two extraordinary vertices)
   [[nodiscard]] bool subdivided() const { return subdivided_; }
 
@@ -95,8 +96,10 @@ class LoopSurface final : public SmoothSurface {
   bool subdivided_ = false;
 };
 
-/// a Loop surface from an OBJ file (vertices and faces; polygons are fanned into triangles as
-/// for mesh shapes); throws pivot::Error naming the file for what it cannot read
-[[nodiscard]] std::shared_ptr<const LoopSurface> load_loop_surface(const std::string& obj_path);
+/// a Loop surface whose control mesh is read from a mesh file of any format (as mesh shapes:
+/// collision/shape.hpp load_mesh_file), scaled by `scale`; throws pivot::Error naming the file
+/// for what it cannot read
+[[nodiscard]] std::shared_ptr<const LoopSurface> load_loop_surface(
+    const std::string& path, const Vec3& scale = Vec3::Ones());
 
 }  // namespace pivot

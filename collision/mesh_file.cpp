@@ -1,6 +1,8 @@
 #include "pivot/collision/mesh_file.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +10,6 @@
 #include <utility>
 
 #include <fmt/core.h>
-#include <tiny_obj_loader.h>
 
 #include "pivot/core/error.hpp"
 
@@ -37,45 +38,79 @@ std::string read_mesh_text(const std::string& path) {
   return text;
 }
 
-TriangleMesh read_obj_file(const std::string& path) {
+namespace {
+
+/// the file name's extension in lower case (".stl"), empty when it has none
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+/// vertices at exactly the same position become the first of them (file order kept); the
+/// triangles that then repeat a vertex have no area and are dropped
+void weld(TriangleMesh& mesh) {
+  const auto less = [](const Vec3& a, const Vec3& b) {
+    return std::lexicographical_compare(a.data(), a.data() + 3, b.data(), b.data() + 3);
+  };
+  std::map<Vec3, int, decltype(less)> first(less);
+  std::vector<int> to(mesh.vertices.size());
+  std::vector<Vec3> kept;
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    const auto [it, fresh] = first.emplace(mesh.vertices[i], static_cast<int>(kept.size()));
+    if (fresh) kept.push_back(mesh.vertices[i]);
+    to[i] = it->second;
+  }
+  std::vector<std::array<int, 3>> triangles;
+  triangles.reserve(mesh.triangles.size());
+  for (const auto& t : mesh.triangles) {
+    const std::array<int, 3> w = {to[static_cast<std::size_t>(t[0])],
+                                  to[static_cast<std::size_t>(t[1])],
+                                  to[static_cast<std::size_t>(t[2])]};
+    if (w[0] != w[1] && w[1] != w[2] && w[2] != w[0]) triangles.push_back(w);
+  }
+  mesh.vertices = std::move(kept);
+  mesh.triangles = std::move(triangles);
+}
+
+}  // namespace
+
+TriangleMesh read_mesh_file(const std::string& path, const Vec3& scale) {
+  if (!(scale.minCoeff() > 0.0) || !scale.allFinite())
+    throw Error(path, "",
+                fmt::format("the scale must be positive and finite (got [{}, {}, {}])", scale.x(),
+                            scale.y(), scale.z()));
+  // the bounded read first, for every format: a folder, a missing, endless or too large file
+  // gets the same message whatever reads it
   const std::string text = read_mesh_text(path);
-  tinyobj::ObjReaderConfig config;
-  config.triangulate = true;
-  config.vertex_color = false;
-  config.mtl_search_path = "";
-  tinyobj::ObjReader reader;
-  // materials are not read (no MTL text): only the geometry matters for collision
-  if (!reader.ParseFromString(text, "", config)) {
-    std::string message = reader.Error();
-    while (!message.empty() && (message.back() == '\n' || message.back() == '\r'))
-      message.pop_back();
+  const std::string ext = lower_extension(path);
+  if (std::find(kMeshFileExtensions.begin(), kMeshFileExtensions.end(), ext) ==
+      kMeshFileExtensions.end()) {
+    std::string known;
+    for (const char* e : kMeshFileExtensions) known += std::string(known.empty() ? "" : ", ") + e;
     throw Error(
-        fmt::format("mesh \"{}\": {}", path, message.empty() ? "cannot read the file" : message));
+        path, "",
+        fmt::format("unknown mesh file format {} (expected a file name ending in one of: "
+                    "{})",
+                    ext.empty() ? std::string("(no extension)") : pivot::quoted(ext), known));
   }
-  const tinyobj::attrib_t& attrib = reader.GetAttrib();
-  TriangleMesh mesh;
-  for (std::size_t i = 0; i + 2 < attrib.vertices.size(); i += 3) {
-    const Vec3 v(attrib.vertices[i], attrib.vertices[i + 1], attrib.vertices[i + 2]);
+  if (text.empty()) throw Error(path, "", "the file is empty");
+  TriangleMesh mesh = ext == ".obj" ? read_obj_text(text, path) : read_assimp_file(path, ext);
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    Vec3& v = mesh.vertices[i];
     if (!v.allFinite())
-      throw Error(fmt::format("mesh \"{}\": vertex {} is not finite", path, i / 3 + 1));
-    mesh.vertices.push_back(v);
+      throw Error(path, "",
+                  fmt::format("vertex {} is not finite ({}, {}, {})", i + 1, v.x(), v.y(), v.z()));
+    v = v.cwiseProduct(scale);
+    if (!(v.cwiseAbs().maxCoeff() <= kMaxMeshCoordinate))
+      throw Error(path, "",
+                  fmt::format("vertex {} is ({}, {}, {}) m, beyond the limit of {:g} m per "
+                              "coordinate (docs/limits.md); scale the mesh down",
+                              i + 1, v.x(), v.y(), v.z(), kMaxMeshCoordinate));
   }
-  const int count = static_cast<int>(mesh.vertices.size());
-  for (const tinyobj::shape_t& shape : reader.GetShapes()) {
-    std::size_t index = 0;
-    for (const unsigned char fv : shape.mesh.num_face_vertices) {
-      if (fv != 3) throw Error(fmt::format("mesh \"{}\": a face with {} vertices", path, fv));
-      std::array<int, 3> t{};
-      for (std::size_t k = 0; k < 3; ++k) {
-        t[k] = shape.mesh.indices[index + k].vertex_index;
-        if (t[k] < 0 || t[k] >= count)
-          throw Error(fmt::format("mesh \"{}\": face vertex index out of range", path));
-      }
-      index += 3;
-      mesh.triangles.push_back(t);
-    }
-  }
-  if (mesh.triangles.empty()) throw Error(fmt::format("mesh \"{}\": no faces in the file", path));
+  weld(mesh);
+  if (mesh.triangles.empty())
+    throw Error(path, "", "no triangle with three distinct vertices in the file");
   return mesh;
 }
 

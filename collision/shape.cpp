@@ -3,16 +3,15 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
-#include <sstream>
 
 #include <fmt/core.h>
 
+#include "pivot/collision/convex_decomposition.hpp"
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/collision/mesh_file.hpp"
 #include "pivot/collision/planar_shape.hpp"
 #include "pivot/collision/sdf_model.hpp"
 #include "pivot/core/error.hpp"
-#include "pivot/core/number_text.hpp"
 
 namespace pivot {
 
@@ -163,62 +162,13 @@ ShapePtr make_mesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> t
   return s;
 }
 
-ShapePtr load_obj_mesh(const std::string& path) {
-  std::istringstream in(detail::read_mesh_text(path));
-  std::vector<Vec3> vertices;
-  std::vector<std::array<int, 3>> triangles;
-  std::string line;
-  int line_no = 0;
-  auto fail = [&](const std::string& what) {
-    throw Error(fmt::format("{}:{}: {}", path, line_no, what));
-  };
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::istringstream ls(line);
-    std::string key;
-    if (!(ls >> key) || key[0] == '#') continue;
-    if (key == "v") {
-      Vec3 v;
-      for (int k = 0; k < 3; ++k) {
-        std::string tok;
-        if (!(ls >> tok)) fail("a vertex needs 3 coordinates");
-        const std::optional<double> x = read_number(tok);
-        if (!x) fail(fmt::format("bad vertex coordinate \"{}\"", tok));
-        if (!std::isfinite(*x)) fail(fmt::format("vertex coordinate \"{}\" is not finite", tok));
-        v[k] = *x;
-      }
-      vertices.push_back(v);
-    } else if (key == "f") {
-      std::vector<int> face;
-      std::string tok;
-      while (ls >> tok) {
-        // i, i/t, i/t/n or i//n: only the vertex index matters
-        const std::string idx = tok.substr(0, tok.find('/'));
-        long value = 0;
-        try {
-          std::size_t used = 0;
-          value = std::stol(idx, &used);
-          if (used != idx.size()) throw std::invalid_argument(idx);
-        } catch (const std::exception&) {
-          fail(fmt::format("bad face vertex \"{}\"", tok));
-        }
-        const long count = static_cast<long>(vertices.size());
-        // 1-based; negative counts back from the last vertex read so far
-        const long index = value > 0 ? value - 1 : count + value;
-        if (value == 0 || index < 0 || index >= count)
-          fail(fmt::format("face vertex index {} out of range ({} vertices so far)", value, count));
-        face.push_back(static_cast<int>(index));
-      }
-      if (face.size() < 3)
-        fail(fmt::format("a face needs at least 3 vertices (got {})", face.size()));
-      for (std::size_t k = 1; k + 1 < face.size(); ++k)  // fan from the first vertex
-        triangles.push_back({face[0], face[k], face[k + 1]});
-    }
-    // vt, vn, o, g, s, usemtl, mtllib, l, ...: not needed for collision
-  }
-  if (triangles.empty()) throw Error(fmt::format("{}: no faces in the file", path));
-  return make_mesh(std::move(vertices), std::move(triangles), path);
+std::vector<Vec3> load_mesh_points(const std::string& path, const Vec3& scale) {
+  return detail::read_mesh_file(path, scale).vertices;
+}
+
+ShapePtr load_mesh_file(const std::string& path, const Vec3& scale) {
+  detail::TriangleMesh mesh = detail::read_mesh_file(path, scale);
+  return make_mesh(std::move(mesh.vertices), std::move(mesh.triangles), path);
 }
 
 ShapePtr make_compound(std::vector<CompoundChild> children) {
@@ -266,17 +216,18 @@ MassProperties diagonal(double mass, double volume, double ixx, double iyy, doub
 //   V = det[a−r, b−r, c−r] / 6,   ∫x dV = V (a+b+c−3r)/4 (relative to r),
 //   ∫x xᵀ dV = V/20 [Σ xᵢxᵢᵀ + (Σxᵢ)(Σxᵢ)ᵀ]   (xᵢ the corners relative to r, r itself is 0),
 // summed over the triangles. Then I_r = tr(C) 1 − C and the parallel-axis shift to the COM.
-MassProperties polyhedron(const ConvexHull& hull, double density) {
+MassProperties polyhedron(const std::vector<Vec3>& vertices,
+                          const std::vector<std::array<int, 3>>& triangles, double density) {
   Vec3 r = Vec3::Zero();
-  for (const Vec3& v : hull.vertices) r += v;
-  r /= static_cast<double>(hull.vertices.size());
+  for (const Vec3& v : vertices) r += v;
+  r /= static_cast<double>(vertices.size());
   double volume = 0.0;
   Vec3 first = Vec3::Zero();
   Mat3 second = Mat3::Zero();
-  for (const auto& t : hull.triangles) {
-    const Vec3 a = hull.vertices[static_cast<std::size_t>(t[0])] - r;
-    const Vec3 b = hull.vertices[static_cast<std::size_t>(t[1])] - r;
-    const Vec3 c = hull.vertices[static_cast<std::size_t>(t[2])] - r;
+  for (const auto& t : triangles) {
+    const Vec3 a = vertices[static_cast<std::size_t>(t[0])] - r;
+    const Vec3 b = vertices[static_cast<std::size_t>(t[1])] - r;
+    const Vec3 c = vertices[static_cast<std::size_t>(t[2])] - r;
     const double v = a.dot(b.cross(c)) / 6.0;
     const Vec3 s = a + b + c;
     volume += v;
@@ -316,15 +267,76 @@ ShapePtr make_sdf_shape(std::vector<Vec3> vertices, std::vector<std::array<int, 
   return s;
 }
 
-ShapePtr load_sdf_shape(const std::string& path, const SdfShapeSettings& settings) {
-  detail::TriangleMesh mesh = detail::read_obj_file(path);
+ShapePtr load_sdf_shape(const std::string& path, const SdfShapeSettings& settings,
+                        const Vec3& scale) {
+  detail::TriangleMesh mesh = detail::read_mesh_file(path, scale);
   return make_sdf_shape(std::move(mesh.vertices), std::move(mesh.triangles), settings, path);
+}
+
+namespace {
+constexpr std::array<std::pair<MeshCollision, const char*>, 4> kMeshCollisionNames = {{
+    {MeshCollision::triangles, "triangles"},
+    {MeshCollision::hull, "hull"},
+    {MeshCollision::sdf, "sdf"},
+    {MeshCollision::decomposition, "decomposition"},
+}};
+}  // namespace
+
+const char* to_string(MeshCollision collision) {
+  for (const auto& [value, name] : kMeshCollisionNames)
+    if (value == collision) return name;
+  return "unknown";
+}
+
+std::optional<MeshCollision> mesh_collision_from_name(std::string_view name) {
+  for (const auto& [value, text] : kMeshCollisionNames)
+    if (name == text) return value;
+  return std::nullopt;
+}
+
+ShapePtr make_mesh_shape(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles,
+                         MeshCollision collision, const SdfShapeSettings& sdf,
+                         std::string source) {
+  if (collision == MeshCollision::triangles)
+    return make_mesh(std::move(vertices), std::move(triangles), std::move(source));
+  if (collision == MeshCollision::sdf)
+    return make_sdf_shape(std::move(vertices), std::move(triangles), sdf, std::move(source));
+  const std::string who = source.empty() ? std::string("mesh") : fmt::format("mesh \"{}\"", source);
+  check_triangles(who, vertices, triangles);
+  auto solid = std::make_shared<detail::TriangleMesh>(
+      detail::TriangleMesh{std::move(vertices), std::move(triangles)});
+  (void)detail::check_closed_mesh(*solid, who);
+  std::shared_ptr<Shape> s;
+  if (collision == MeshCollision::hull) {
+    s = std::make_shared<Shape>(*make_convex(solid->vertices));
+  } else {
+    std::vector<CompoundChild> parts;
+    for (ConvexHull& part : detail::convex_decomposition(*solid, {}, who)) {
+      auto convex = std::make_shared<Shape>();
+      convex->type = ShapeType::convex;
+      convex->points = part.vertices;
+      convex->hull = std::make_shared<const ConvexHull>(std::move(part));
+      parts.push_back(CompoundChild{std::move(convex), Vec3::Zero(), Quat::Identity()});
+    }
+    s = std::make_shared<Shape>(*make_compound(std::move(parts)));
+  }
+  s->source = std::move(source);
+  s->solid = std::move(solid);
+  return s;
+}
+
+ShapePtr load_mesh_shape(const std::string& path, MeshCollision collision, const Vec3& scale,
+                         const SdfShapeSettings& sdf) {
+  detail::TriangleMesh mesh = detail::read_mesh_file(path, scale);
+  return make_mesh_shape(std::move(mesh.vertices), std::move(mesh.triangles), collision, sdf, path);
 }
 
 MassProperties mass_properties(const Shape& shape, double density) {
   if (!(density > 0.0) || !std::isfinite(density))
     throw Error(fmt::format("{} shape: density must be positive and finite (got {})",
                             to_string(shape.type), density));
+  // a hull or convex parts of a closed mesh weigh what the mesh encloses
+  if (shape.solid) return polyhedron(shape.solid->vertices, shape.solid->triangles, density);
   switch (shape.type) {
     case ShapeType::sphere: {
       const double r = shape.radius;
@@ -372,10 +384,11 @@ MassProperties mass_properties(const Shape& shape, double density) {
     }
     case ShapeType::convex: {
       ConvexHull storage;
-      return polyhedron(hull_of(shape, storage), density);
+      const ConvexHull& hull = hull_of(shape, storage);
+      return polyhedron(hull.vertices, hull.triangles, density);
     }
     case ShapeType::sdf:  // the closed mesh itself (the divergence theorem needs no convexity)
-      return polyhedron(ConvexHull{shape.points, shape.triangles}, density);
+      return polyhedron(shape.points, shape.triangles, density);
     case ShapeType::compound: {
       // Σ children: I = Σ [R_i I_i R_iᵀ + m_i (|d_i|² 1 − d_i d_iᵀ)], d_i = c_i − c
       MassProperties total;

@@ -4,7 +4,8 @@
 // S, so for the symmetric primitives the body frame and S coincide.
 //
 // Conventions: capsule and cylinder are along the shape's z axis; a plane is {x : n·x = offset}
-// with solid below (n points out of the solid); mesh and plane are for fixed bodies only.
+// with solid below (n points out of the solid); mesh and plane are for fixed bodies only (a
+// moving body carries a mesh file as its hull, its sdf shape or its convex parts, make_mesh_shape).
 
 #include <array>
 #include <memory>
@@ -57,8 +58,9 @@ inline constexpr std::array<ShapeTypeName, 10> kShapeTypeNames = {{
 [[nodiscard]] std::optional<ShapeType> shape_type_from_name(std::string_view name);
 
 namespace detail {
-struct SdfModel;  // collision/sdf_model.hpp
-}
+struct SdfModel;      // collision/sdf_model.hpp
+struct TriangleMesh;  // collision/mesh_file.hpp
+}  // namespace detail
 struct ConvexHull;   // collision/convex_hull.hpp
 struct PlanarShape;  // collision/planar_shape.hpp
 
@@ -87,6 +89,9 @@ struct Shape {
   double offset = 0.0;                        ///< plane: n·x = offset, m
   std::vector<CompoundChild> children;        ///< compound
   std::string source;  ///< mesh, sdf: the file it was read from (for messages)
+  /// convex, compound made of a closed mesh (make_mesh_shape): that mesh, whose volume integrals
+  /// are the mass properties (the hull or the convex parts are only what collides); null else
+  std::shared_ptr<const detail::TriangleMesh> solid;
   /// sdf: the distance field and point shell of the closed mesh in `points`/`triangles`
   std::shared_ptr<const detail::SdfModel> sdf;
   std::shared_ptr<const PlanarShape> planar;  ///< planar: the 2-D shape in the frame's x–z plane
@@ -129,9 +134,13 @@ struct SdfShapeSettings {
 [[nodiscard]] ShapePtr make_planar(std::shared_ptr<const PlanarShape> shape);
 [[nodiscard]] ShapePtr make_mesh(std::vector<Vec3> vertices,
                                  std::vector<std::array<int, 3>> triangles, std::string source);
-/// reads a Wavefront OBJ (v and f lines; faces with more than 3 vertices are fanned);
-/// throws pivot::Error naming the file and line
-[[nodiscard]] ShapePtr load_obj_mesh(const std::string& path);
+/// a fixed body's triangle mesh read from a mesh file of any format (collision/mesh_file.hpp
+/// read_mesh_file: STL, OBJ, PLY, Collada, glTF), its vertices scaled by `scale` (> 0 per
+/// axis); throws pivot::Error naming the file and what is wrong
+[[nodiscard]] ShapePtr load_mesh_file(const std::string& path, const Vec3& scale = Vec3::Ones());
+/// the vertices of a mesh file of any format, scaled (a convex shape's points from a file)
+[[nodiscard]] std::vector<Vec3> load_mesh_points(const std::string& path,
+                                                 const Vec3& scale = Vec3::Ones());
 [[nodiscard]] ShapePtr make_compound(std::vector<CompoundChild> children);
 /// a shape for complex, non-convex bodies, fixed or moving: a closed, outward-oriented triangle
 /// mesh, given its signed distance field and point shell now (Barbič 2007, ch. 3); throws
@@ -139,8 +148,34 @@ struct SdfShapeSettings {
 [[nodiscard]] ShapePtr make_sdf_shape(std::vector<Vec3> vertices,
                                       std::vector<std::array<int, 3>> triangles,
                                       const SdfShapeSettings& settings, std::string source);
-/// the same from a Wavefront OBJ file (read by tinyobjloader)
-[[nodiscard]] ShapePtr load_sdf_shape(const std::string& path, const SdfShapeSettings& settings);
+/// the same from a mesh file of any format (read_mesh_file), scaled by `scale`
+[[nodiscard]] ShapePtr load_sdf_shape(const std::string& path, const SdfShapeSettings& settings,
+                                      const Vec3& scale = Vec3::Ones());
+
+/// how a mesh file collides (a scene's "collision" key; docs/meshes.md)
+enum class MeshCollision {
+  triangles,     ///< the triangles themselves (ShapeType::mesh): fixed bodies only
+  hull,          ///< the convex hull of the vertices (ShapeType::convex)
+  sdf,           ///< distance field and point shell (ShapeType::sdf)
+  decomposition  ///< convex parts (a ShapeType::compound of convex shapes)
+};
+/// "triangles", "hull", "sdf", "decomposition"
+[[nodiscard]] const char* to_string(MeshCollision collision);
+/// the MeshCollision of one of those names; none for any other text
+[[nodiscard]] std::optional<MeshCollision> mesh_collision_from_name(std::string_view name);
+
+/// a shape from a triangle mesh, colliding as `collision` says. For hull, sdf and
+/// decomposition the mesh must be closed and outward-oriented (check_closed_mesh), and the
+/// mass properties are the closed mesh's (Shape::solid; for sdf its own mesh). `sdf` is used by
+/// the sdf mode only. Throws pivot::Error naming `source`.
+[[nodiscard]] ShapePtr make_mesh_shape(std::vector<Vec3> vertices,
+                                       std::vector<std::array<int, 3>> triangles,
+                                       MeshCollision collision, const SdfShapeSettings& sdf,
+                                       std::string source);
+/// the same from a mesh file of any format (read_mesh_file), scaled by `scale`
+[[nodiscard]] ShapePtr load_mesh_shape(const std::string& path, MeshCollision collision,
+                                       const Vec3& scale = Vec3::Ones(),
+                                       const SdfShapeSettings& sdf = {});
 
 /// mass, centre of mass and inertia of a solid shape of uniform density
 struct MassProperties {
@@ -150,7 +185,8 @@ struct MassProperties {
   double volume = 0.0;          ///< m³
 };
 
-/// for density ρ > 0 (kg/m³); throws pivot::Error for plane and mesh (no finite volume)
+/// for density ρ > 0 (kg/m³), of Shape::solid when it is set; throws pivot::Error for plane and
+/// mesh (no finite volume)
 [[nodiscard]] MassProperties mass_properties(const Shape& shape, double density);
 /// the same scaled to a given total mass (kg)
 [[nodiscard]] MassProperties mass_properties_for_mass(const Shape& shape, double mass);

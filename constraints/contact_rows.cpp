@@ -21,16 +21,22 @@ ContactRow contact_row(const Vec3& p_A, const Vec3& x_A, const Vec3& p_B, const 
 }
 
 std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset, const Vec3& fallback) {
+  std::vector<Vec3> dirs;
+  friction_directions(n, k, offset, fallback, dirs);
+  return dirs;
+}
+
+void friction_directions(const Vec3& n, int k, double offset, const Vec3& fallback,
+                         std::vector<Vec3>& dirs) {
   Vec3 t1 = Vec3::UnitX() - n.x() * n;
   if (t1.norm() < 1e-6) t1 = fallback - n.dot(fallback) * n;
   t1.normalize();
   const Vec3 t2 = n.cross(t1);
-  std::vector<Vec3> dirs(k);
+  dirs.resize(static_cast<std::size_t>(k));
   for (int j = 0; j < k; ++j) {
     const double angle = offset + 2.0 * EIGEN_PI * j / k;
     dirs[j] = std::cos(angle) * t1 + std::sin(angle) * t2;
   }
-  return dirs;
 }
 
 double contact_velocity_bias(double gap, double normal_velocity, const ContactBiasSettings& s) {
@@ -47,8 +53,7 @@ double contact_gap_roundoff(double scale) {
 }
 
 double contact_position_bias(double gap, const Vec3& p_WCa, const Vec3& p_WCb) {
-  const double scale =
-      std::max(p_WCa.lpNorm<Eigen::Infinity>(), p_WCb.lpNorm<Eigen::Infinity>());
+  const double scale = std::max(p_WCa.lpNorm<Eigen::Infinity>(), p_WCb.lpNorm<Eigen::Infinity>());
   // a gap within rounding of zero (touching faces computed as −3e-17 m) is touching: left
   // negative it would ask the post-step LCP to resolve noise 14 orders below its other
   // entries, which no floating-point pivoting can do reliably. The level is that of the

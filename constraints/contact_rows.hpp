@@ -49,6 +49,10 @@ struct ContactRow {
 [[nodiscard]] std::vector<Vec3> friction_directions(const Vec3& n, int k, double offset,
                                                     const Vec3& fallback = Vec3::UnitY());
 
+/// the same written over `dirs` (in its memory)
+void friction_directions(const Vec3& n, int k, double offset, const Vec3& fallback,
+                         std::vector<Vec3>& dirs);
+
 /// what the dynamics bias of a normal row needs
 struct ContactBiasSettings {
   double time_step = 1e-3;             ///< h, s

@@ -28,8 +28,10 @@ struct Scratch {
   std::vector<Eigen::Triplet<double>> S, S_sorted;
   std::vector<Matrix> blocks;              // G_b A_b⁻¹ G_bᵀ
   std::vector<std::array<int, 4>> owners;  // per row: (body, position in R_b) twice, −1: none
-  Vector v, y;
+  Vector v, y, qb, velocity;
   Matrix T;
+  lcp::LcpProblem dense;
+  lcp::SparseLcpProblem sparse;
 };
 
 // G's entries sorted into the bodies' blocks (a row's entries for one body arrive together);
@@ -71,8 +73,8 @@ void body_terms(Scratch& s, const Vector& r, Vector& q) {
     s.y.segment<6>(6 * b).noalias() = s.A_inv[b] * r.segment<6>(6 * b);
     s.T.noalias() = Gb * s.A_inv[b];
     s.blocks[b].noalias() = s.T * Gb.transpose();
-    const Vector qb = Gb * s.y.segment<6>(6 * b);
-    for (int j = 0; j < k; ++j) q(R[j]) += qb(j);
+    s.qb.noalias() = Gb * s.y.segment<6>(6 * b);
+    for (int j = 0; j < k; ++j) q(R[j]) += s.qb(j);
   }
 }
 
@@ -194,6 +196,13 @@ bool fits_contact_island(const ConstraintSet& rows, const IslandInput& in) {
 
 std::optional<IslandOutput> solve_contact_island(const ConstraintSet& rows, const IslandInput& in,
                                                  const lcp::LemkeOptions& lemke) {
+  IslandOutput out;
+  if (!solve_contact_island(rows, in, lemke, out)) return std::nullopt;
+  return out;
+}
+
+bool solve_contact_island(const ConstraintSet& rows, const IslandInput& in,
+                          const lcp::LemkeOptions& lemke, IslandOutput& out) {
   thread_local Scratch s;
   const auto start = std::chrono::steady_clock::now();
   const IslandLcp island(rows, in);
@@ -206,31 +215,30 @@ std::optional<IslandOutput> solve_contact_island(const ConstraintSet& rows, cons
   s.v.setZero(m);
   BodySink sink{s};
   island.emit(sink);
-  if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return std::nullopt;  // general path
+  if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return false;  // general path
   IslandTimes times;
   times.assembly = seconds_since(start);
   const auto reduce_start = std::chrono::steady_clock::now();
   lcp::LcpResult result;
   if (m <= kDenseContactRows) {
-    lcp::LcpProblem reduced;
+    lcp::LcpProblem& reduced = s.dense;
     reduce_dense(s, in.momentum, reduced);
     times.reduction = seconds_since(reduce_start);
     result = lcp::solve_lemke(reduced, lemke);
   } else {
-    lcp::SparseLcpProblem reduced;
+    lcp::SparseLcpProblem& reduced = s.sparse;
     reduce_sparse(s, in.momentum, reduced);
     times.reduction = seconds_since(reduce_start);
     result = lcp::solve_lemke(reduced, lemke);
   }
   times.add_lcp(result);
-  if (!result.ok()) return std::nullopt;  // the general path's layers take over
+  if (!result.ok()) return false;  // the general path's layers take over
   const auto recover_start = std::chrono::steady_clock::now();
-  Vector v;
-  if (!recover(s, in.momentum, result.z, v)) return std::nullopt;
-  IslandOutput out = island.output(v, result);
+  if (!recover(s, in.momentum, result.z, s.velocity)) return false;
+  island.output(s.velocity, result, out);
   times.reduction += seconds_since(recover_start);
   out.times = times;
-  return out;
+  return true;
 }
 
 }  // namespace pivot::detail

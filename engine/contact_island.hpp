@@ -39,7 +39,12 @@ inline constexpr int kDenseContactRows = 256;
 /// a block-diagonal M̃
 [[nodiscard]] bool fits_contact_island(const ConstraintSet& rows, const IslandInput& in);
 
-/// the island's answer, or nullopt when the general path must give it
+/// the island's answer written over `out` (in its memory), or false when the general path must
+/// give it (`out` is then unspecified)
+[[nodiscard]] bool solve_contact_island(const ConstraintSet& rows, const IslandInput& in,
+                                        const lcp::LemkeOptions& lemke, IslandOutput& out);
+
+/// the same as a new value, or nullopt
 [[nodiscard]] std::optional<IslandOutput> solve_contact_island(const ConstraintSet& rows,
                                                                const IslandInput& in,
                                                                const lcp::LemkeOptions& lemke);

@@ -3,8 +3,7 @@
 
 #include <Eigen/LU>
 #include <algorithm>
-
-#include "pivot/engine/islands.hpp"
+#include <numeric>
 
 namespace pivot::detail {
 namespace {
@@ -16,28 +15,55 @@ int dynamic_index(const RigidBodySet& set, int b) {
 
 }  // namespace
 
-// which rows of the set belong to which island, and the island's bodies
-std::vector<IslandInput> split_islands(const RigidBodySet& set, const ConstraintSet& rows,
-                                       const std::vector<std::pair<int, int>>& couplings) {
+// which rows of the set belong to which island, and the island's bodies: union–find over the
+// rows' body pairs (the lower root becomes the parent), islands numbered in the order of their
+// lowest body
+void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
+                   const std::vector<std::pair<int, int>>& couplings, IslandSplit& work,
+                   std::vector<IslandInput>& islands) {
   const int n = set.size();
-  IslandBuilder builder(n);
+  std::vector<int>& parent = work.parent;
+  parent.resize(static_cast<std::size_t>(n));
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&parent](int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  auto connect = [&](int a, int b) {
+    if (a < 0 || b < 0) return;
+    const int ra = root(a), rb = root(b);
+    if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
+  };
   auto link = [&](const RowRef& r) {
-    builder.connect(dynamic_index(set, r.body_a), dynamic_index(set, r.body_b));
+    connect(dynamic_index(set, r.body_a), dynamic_index(set, r.body_b));
   };
   for (const auto& r : rows.equalities) link(r);
   for (const auto& r : rows.unilaterals) link(r);
   for (const auto& r : rows.motors) link(r);
-  for (const auto& [a, b] : couplings)
-    builder.connect(dynamic_index(set, a), dynamic_index(set, b));
-  std::vector<bool> excluded(n);
-  for (int i = 0; i < n; ++i) excluded[i] = set.body(i).fixed;
-  const auto groups = builder.islands(excluded);
-  std::vector<int> slot(n, -1);
-  std::vector<IslandInput> islands(groups.size());
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    islands[g].bodies = groups[g];
-    for (int b : groups[g]) slot[b] = static_cast<int>(g);
+  for (const auto& [a, b] : couplings) connect(dynamic_index(set, a), dynamic_index(set, b));
+  // slot[root] = the island's number, then slot[body] for every dynamic body
+  std::vector<int>& slot = work.slot;
+  slot.assign(static_cast<std::size_t>(n), -1);
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    if (set.body(i).fixed) continue;
+    const int r = root(i);
+    if (slot[r] < 0) slot[r] = count++;
+    slot[i] = slot[r];
   }
+  islands.resize(static_cast<std::size_t>(count));
+  for (IslandInput& island : islands) {
+    island.bodies.clear();
+    island.equalities.clear();
+    island.unilaterals.clear();
+    island.cones.clear();
+    island.motors.clear();
+  }
+  for (int i = 0; i < n; ++i)
+    if (!set.body(i).fixed) islands[slot[i]].bodies.push_back(i);
   auto island_of = [&](const RowRef& r) {
     const int a = dynamic_index(set, r.body_a);
     return a >= 0 ? slot[a] : slot[dynamic_index(set, r.body_b)];
@@ -51,7 +77,6 @@ std::vector<IslandInput> split_islands(const RigidBodySet& set, const Constraint
         static_cast<int>(i));
   for (std::size_t i = 0; i < rows.motors.size(); ++i)
     islands[island_of(rows.motors[i])].motors.push_back(static_cast<int>(i));
-  return islands;
 }
 
 // M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island.
@@ -89,6 +114,28 @@ Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vect
   Eigen::SparseMatrix<double> M(6 * nb, 6 * nb);
   M.setFromTriplets(t.begin(), t.end());
   return M;
+}
+
+void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
+                 const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M) {
+  if (gradient && gradient->nonZeros() > 0) {
+    M = island_mass(set, bodies, gradient);
+    return;
+  }
+  // block diagonal: column by column, the nonzero entries of each body's block in row order,
+  // as setFromTriplets would store them
+  const auto nb = static_cast<int>(bodies.size());
+  M.resize(6 * nb, 6 * nb);
+  M.reserve(36 * nb);
+  for (int i = 0; i < nb; ++i) {
+    const Mat6 block = set.mass_matrix(bodies[i]);
+    for (int c = 0; c < 6; ++c) {
+      M.startVec(6 * i + c);
+      for (int r = 0; r < 6; ++r)
+        if (block(r, c) != 0.0) M.insertBack(6 * i + r, 6 * i + c) = block(r, c);
+    }
+  }
+  M.finalize();
 }
 
 bool is_block_diagonal(const Eigen::SparseMatrix<double>& M_tilde) {

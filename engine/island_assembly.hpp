@@ -33,16 +33,28 @@ void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bia
   }
 }
 
-/// the islands of the rows and the coupled body pairs, each with its bodies and rows
-[[nodiscard]] std::vector<IslandInput> split_islands(
-    const RigidBodySet& set, const ConstraintSet& rows,
-    const std::vector<std::pair<int, int>>& couplings);
+/// the buffers of split_islands, kept from step to step (union–find parents, island slots)
+struct IslandSplit {
+  std::vector<int> parent, slot;
+};
+
+/// the islands of the rows and the coupled body pairs, each with its bodies (ascending) and rows
+/// (ascending), written over `islands`: the lists of an island that was there before keep their
+/// memory, so a step with the same islands allocates nothing here
+void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
+                   const std::vector<std::pair<int, int>>& couplings, IslandSplit& work,
+                   std::vector<IslandInput>& islands);
 
 /// M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island
 /// (`gradient` null: M); its cost is linear in the island's bodies and their gradient entries
 [[nodiscard]] Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set,
                                                       const std::vector<int>& bodies,
                                                       const Eigen::SparseMatrix<double>* gradient);
+
+/// the same written into `M`: without gradient entries in place, in M's own memory (no
+/// allocation once M has held as many entries)
+void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
+                 const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M);
 
 /// true when M̃ has no entry outside its 6 × 6 diagonal blocks (no force couples two bodies)
 [[nodiscard]] bool is_block_diagonal(const Eigen::SparseMatrix<double>& M_tilde);

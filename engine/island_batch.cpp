@@ -22,34 +22,34 @@ namespace {
 // workers costs more than it saves
 constexpr long kParallelRows = 96;
 
-IslandOutput solve_path(const ConstraintSet& rows, const IslandJob& job,
-                        const FailedLcpCallback& on_failed) {
+// the small paths write over `out` in its own memory; the general path makes a new answer
+void solve_path(const ConstraintSet& rows, const IslandJob& job, const FailedLcpCallback& on_failed,
+                IslandOutput& out) {
   // a recorded problem is the general path's sparse one
   if (job.small_path && !job.record) {
-    std::optional<IslandOutput> out;
-    if (fits_contact_island(rows, *job.island))
-      out = solve_contact_island(rows, *job.island, job.lemke);
-    else if (fits_small_island(rows, *job.island))
-      out = solve_small_island(rows, *job.island, job.lemke);
-    if (out) return std::move(*out);
+    if (fits_contact_island(rows, *job.island)) {
+      if (solve_contact_island(rows, *job.island, job.lemke, out)) return;
+    } else if (fits_small_island(rows, *job.island)) {
+      if (solve_small_island(rows, *job.island, job.lemke, out)) return;
+    }
   }
-  return solve_island(rows, *job.island, job.lemke, job.record, on_failed);
+  out = solve_island(rows, *job.island, job.lemke, job.record, on_failed);
 }
 
 // the island's answer; a degenerate island (island_bounds.hpp) is reported unsolved, and memory
 // running out is an error that names the island
-IslandOutput solve_one(const ConstraintSet& rows, const IslandJob& job,
-                       const FailedLcpCallback& on_failed) {
+void solve_one(const ConstraintSet& rows, const IslandJob& job, const FailedLcpCallback& on_failed,
+               IslandOutput& out) {
   const IslandInput& in = *job.island;
   if (auto why = overlapping_island(rows, in)) {
-    IslandOutput out;
+    out = IslandOutput{};
     out.status = lcp::LcpStatus::invalid_input;
     out.lcp_size = island_lcp_size(rows, in);
     out.message = std::move(*why);
-    return out;
+    return;
   }
   try {
-    return solve_path(rows, job, on_failed);
+    solve_path(rows, job, on_failed, out);
   } catch (const std::bad_alloc&) {
     throw Error(fmt::format(
         "out of memory solving an island of {} bodies with {} joint rows and {} contact and "
@@ -68,21 +68,23 @@ std::vector<int> crash_rows(int m, int nu, bool warm_started) {
   return out;
 }
 
-std::vector<IslandOutput> solve_islands_batch(const ConstraintSet& rows,
-                                              const std::vector<IslandJob>& jobs,
-                                              const FailedLcpCallback& on_failed,
-                                              ThreadPool* pool) {
-  std::vector<IslandOutput> out(jobs.size());
-  std::vector<long> size(jobs.size());
+void solve_islands_batch(const ConstraintSet& rows, const std::vector<IslandJob>& jobs,
+                         const FailedLcpCallback& on_failed, ThreadPool* pool,
+                         std::vector<IslandOutput>& out) {
+  out.resize(jobs.size());
   long total = 0;
+  for (const IslandJob& job : jobs) {
+    const IslandInput& in = *job.island;
+    total += static_cast<long>(in.equalities.size()) + island_lcp_size(rows, in);
+  }
+  if (!pool || pool->threads() < 2 || jobs.size() < 2 || total < kParallelRows) {
+    for (std::size_t j = 0; j < jobs.size(); ++j) solve_one(rows, jobs[j], on_failed, out[j]);
+    return;
+  }
+  std::vector<long> size(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const IslandInput& in = *jobs[j].island;
     size[j] = static_cast<long>(in.equalities.size()) + island_lcp_size(rows, in);
-    total += size[j];
-  }
-  if (!pool || pool->threads() < 2 || jobs.size() < 2 || total < kParallelRows) {
-    for (std::size_t j = 0; j < jobs.size(); ++j) out[j] = solve_one(rows, jobs[j], on_failed);
-    return out;
   }
   // the largest islands first, so that a long one does not start last
   std::vector<int> order(jobs.size());
@@ -97,9 +99,8 @@ std::vector<IslandOutput> solve_islands_batch(const ConstraintSet& rows,
     };
   pool->run(static_cast<int>(order.size()), [&](int task) {
     const int j = order[task];
-    out[j] = solve_one(rows, jobs[j], locked);
+    solve_one(rows, jobs[j], locked, out[j]);
   });
-  return out;
 }
 
 }  // namespace pivot::detail

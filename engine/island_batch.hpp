@@ -36,11 +36,12 @@ struct IslandJob {
   bool small_path = true;                        ///< WorldSettings::small_islands
 };
 
-/// the outputs in the order of the jobs; `on_failed` is called under a lock when several
-/// threads run (in an order that depends on the threads: it must not affect the step)
-[[nodiscard]] std::vector<IslandOutput> solve_islands_batch(const ConstraintSet& rows,
-                                                            const std::vector<IslandJob>& jobs,
-                                                            const FailedLcpCallback& on_failed,
-                                                            ThreadPool* pool);
+/// the outputs in the order of the jobs, written over `out` (resized to the jobs): an island
+/// answered by a small path keeps the memory of the answer it replaces. `on_failed` is called
+/// under a lock when several threads run (in an order that depends on the threads: it must not
+/// affect the step)
+void solve_islands_batch(const ConstraintSet& rows, const std::vector<IslandJob>& jobs,
+                         const FailedLcpCallback& on_failed, ThreadPool* pool,
+                         std::vector<IslandOutput>& out);
 
 }  // namespace pivot::detail

@@ -4,7 +4,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <map>
+#include <tuple>
 #include <utility>
 
 namespace pivot::detail {
@@ -22,25 +22,39 @@ int pair_body(const RigidBodySet& set, int b) {
 std::vector<DroppedEqualities> drop_dependent_equalities(const RigidBodySet& set,
                                                          const ConstraintSet& rows,
                                                          IslandInput& island) {
-  // the rows by body pair (lower dynamic index first), in island order
-  std::map<std::pair<int, int>, std::vector<std::size_t>> by_pair;
+  // the rows by body pair (lower dynamic index first), in island order: sorted (pair, row)
+  // entries in a buffer each thread keeps, so that a step allocates nothing here
+  struct Entry {
+    int a, b;
+    std::size_t k;
+    bool operator<(const Entry& o) const { return std::tie(a, b, k) < std::tie(o.a, o.b, o.k); }
+  };
+  thread_local std::vector<Entry> by_pair;
+  by_pair.clear();
   for (std::size_t k = 0; k < island.equalities.size(); ++k) {
     const EqualityRow& r = rows.equalities[static_cast<std::size_t>(island.equalities[k])];
     const int a = pair_body(set, r.body_a), b = pair_body(set, r.body_b);
-    by_pair[{std::min(a, b), std::max(a, b)}].push_back(k);
+    by_pair.push_back({std::min(a, b), std::max(a, b), k});
   }
+  std::sort(by_pair.begin(), by_pair.end());
   std::vector<DroppedEqualities> dropped;
-  std::vector<bool> keep(island.equalities.size(), true);
-  for (const auto& [pair, members] : by_pair) {
+  std::vector<bool> keep;
+  for (std::size_t begin = 0, end = 0; begin < by_pair.size(); begin = end) {
+    const std::pair<int, int> pair{by_pair[begin].a, by_pair[begin].b};
+    end = begin;
+    while (end < by_pair.size() && by_pair[end].a == pair.first && by_pair[end].b == pair.second)
+      ++end;
     const int coordinates = pair.first < 0 ? 6 : 12;
-    if (static_cast<int>(members.size()) <= coordinates) continue;
+    if (static_cast<int>(end - begin) <= coordinates) continue;
+    if (keep.empty()) keep.assign(island.equalities.size(), true);
     // Gram–Schmidt (twice, for orthogonality to rounding) in the pair's coordinates: a row whose
     // part outside the span of the rows kept is below 1e-9 of its norm is dependent
     std::vector<Vec12> basis;
     DroppedEqualities d;
-    d.rows = static_cast<int>(members.size());
+    d.rows = static_cast<int>(end - begin);
     d.coordinates = coordinates;
-    for (const std::size_t k : members) {
+    for (std::size_t e = begin; e < end; ++e) {
+      const std::size_t k = by_pair[e].k;
       const EqualityRow& r = rows.equalities[static_cast<std::size_t>(island.equalities[k])];
       const int a = pair_body(set, r.body_a);
       Vec12 v = Vec12::Zero();
@@ -55,7 +69,7 @@ std::vector<DroppedEqualities> drop_dependent_equalities(const RigidBodySet& set
       const double norm = v.norm();
       Vec12 rest = v;
       for (int pass = 0; pass < 2; ++pass)
-        for (const Vec12& e : basis) rest -= e.dot(rest) * e;
+        for (const Vec12& e_k : basis) rest -= e_k.dot(rest) * e_k;
       if (norm > 0.0 && rest.norm() > 1e-9 * norm && static_cast<int>(basis.size()) < coordinates) {
         basis.push_back(rest.normalized());
         continue;

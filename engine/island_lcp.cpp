@@ -6,9 +6,11 @@
 namespace pivot::detail {
 
 IslandLcp::IslandLcp(const ConstraintSet& rows, const IslandInput& in) : rows_(rows), in_(in) {
-  for (std::size_t i = 0; i < in.bodies.size(); ++i) local_[in.bodies[i]] = static_cast<int>(i);
-  for (std::size_t i = 0; i < in.unilaterals.size(); ++i)
-    local_uni_[in.unilaterals[i]] = static_cast<int>(i);
+  if (!std::is_sorted(in.bodies.begin(), in.bodies.end()))
+    for (std::size_t i = 0; i < in.bodies.size(); ++i) local_[in.bodies[i]] = static_cast<int>(i);
+  if (!std::is_sorted(in.unilaterals.begin(), in.unilaterals.end()))
+    for (std::size_t i = 0; i < in.unilaterals.size(); ++i)
+      local_uni_[in.unilaterals[i]] = static_cast<int>(i);
   nv_ = 6 * static_cast<int>(in.bodies.size());
   ne_ = static_cast<int>(in.equalities.size());
   L_.nu = static_cast<int>(in.unilaterals.size());
@@ -36,24 +38,37 @@ Eigen::VectorXd IslandLcp::equality_regularization(double relative) const {
 }
 
 IslandOutput IslandLcp::output(const Eigen::VectorXd& x, const lcp::LcpResult& lcp) const {
-  const Eigen::VectorXd& z = lcp.z;
   IslandOutput out;
+  output(x, lcp, out);
+  return out;
+}
+
+void IslandLcp::output(const Eigen::VectorXd& x, const lcp::LcpResult& lcp,
+                       IslandOutput& out) const {
+  const Eigen::VectorXd& z = lcp.z;
   out.status = lcp::LcpStatus::solved;
   out.pivots = lcp.pivots;
   out.warm_started = lcp.path == lcp::StartPath::warm_start;
-  out.active_set = lcp.active_set;
+  out.active_set.assign(lcp.active_set.begin(), lcp.active_set.end());
   out.lcp_size = L_.m;
   out.velocity = x.head(nv_);
   out.lambda_eq = x.tail(ne_);
   out.lambda_uni = z.head(L_.nu);
+  out.lambda_cone.resize(static_cast<std::size_t>(L_.nc));
   int f = L_.f0;
   for (int c = 0; c < L_.nc; ++c) {
     const auto k = static_cast<int>(rows_.cones[in_.cones[c]].directions.size());
-    out.lambda_cone.push_back(z.segment(f, k));
+    out.lambda_cone[static_cast<std::size_t>(c)] = z.segment(f, k);
     f += k;
   }
   out.lambda_motor = z.segment(L_.mp0, L_.nm) - z.segment(L_.mm0, L_.nm);
-  return out;
+  out.singular_equalities.clear();
+  out.regularized = false;
+  out.fallback = false;
+  out.failed_status = lcp::LcpStatus::solved;
+  out.layer = IslandLayer::direct;
+  out.message.clear();
+  out.times = IslandTimes{};
 }
 
 }  // namespace pivot::detail

@@ -10,7 +10,9 @@
 // acting on velocities (unilateral J_u, friction D, motor ±J_m): Cline 2002 eq. 2.48–2.49.
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <unordered_map>
+#include <vector>
 
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/island_solver.hpp"
@@ -49,22 +51,42 @@ class IslandLcp {
   /// solved, its pivots, path and active set)
   [[nodiscard]] IslandOutput output(const Eigen::VectorXd& x, const lcp::LcpResult& lcp) const;
 
+  /// the same written over `out`, every field of it, in its own memory where the sizes allow
+  void output(const Eigen::VectorXd& x, const lcp::LcpResult& lcp, IslandOutput& out) const;
+
  private:
   template <typename F>
   void for_each_entry(const RowRef& r, F&& f) const {
     auto body = [&](int b, const Row6& J) {
-      auto it = local_.find(b);
-      if (b < 0 || it == local_.end()) return;
+      const int i = b < 0 ? -1 : local_body(b);
+      if (i < 0) return;
       for (int k = 0; k < 6; ++k)
-        if (J(k) != 0.0) f(6 * it->second + k, J(k));
+        if (J(k) != 0.0) f(6 * i + k, J(k));
     };
     body(r.body_a, r.J_A);
     body(r.body_b, r.J_B);
   }
 
+  // the island-local index of a global body or unilateral row, −1 when it is not the island's:
+  // a binary search in the island's lists, which split_islands writes in ascending order (no
+  // allocation a step); a map only for lists given in another order
+  [[nodiscard]] int local_body(int body) const { return local_index(in_.bodies, local_, body); }
+  [[nodiscard]] int local_unilateral(int row) const {
+    return local_index(in_.unilaterals, local_uni_, row);
+  }
+  [[nodiscard]] static int local_index(const std::vector<int>& sorted,
+                                       const std::unordered_map<int, int>& map, int global) {
+    if (!map.empty()) {
+      const auto it = map.find(global);
+      return it == map.end() ? -1 : it->second;
+    }
+    const auto it = std::lower_bound(sorted.begin(), sorted.end(), global);
+    return it != sorted.end() && *it == global ? static_cast<int>(it - sorted.begin()) : -1;
+  }
+
   const ConstraintSet& rows_;
   const IslandInput& in_;
-  std::unordered_map<int, int> local_, local_uni_;
+  std::unordered_map<int, int> local_, local_uni_;  ///< only for unsorted lists
   int nv_ = 0, ne_ = 0;
   IslandLayout L_;
 };
@@ -88,7 +110,7 @@ void IslandLcp::emit(Sink& sink) const {
   for (int c = 0; c < L_.nc; ++c) {
     const FrictionCone& cone = rows_.cones[in_.cones[c]];
     const int gamma = L_.gc0 + c;
-    sink.S(gamma, local_uni_.at(cone.normal_row), cone.mu);  // ζ = μ λ_n − Eᵀλ_f
+    sink.S(gamma, local_unilateral(cone.normal_row), cone.mu);  // ζ = μ λ_n − Eᵀλ_f
     for (std::size_t j = 0; j < cone.directions.size(); ++j) {
       const RowRef& d = cone.directions[j];
       g_row(f, d, 1.0);

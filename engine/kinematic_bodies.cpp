@@ -17,6 +17,7 @@
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/island_batch.hpp"
 #include "pivot/engine/island_solver.hpp"
+#include "pivot/engine/step_context.hpp"
 #include "pivot/engine/world.hpp"
 
 namespace pivot {
@@ -26,8 +27,8 @@ Pose World::kinematic_pose(const RigidBody& body, double t) {
   return Pose{s.p_WS - s.q_WB * body.shape_offset, s.q_WB};
 }
 
-void World::prescribe_kinematic_twists() {
-  const double h = settings_.time_step;
+void World::prescribe_kinematic_twists(const detail::StepContext& ctx) {
+  const double h = ctx.h;
   // the track's times are the step grid's (k h while h never changed, as the outputs'), not the
   // accumulated clock
   const double t0 = time_at_step(steps_), t1 = time_at_step(steps_ + 1);

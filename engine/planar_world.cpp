@@ -31,9 +31,7 @@ constexpr double kPlanarTolerance = 1e-9;
 }  // namespace
 
 void World::check_planar_settings(const WorldSettings& s) {
-  if (s.dimension != 2 && s.dimension != 3)
-    throw Error(fmt::format("dimension must be 2 or 3 (got {})", s.dimension));
-  if (s.dimension != 2) return;
+  if (s.dimension != 2) return;  // 2 or 3: validate(WorldSettings) checked it
   if (s.gravity.y() != 0.0)
     throw Error(
         fmt::format("a planar world (dimension 2) needs gravity in the x–z plane (got "

@@ -8,6 +8,7 @@
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_batch.hpp"
 #include "pivot/engine/island_solver.hpp"
+#include "pivot/engine/step_workspace.hpp"
 #include "pivot/engine/world.hpp"
 
 namespace pivot {
@@ -35,34 +36,37 @@ bool nothing_to_correct(const ConstraintSet& rows) {
 // (mass-weighted least correction; unilateral rows: joint limits, contacts) and apply it through
 // the exponential map. Positions only: velocities are not touched. `contacts` are those detected
 // at p(t+h) by the caller; a capped correction's later passes detect them anew.
-bool World::post_stabilize(std::vector<Contact> contacts) {
+bool World::post_stabilize(std::vector<Contact>& contacts) {
   const int n = set_.size();
   bool moved = false;
   for (int pass = 0; pass < settings_.max_post_steps; ++pass) {
     if (pass > 0 && settings_.interrupted && settings_.interrupted()) return moved;
-    rows_->clear();
+    clear_keeping_cones(*rows_, workspace().spare_directions);
     // J_e dp + g_e = 0, J_u dp + g_u ≥ 0: limits only where violated, no motors
     add_joint_rows({.equality_bias = 1.0, .limit_margin = 0.0, .limit_bias = 1.0, .motors = false});
     if (pass > 0) detect_contacts(contacts);   // re-linearized at the corrected positions
     hybrid_->drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
-    add_contact_rows(contacts, false);
+    add_contact_rows(contacts, nullptr);
     if (rows_->equalities.empty() && rows_->unilaterals.empty()) return moved;
-    Eigen::VectorXd dp = Eigen::VectorXd::Zero(6 * n);
+    Eigen::VectorXd& dp = workspace().dp;
+    dp.setZero(6 * n);
     if (!nothing_to_correct(*rows_)) {
-      auto islands = split_islands(set_, *rows_, {});
-      std::vector<IslandJob> jobs;
+      IslandWork& work = workspace().post;
+      std::vector<IslandInput>& islands = work.islands;
+      split_islands(set_, *rows_, {}, work.split, islands);
+      std::vector<IslandJob>& jobs = work.jobs;
+      jobs.clear();
       for (IslandInput& island : islands) {
         if (island.equalities.empty() && island.unilaterals.empty()) continue;
         drop_repeated_joint_rows(island, false);  // reported by the step's own
-        island.M_tilde = island_mass(set_, island.bodies, nullptr);
-        island.momentum =
-            Eigen::VectorXd::Zero(6 * static_cast<Eigen::Index>(island.bodies.size()));
+        island_mass(set_, island.bodies, nullptr, island.M_tilde);
+        island.momentum.setZero(6 * static_cast<Eigen::Index>(island.bodies.size()));
         jobs.push_back(
             {.island = &island, .lemke = settings_.lemke, .small_path = settings_.small_islands});
       }
       const auto t0 = Clock::now();
-      const std::vector<IslandOutput> outputs =
-          solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool());
+      std::vector<IslandOutput>& outputs = work.outputs;
+      solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool(), outputs);
       report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       for (std::size_t k = 0; k < jobs.size(); ++k) {
         const IslandInput& island = *jobs[k].island;

@@ -19,10 +19,37 @@ using Vector = Eigen::VectorXd;
 // the island's blocks in dense storage, kept by each thread from step to step so that a resting
 // island reuses its memory (Eigen reallocates only when a size changes)
 struct Scratch {
-  Matrix G, S, Je, Y, Z, C, Lambda, V;
-  Vector v, be, r, y, lambda0, v0;
+  Matrix G, S, Je, Y, Z, C, Lambda, V, JeY, c;
+  Vector v, be, r, y, lambda0, v0, Jey, rhs, x, c_vector;
+  Vector x_v, x_lambda, Av, Jl, Gz, Jv, Jv_abs;  // the free rows' check
   std::vector<Mat6> A, A_inv;
+  Eigen::FullPivLU<Matrix> lu;
+  lcp::LcpProblem reduced;
 };
+
+// dst = C⁻¹ rhs by the full-pivot LU of C, the steps of Eigen's FullPivLU::solve (P C Q = L U:
+// c = P rhs, c ← L⁻¹ c, c ← U⁻¹ c on the rank's rows, dst = Q c with zeros past the rank), in
+// the caller's buffer c (of rhs's own type, as Eigen's: a vector takes the triangular solves for
+// vectors) instead of a new one
+template <typename Rhs, typename Dst>
+void lu_solve(const Eigen::FullPivLU<Matrix>& lu, const Rhs& rhs, Rhs& c, Dst& dst) {
+  const Eigen::Index n = lu.rows(), rank = lu.rank();
+  dst.resize(n, rhs.cols());
+  if (rank == 0) {
+    dst.setZero();
+    return;
+  }
+  c.resize(n, rhs.cols());
+  c = lu.permutationP() * rhs;
+  lu.matrixLU().topLeftCorner(n, n).template triangularView<Eigen::UnitLower>().solveInPlace(
+      c.topRows(n));
+  lu.matrixLU()
+      .topLeftCorner(rank, rank)
+      .template triangularView<Eigen::Upper>()
+      .solveInPlace(c.topRows(rank));
+  for (Eigen::Index i = 0; i < rank; ++i) dst.row(lu.permutationQ().indices().coeff(i)) = c.row(i);
+  for (Eigen::Index i = rank; i < n; ++i) dst.row(lu.permutationQ().indices().coeff(i)).setZero();
+}
 
 struct DenseSink {
   Scratch& s;
@@ -35,21 +62,27 @@ struct DenseSink {
 
 // the free rows of the answer: A v − J_eᵀλ − Gᵀz − r = 0 and J_e v + b_e = 0, each within
 // 1e-9 of the scale of its terms
-bool free_rows_hold(const Scratch& s, const Vector& v, const Vector& lambda, const Vector& z) {
+// (in the scratch's buffers: v = x_v, λ = x_lambda)
+bool free_rows_hold(Scratch& s, const Vector& z) {
   constexpr double kTolerance = 1e-9;
   const auto nb = static_cast<int>(s.A.size());
-  Vector Av(v.size());
+  const Vector& v = s.x_v;
+  const Vector& lambda = s.x_lambda;
+  Vector& Av = s.Av;
+  Av.resize(v.size());
   for (int b = 0; b < nb; ++b) Av.segment<6>(6 * b) = s.A[b] * v.segment<6>(6 * b);
-  const Vector Jl = s.Je.transpose() * lambda, Gz = s.G.transpose() * z;
+  s.Jl.noalias() = s.Je.transpose() * lambda;
+  s.Gz.noalias() = s.G.transpose() * z;
   const double scale =
-      std::max({Av.lpNorm<Eigen::Infinity>(), Jl.lpNorm<Eigen::Infinity>(),
-                Gz.lpNorm<Eigen::Infinity>(), s.r.lpNorm<Eigen::Infinity>(), 1e-300});
-  if (!((Av - Jl - Gz - s.r).lpNorm<Eigen::Infinity>() <= kTolerance * scale)) return false;
+      std::max({Av.lpNorm<Eigen::Infinity>(), s.Jl.lpNorm<Eigen::Infinity>(),
+                s.Gz.lpNorm<Eigen::Infinity>(), s.r.lpNorm<Eigen::Infinity>(), 1e-300});
+  if (!((Av - s.Jl - s.Gz - s.r).lpNorm<Eigen::Infinity>() <= kTolerance * scale)) return false;
   if (s.be.size() == 0) return true;
-  const Vector Jv = s.Je * v;
-  const double eq_scale = std::max({(s.Je.cwiseAbs() * v.cwiseAbs()).lpNorm<Eigen::Infinity>(),
-                                    s.be.lpNorm<Eigen::Infinity>(), 1e-300});
-  return (Jv + s.be).lpNorm<Eigen::Infinity>() <= kTolerance * eq_scale;
+  s.Jv.noalias() = s.Je * v;
+  s.Jv_abs.noalias() = s.Je.cwiseAbs() * v.cwiseAbs();
+  const double eq_scale =
+      std::max({s.Jv_abs.lpNorm<Eigen::Infinity>(), s.be.lpNorm<Eigen::Infinity>(), 1e-300});
+  return (s.Jv + s.be).lpNorm<Eigen::Infinity>() <= kTolerance * eq_scale;
 }
 
 // Y = A⁻¹ Gᵀ, Z = A⁻¹ J_eᵀ, y = A⁻¹ r by blocks
@@ -76,15 +109,21 @@ void solve_blocks(Scratch& s) {
 bool reduce_with_joints(Scratch& s, lcp::LcpProblem& reduced) {
   solve_blocks(s);
   s.C.noalias() = s.Je * s.Z;
-  const Eigen::FullPivLU<Matrix> lu(s.C);
-  if (!lu.isInvertible()) return false;
-  s.lambda0 = -lu.solve(Vector(s.be + s.Je * s.y));
+  s.lu.compute(s.C);
+  if (!s.lu.isInvertible()) return false;
+  s.Jey.noalias() = s.Je * s.y;
+  s.rhs = s.be + s.Jey;
+  lu_solve(s.lu, s.rhs, s.c_vector, s.lambda0);
+  s.lambda0 = -s.lambda0;
   // an island of joints alone has no complementarity rows: Y has no columns, and Eigen's
   // triangular solve must not see that empty block (its data pointer is null; UBSan)
-  if (s.Y.cols() > 0)
-    s.Lambda = -lu.solve(Matrix(s.Je * s.Y));
-  else
+  if (s.Y.cols() > 0) {
+    s.JeY.noalias() = s.Je * s.Y;
+    lu_solve(s.lu, s.JeY, s.c, s.Lambda);
+    s.Lambda = -s.Lambda;
+  } else {
     s.Lambda.resize(s.Je.rows(), 0);
+  }
   s.v0 = s.y;
   s.v0.noalias() += s.Z * s.lambda0;
   s.V = s.Y;
@@ -119,6 +158,13 @@ bool fits_small_island(const ConstraintSet& rows, const IslandInput& in) {
 
 std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const IslandInput& in,
                                                const lcp::LemkeOptions& lemke) {
+  IslandOutput out;
+  if (!solve_small_island(rows, in, lemke, out)) return std::nullopt;
+  return out;
+}
+
+bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
+                        const lcp::LemkeOptions& lemke, IslandOutput& out) {
   thread_local Scratch s;
   const auto start = std::chrono::steady_clock::now();
   const IslandLcp island(rows, in);
@@ -131,25 +177,37 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
   DenseSink sink{s};
   island.emit(sink);
   s.r = in.momentum;
-  if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return std::nullopt;  // general path
+  if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return false;  // general path
   IslandTimes times;
   times.assembly = seconds_since(start);
   const auto reduce_start = std::chrono::steady_clock::now();
-  lcp::LcpProblem reduced;
-  if (!reduce_with_joints(s, reduced)) return std::nullopt;  // redundant joints: general path
+  lcp::LcpProblem& reduced = s.reduced;
+  if (!reduce_with_joints(s, reduced)) return false;  // redundant joints: general path
   times.reduction = seconds_since(reduce_start);
-  const lcp::LcpResult result = lcp::solve_lemke(reduced, lemke);
+  // an island of equalities alone (m = 0) is a linear system: its reduced LCP is empty and
+  // solved by z = 0, with no call into Lemke's method
+  lcp::LcpResult result;
+  if (m == 0) {
+    result.status = lcp::LcpStatus::solved;
+    result.path = lcp::StartPath::trivial;
+  } else {
+    result = lcp::solve_lemke(reduced, lemke);
+  }
   times.add_lcp(result);
-  if (!result.ok()) return std::nullopt;  // the general path's layers take over
+  if (!result.ok()) return false;  // the general path's layers take over
   const auto recover_start = std::chrono::steady_clock::now();
   const Vector& z = result.z;
-  Vector x(nv + ne);
+  Vector& x = s.x;
+  x.resize(nv + ne);
   recover(s, z, x);
-  if (!x.allFinite() || !free_rows_hold(s, x.head(nv), x.tail(ne), z)) return std::nullopt;
-  IslandOutput out = island.output(x, result);
+  if (!x.allFinite()) return false;
+  s.x_v = x.head(nv);
+  s.x_lambda = x.tail(ne);
+  if (!free_rows_hold(s, z)) return false;
+  island.output(x, result, out);
   times.verification += seconds_since(recover_start);
   out.times = times;
-  return out;
+  return true;
 }
 
 }  // namespace pivot::detail

@@ -38,7 +38,12 @@ inline constexpr int kSmallIslandRows = 64;
 /// couples bodies)
 [[nodiscard]] bool fits_small_island(const ConstraintSet& rows, const IslandInput& in);
 
-/// the island's answer by the small path, or nullopt when the general path must give it
+/// the island's answer by the small path written over `out` (in its memory), or false when the
+/// general path must give it (`out` is then unspecified)
+[[nodiscard]] bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
+                                      const lcp::LemkeOptions& lemke, IslandOutput& out);
+
+/// the same as a new value, or nullopt
 [[nodiscard]] std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows,
                                                              const IslandInput& in,
                                                              const lcp::LemkeOptions& lemke);

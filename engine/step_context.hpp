@@ -5,7 +5,6 @@
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -17,7 +16,9 @@ namespace pivot::detail {
 
 struct StepContext {
   double h = 0.0;  ///< the time step, s
-  int n = 0;       ///< bodies
+  /// α of Baumgarte's rows, 1/s: baumgarte_rate(settings), min(baumgarte_alpha, 1/h)
+  double baumgarte_alpha = 0.0;
+  int n = 0;  ///< bodies
 
   // forces (compute_forces)
   Eigen::VectorXd f;      ///< all wrenches at (p_t, v_t, t), 6 per body; f̃ after gradients
@@ -35,7 +36,18 @@ struct StepContext {
   Eigen::VectorXd v_new;               ///< v⁺, 6 per body
   std::vector<double> contact_lambda;  ///< λ_n per contact
   std::vector<Vec3> contact_tangent;   ///< friction impulse per contact, world
-  std::map<std::vector<int>, std::pair<int, std::vector<int>>> next_warm_start;
+
+  /// ready for a step of n bodies at time step h: the lists emptied, their memory kept
+  void begin(double time_step, int bodies) {
+    h = time_step;
+    n = bodies;
+    dfdp.clear();
+    dfdv.clear();
+    couplings.clear();
+    contacts.clear();
+    first_contact_row = 0;
+    first_cone = 0;
+  }
 };
 
 }  // namespace pivot::detail

@@ -4,7 +4,10 @@
 #include "pivot/collision/collision_world.hpp"
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
+#include "pivot/engine/step_workspace.hpp"
 #include "pivot/engine/thread_pool.hpp"
+#include "pivot/engine/world_hybrid_access.hpp"
+#include "pivot/engine/world_settings_table.hpp"
 
 #include <fmt/core.h>
 #include <algorithm>
@@ -48,56 +51,9 @@ World::World(WorldSettings settings)
   // Lemke's paths poll the same check (a long cold solve ends within 64 pivots of a signal)
   if (settings_.interrupted && !settings_.lemke.interrupted)
     settings_.lemke.interrupted = settings_.interrupted;
-  const WorldSettings& s = settings_;
-  check_planar_settings(s);
-  const int k = s.friction_directions;
-  if (k < 2 || k % 2 != 0 || k > 64)
-    throw Error(fmt::format("friction_directions must be even, in [2, 64] (got {})", k));
-  if (!(s.contact_margin >= 0.0) || !std::isfinite(s.contact_margin))
-    throw Error("contact_margin must be finite and >= 0");
-  if (!(s.restitution_threshold >= 0.0) || !std::isfinite(s.restitution_threshold))
-    throw Error("restitution_threshold must be finite and >= 0");
-  if (!std::isfinite(s.friction_direction_offset))
-    throw Error("friction_direction_offset must be finite");
-  if (!(s.time_step > 0.0) || !std::isfinite(s.time_step))
-    throw Error(fmt::format("time_step must be positive and finite (got {})", s.time_step));
-  if (!s.gravity.allFinite()) throw Error("gravity must be finite");
-  if (!(s.baumgarte_alpha >= 0.0) || !std::isfinite(s.baumgarte_alpha))
-    throw Error("baumgarte_alpha must be finite and >= 0");
-  if (!(s.post_step_cap >= 0.0) || s.max_post_steps < 1 || s.max_post_steps > kMaxPostSteps)
-    throw Error(
-        fmt::format("post_step_cap must be >= 0 and max_post_steps in [1, {}]", kMaxPostSteps));
-  if (!(s.limit_margin >= 0.0)) throw Error("limit_margin must be >= 0");
-  if (!(s.hybrid_integrator.tolerance >= kMinReducedTolerance))
-    throw Error(
-        fmt::format("hybrid_integrator.tolerance must be at least {:g} (got {:g}): "
-                    "smaller ones cannot be met in double precision",
-                    kMinReducedTolerance, s.hybrid_integrator.tolerance));
-  if (s.threads < 0 || s.threads > kMaxThreads)
-    throw Error(fmt::format("threads must be in [0, {}] (got {})", kMaxThreads, s.threads));
-  if (s.hybrid_entry_steps < 0)
-    throw Error(fmt::format("hybrid_entry_steps must be >= 0 (got {})", s.hybrid_entry_steps));
-  if (!(s.hybrid_point_tolerance > 0.0) || !std::isfinite(s.hybrid_point_tolerance))
-    throw Error("hybrid_point_tolerance must be positive and finite");
-  if (!(s.hybrid_max_normal_speed >= 0.0) || !std::isfinite(s.hybrid_max_normal_speed))
-    throw Error("hybrid_max_normal_speed must be finite and >= 0");
-  const ReducedStepSettings& ri = s.hybrid_integrator;
-  if (!(ri.dt_max > 0.0) || !(ri.dt_min > 0.0) || !(ri.dt_min <= ri.dt_max) ||
-      !std::isfinite(ri.dt_max) || !(ri.tolerance > 0.0) || !std::isfinite(ri.tolerance))
-    throw Error("hybrid integrator: dt_max >= dt_min > 0 and tolerance > 0 are needed");
-  // the reduced model's own check of the friction law (μ is the pair's, set per pair)
-  ContactFriction friction = s.hybrid_friction;
-  friction.mu = 0.0;
-  validate(friction);
-  // the friction torques (Kry 2000 eqs. 4.27-4.30): coefficients finite and >= 0
-  const FrictionTorques& t = s.hybrid_torques;
-  for (const auto& [value, name] : {std::pair{t.mu_rolling, "hybrid_torques.mu_rolling"},
-                                    std::pair{t.mu_spinning, "hybrid_torques.mu_spinning"}})
-    if (!(value >= 0.0) || !std::isfinite(value))
-      throw Error(fmt::format("{} must be finite and >= 0 (got {})", name, value));
-  if (!(t.regularization > 0.0) || !std::isfinite(t.regularization))
-    throw Error(fmt::format("hybrid_torques.regularization must be finite and > 0 (got {})",
-                            t.regularization));
+  // each setting's range (the settings table), then what a planar world needs
+  validate(settings_);
+  check_planar_settings(settings_);
 }
 
 int World::add_body(const BodySettings& settings) {
@@ -255,7 +211,10 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
   // a pair in hybrid reduced mode leaves it: its state is the user's now
   const auto& pairs = hybrid_->pairs();
   for (std::size_t k = pairs.size(); k-- > 0;)
-    if (pairs[k].body == body || pairs[k].partner == body) hybrid_->exit(*this, k, "set_state");
+    if (pairs[k].body == body || pairs[k].partner == body) {
+      HybridAccess host(*this, settings_.time_step);  // between steps
+      hybrid_->exit(host, k, "set_state");
+    }
   set_.set_pose(body, pose);
   if (!set_.body(body).fixed) set_.twist(body) = twist;
 }
@@ -278,8 +237,9 @@ void World::apply_impulse(int body, const Vec3& impulse_W, const Vec3& point_W) 
   Vec6 twist = set_.twist(body);
   twist.head<3>() += R * (b.inverse_inertia_B * (R.transpose() * wrench.head<3>()));
   twist.tail<3>() += b.inverse_mass * impulse_W;
-  check_planar_body(b, X, twist);  // before anything changes
-  if (hybrid_->apply_impulse(*this, body, wrench)) return;
+  check_planar_body(b, X, twist);                 // before anything changes
+  HybridAccess host(*this, settings_.time_step);  // between steps
+  if (hybrid_->apply_impulse(host, body, wrench)) return;
   set_.twist(body) = twist;
 }
 

@@ -43,6 +43,7 @@ namespace pivot {
 
 namespace detail {
 struct StepContext;
+struct StepWorkspace;
 struct IslandJob;
 class HybridSwitch;
 class ThreadPool;
@@ -309,7 +310,7 @@ class World {
   void stabilize();
   /// bodies whose pose or twist is not finite after the step get back their start-of-step
   /// state (step_start_), leave hybrid reduced mode, and count as a failure of the step
-  void restore_nonfinite_bodies();
+  void restore_nonfinite_bodies(const detail::StepContext& ctx);
   // the planar world (planar_world.cpp, docs/planar.md)
   /// throws pivot::Error unless the settings suit a planar world (dimension 2)
   static void check_planar_settings(const WorldSettings& s);
@@ -320,14 +321,15 @@ class World {
   void check_planar_joint(JointType type, const std::string& name, const Vec3* axis) const;
   /// every body's pose and twist projected on the x–z plane (rounding only; docs/planar.md)
   void project_on_plane();
-  void finish_step();
+  void finish_step(const detail::StepContext& ctx);
   void add_stage_totals();
   void add_island_times(const IslandTimes& times);
   void time_stage(StepStage stage, double seconds);
   detail::ThreadPool* pool();
+  detail::StepWorkspace& workspace();  // made at the first step
   /// the position correction at p(t+h); `contacts` are the ones detected there
   /// (post_stabilization.cpp). True when it changed some body's pose (bit for bit).
-  bool post_stabilize(std::vector<Contact> contacts);
+  bool post_stabilize(std::vector<Contact>& contacts);
   static double deepest_penetration(const std::vector<Contact>& contacts);
   /// the contacts at the current poses; with skip_reduced (the step's own detections), pairs in
   /// reduced mode get no narrow phase (their contact is not the LCP's)
@@ -335,13 +337,15 @@ class World {
   /// puts back into `contacts` (in their canonical place) the contacts of the pair (a, b) that
   /// the last detection skipped (a reduced pair leaving to the LCP at the start of the step)
   void restore_skipped_contacts(int a, int b, std::vector<Contact>& contacts);
-  void add_contact_rows(const std::vector<Contact>& contacts, bool dynamics);
+  /// `step`: the dynamics step's context (its h and Baumgarte rate); null: the post-step's
+  /// position rows
+  void add_contact_rows(const std::vector<Contact>& contacts, const detail::StepContext* step);
   void check_body(int body, const char* what) const;
   // kinematic bodies (kinematic_bodies.cpp, docs/step.md "Kinematic bodies")
   /// the body's centre-of-mass pose on its track at time t
   static Pose kinematic_pose(const RigidBody& body, double t);
   /// each kinematic body's twist := its track's average over the step [t, t+h]
-  void prescribe_kinematic_twists();
+  void prescribe_kinematic_twists(const detail::StepContext& ctx);
   /// the kinematic bodies' twists into the dynamics rows' right-hand sides
   void add_kinematic_bias();
   /// each kinematic body's pose := its track's at the end of the step
@@ -357,7 +361,8 @@ class World {
   void note_fallback(const std::vector<int>& island_bodies, const char* which,
                      const IslandOutput& out);
   [[nodiscard]] bool is_reduced(int body) const;
-  friend class detail::HybridSwitch;  // reads and moves bodies of the pairs it owns
+  /// the operations the hybrid switch needs (detail::HybridHost; world_hybrid_access.hpp)
+  class HybridAccess;
   /// checks the bodies and builds the joint at the current poses (the joint checks its
   /// settings and throws pivot::Error naming itself)
   template <typename JointT, typename SettingsT>
@@ -377,8 +382,8 @@ class World {
   long steps_ = 0;
   std::vector<std::pair<long, double>> time_step_history_;  // set_time_step's stretches
   std::unique_ptr<detail::HybridSwitch> hybrid_;  // the reduced pairs (hybrid/hybrid_switch.hpp)
-  // the previous step's active set per island (keyed by its bodies), for Lemke's warm start
-  std::map<std::vector<int>, std::pair<int, std::vector<int>>> warm_start_;
+  // the step's buffers, kept from step to step, and the warm starts (step_workspace.hpp)
+  std::unique_ptr<detail::StepWorkspace> work_;
   // ---- results: the last step's impulses, contacts and report, and totals over the run
   std::vector<Eigen::VectorXd> joint_impulse_;
   std::vector<double> limit_impulse_, motor_impulse_;

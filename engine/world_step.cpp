@@ -23,9 +23,11 @@
 #include "pivot/engine/island_bounds.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/step_context.hpp"
+#include "pivot/engine/step_workspace.hpp"
 #include "pivot/engine/stopwatch.hpp"
 #include "pivot/engine/thread_pool.hpp"
 #include "pivot/engine/world.hpp"
+#include "pivot/engine/world_hybrid_access.hpp"
 
 namespace pivot {
 
@@ -68,8 +70,7 @@ void World::restore_skipped_contacts(int a, int b, std::vector<Contact>& contact
 // Contact rows of the dynamics LCP (Cline eq. 2.49, 4.16) or of the post-step (eq. 3.7): the
 // normal row and, for dynamics, a polyhedral cone of k directions with μ = √(μ_A μ_B) (Cline
 // eq. 2.48). The rows and their biases are constraints/contact_rows.hpp's.
-void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics) {
-  const double h = settings_.time_step;
+void World::add_contact_rows(const std::vector<Contact>& contacts, const StepContext* step) {
   for (const Contact& c : contacts) {
     const Pose A = set_.pose(c.body_a), B = set_.pose(c.body_b);
     const ContactRow normal = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, c.n_BA_W);
@@ -79,7 +80,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
     row.J_A = normal.J_A;
     row.J_B = normal.J_B;
     row.owner = -1;
-    if (!dynamics) {
+    if (!step) {
       row.bias = contact_position_bias(c.gap, c.p_WCa, c.p_WCb);
       rows_->unilaterals.push_back(row);
       continue;
@@ -91,21 +92,27 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, bool dynamics
     if (c.body_a >= 0) vn += row.J_A.dot(set_.twist(c.body_a));
     if (c.body_b >= 0) vn += row.J_B.dot(set_.twist(c.body_b));
     const ContactBiasSettings bias{
-        .time_step = h,
+        .time_step = step->h,
         .restitution = std::max(ba ? ba->restitution : 0.0, bb ? bb->restitution : 0.0),
         .restitution_threshold = settings_.restitution_threshold,
         .baumgarte = settings_.stabilization == Stabilization::baumgarte,
-        .baumgarte_alpha = baumgarte_rate(settings_)};
+        .baumgarte_alpha = step->baumgarte_alpha};
     row.bias = contact_velocity_bias(c.gap, vn, bias);
     rows_->unilaterals.push_back(row);
     const double mu = std::sqrt(mu_a * mu_b);
     if (mu > 0.0) {
+      StepWorkspace& work = workspace();
       FrictionCone cone;
       cone.normal_row = static_cast<int>(rows_->unilaterals.size()) - 1;
       cone.mu = mu;
+      if (!work.spare_directions.empty()) {  // a list of the last step's cones, and its memory
+        cone.directions = std::move(work.spare_directions.back());
+        work.spare_directions.pop_back();
+      }
       const Vec3 fallback = settings_.dimension == 2 ? Vec3::UnitZ() : Vec3::UnitY();
-      for (const Vec3& d : friction_directions(c.n_BA_W, settings_.friction_directions,
-                                               settings_.friction_direction_offset, fallback)) {
+      friction_directions(c.n_BA_W, settings_.friction_directions,
+                          settings_.friction_direction_offset, fallback, work.friction_directions);
+      for (const Vec3& d : work.friction_directions) {
         const ContactRow tangent = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, d);
         RowRef f;
         f.body_a = c.body_a;
@@ -159,22 +166,22 @@ const StepReport& World::step() {
 }
 
 void World::run_step() {
-  StepContext ctx;
-  ctx.h = settings_.time_step;
-  ctx.n = set_.size();
+  StepContext& ctx = workspace().ctx;
+  ctx.begin(settings_.time_step, set_.size());
+  ctx.baumgarte_alpha = baumgarte_rate(settings_);
   report_ = StepReport{};
   recorded_lcps_.clear();
   step_start_.resize(static_cast<std::size_t>(ctx.n));
   for (int i = 0; i < ctx.n; ++i) step_start_[i] = {set_.pose(i), set_.twist(i)};
   Stopwatch whole(settings_.profile), clock(settings_.profile);
 
-  prescribe_kinematic_twists();
+  prescribe_kinematic_twists(ctx);
   compute_forces(ctx);
   time_stage(StepStage::forces, clock.lap());
-  rows_->clear();
+  clear_keeping_cones(*rows_, workspace().spare_directions);
   // J v⁺ + g/h ≥ 0 for limits: approached, never passed, in one step
   add_joint_rows({.equality_bias = settings_.stabilization == Stabilization::baumgarte
-                                       ? baumgarte_rate(settings_)
+                                       ? ctx.baumgarte_alpha
                                        : 0.0,
                   .limit_margin = settings_.limit_margin,
                   .limit_bias = 1.0 / ctx.h,
@@ -187,7 +194,7 @@ void World::run_step() {
   integrate_positions(ctx);
   time_stage(StepStage::integration, clock.lap());
   stabilize();
-  finish_step();
+  finish_step(ctx);
   report_.step_seconds = whole.lap();
   add_stage_totals();
 }
@@ -239,8 +246,9 @@ void World::compute_forces(StepContext& ctx) {
                  "external forces are not finite: they are ignored this step");
     ctx.f.setZero();
   }
-  ctx.gradient = Eigen::SparseMatrix<double>(6 * n, 6 * n);
-  if (settings_.implicit_forces) {
+  ctx.gradient.resize(6 * n, 6 * n);  // empty, in its own memory
+  // (no gradient entries: M̃ = M and f̃ = f, the gradient left empty)
+  if (settings_.implicit_forces && (!ctx.dfdp.empty() || !ctx.dfdv.empty())) {
     Eigen::SparseMatrix<double> dp(6 * n, 6 * n), dv(6 * n, 6 * n);
     dp.setFromTriplets(ctx.dfdp.begin(), ctx.dfdp.end());
     dv.setFromTriplets(ctx.dfdv.begin(), ctx.dfdv.end());
@@ -256,12 +264,13 @@ void World::add_step_contacts(StepContext& ctx) {
   detect_contacts(ctx.contacts);
   Stopwatch clock(settings_.profile);
   if (settings_.hybrid || !hybrid_->pairs().empty()) {
-    hybrid_->before_lcp(*this, ctx.contacts, ctx.f_ext);
+    HybridAccess host(*this, ctx.h);
+    hybrid_->before_lcp(host, ctx.contacts, ctx.f_ext);
     time_stage(StepStage::hybrid, clock.lap());
   }
   ctx.first_contact_row = static_cast<int>(rows_->unilaterals.size());
   ctx.first_cone = static_cast<int>(rows_->cones.size());
-  add_contact_rows(ctx.contacts, true);
+  add_contact_rows(ctx.contacts, &ctx);
   report_.contacts = static_cast<int>(ctx.contacts.size());
   time_stage(StepStage::assembly, clock.lap());
 }
@@ -275,18 +284,22 @@ void World::solve_islands(StepContext& ctx) {
   std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);
   std::fill(motor_impulse_.begin(), motor_impulse_.end(), 0.0);
   for (auto& imp : joint_impulse_) imp.setZero();
-  auto islands = split_islands(set_, *rows_, ctx.couplings);
+  StepWorkspace& work = workspace();
+  std::vector<IslandInput>& islands = work.dynamics.islands;
+  split_islands(set_, *rows_, ctx.couplings, work.dynamics.split, islands);
   ctx.v_new = set_.velocities();
   ctx.contact_lambda.assign(ctx.contacts.size(), 0.0);
   ctx.contact_tangent.assign(ctx.contacts.size(), Vec3::Zero());
-  std::vector<IslandJob> jobs(islands.size());
-  std::vector<int> sizes(islands.size());
+  std::vector<IslandJob>& jobs = work.dynamics.jobs;
+  jobs.resize(islands.size());
+  std::vector<int>& sizes = work.sizes;
+  sizes.resize(islands.size());
   if (settings_.record_lcps) recorded_lcps_.reserve(islands.size());
   for (std::size_t k = 0; k < islands.size(); ++k) {
     IslandInput& island = islands[k];
     drop_repeated_joint_rows(island, true);
-    island.M_tilde =
-        island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr);
+    island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr,
+                island.M_tilde);
     const auto nb = static_cast<int>(island.bodies.size());
     // r = M v + h f̃   (the plain M multiplies v_t, Cline eq. 2.55)
     island.momentum.resize(6 * nb);
@@ -301,10 +314,12 @@ void World::solve_islands(StepContext& ctx) {
     job.island = &island;
     job.lemke = settings_.lemke;
     job.small_path = settings_.small_islands;
+    job.record = nullptr;
     const int m = island_lcp_size(*rows_, island);
     sizes[k] = m;
-    if (auto it = warm_start_.find(island.bodies); it != warm_start_.end() && it->second.first == m)
-      job.lemke.warm_start = it->second.second;
+    if (auto it = work.warm_start.find(island.bodies);
+        it != work.warm_start.end() && it->second.m == m)
+      job.lemke.warm_start = it->second.active_set;
     // no warm start on a large island: the frictionless problem first (island_batch.hpp)
     job.lemke.crash_rows = crash_rows(m, static_cast<int>(island.unilaterals.size()),
                                       job.lemke.warm_start.has_value());
@@ -326,8 +341,8 @@ void World::solve_islands(StepContext& ctx) {
   }
   time_stage(StepStage::assembly, clock.lap());
   const auto t0 = Clock::now();
-  std::vector<IslandOutput> outputs =
-      solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool());
+  std::vector<IslandOutput>& outputs = work.dynamics.outputs;
+  solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool(), outputs);
   resolve_squeezed_islands(jobs, outputs);
   report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
   clock.lap();
@@ -335,8 +350,13 @@ void World::solve_islands(StepContext& ctx) {
     const IslandInput& island = islands[k];
     const IslandOutput& out = outputs[k];
     add_island_times(out.times);
-    if (out.status == lcp::LcpStatus::solved)
-      ctx.next_warm_start[island.bodies] = {sizes[k], out.active_set};
+    if (out.status == lcp::LcpStatus::solved) {
+      // in place: an island that keeps its bodies keeps its entry and the entry's memory
+      WarmStart& w = work.warm_start.try_emplace(island.bodies).first->second;
+      w.m = sizes[k];
+      w.active_set.assign(out.active_set.begin(), out.active_set.end());
+      w.step = steps_;
+    }
     const bool has_lcp = out.lcp_size > 0 || !island.equalities.empty();
     report_.islands += has_lcp ? 1 : 0;
     report_.lcp_size += out.lcp_size;
@@ -364,7 +384,8 @@ void World::solve_islands(StepContext& ctx) {
     }
     store_island_impulses(ctx, island, out);
   }
-  warm_start_ = std::move(ctx.next_warm_start);
+  // only this step's warm starts are read by the next: those of islands not solved now go
+  std::erase_if(work.warm_start, [this](const auto& e) { return e.second.step != steps_; });
   contacts_.resize(ctx.contacts.size());
   for (std::size_t c = 0; c < ctx.contacts.size(); ++c)
     contacts_[c] = ContactInfo{ctx.contacts[c], ctx.contact_lambda[c], ctx.contact_tangent[c]};
@@ -394,6 +415,11 @@ void World::add_island_times(const IslandTimes& t) {
 
 void World::time_stage(StepStage stage, double seconds) {
   if (settings_.profile) report_.stages.add(stage, seconds);
+}
+
+StepWorkspace& World::workspace() {
+  if (!work_) work_ = std::make_unique<StepWorkspace>();
+  return *work_;
 }
 
 // the World's threads (WorldSettings::threads), started at the first step that has use for
@@ -467,7 +493,7 @@ void World::integrate_positions(StepContext& ctx) {
 // 6. stabilization at p(t+h), with contacts detected anew so their gaps are current
 void World::stabilize() {
   report_.joint_error_before = max_joint_error();
-  std::vector<Contact> contacts_at_end;
+  std::vector<Contact>& contacts_at_end = workspace().contacts_at_end;
   detect_contacts(contacts_at_end);
   report_.penetration_before = deepest_penetration(contacts_at_end);
   bool moved = false;
@@ -476,7 +502,7 @@ void World::stabilize() {
     const double collision_before =
         report_.stages[StepStage::broad_phase] + report_.stages[StepStage::narrow_phase];
     Stopwatch clock(settings_.profile);
-    moved = post_stabilize(std::move(contacts_at_end));
+    moved = post_stabilize(contacts_at_end);
     const double collision = report_.stages[StepStage::broad_phase] +
                              report_.stages[StepStage::narrow_phase] - collision_before;
     time_stage(StepStage::post_stabilization, std::max(0.0, clock.lap() - collision));
@@ -491,13 +517,16 @@ void World::stabilize() {
 // is put back where it started the step, with its start-of-step twist, and the step reports the
 // failure: the user sees it (StepWarning::nonfinite_state), and the state stays usable for
 // set_state or a smaller time step.
-void World::restore_nonfinite_bodies() {
+void World::restore_nonfinite_bodies(const StepContext& ctx) {
   for (int i = 0; i < set_.size(); ++i) {
     const Pose p = set_.pose(i);
     if (p.all_finite() && set_.twist(i).allFinite()) continue;
     const auto& pairs = hybrid_->pairs();
     for (std::size_t k = pairs.size(); k-- > 0;)
-      if (pairs[k].body == i || pairs[k].partner == i) hybrid_->exit(*this, k, "state_not_finite");
+      if (pairs[k].body == i || pairs[k].partner == i) {
+        HybridAccess host(*this, ctx.h);
+        hybrid_->exit(host, k, "state_not_finite");
+      }
     set_.set_pose(i, step_start_[i].first);
     set_.twist(i) = step_start_[i].second;
     ++report_.failures;
@@ -505,7 +534,7 @@ void World::restore_nonfinite_bodies() {
                  fmt::format("body {}: its state was not finite after the step; it keeps its "
                              "start-of-step pose and twist (time step {} s too large for "
                              "the forces or constraints on it?)",
-                             pivot::quoted(set_.body(i).name), settings_.time_step));
+                             pivot::quoted(set_.body(i).name), ctx.h));
   }
   if (report_.warning_count(StepWarning::nonfinite_state) > 0) {
     report_.joint_error_after = max_joint_error();
@@ -513,14 +542,15 @@ void World::restore_nonfinite_bodies() {
 }
 
 // 7. the clock, hybrid entries at the end of the step, and the totals
-void World::finish_step() {
-  time_ += settings_.time_step;
+void World::finish_step(const StepContext& ctx) {
+  time_ += ctx.h;
   ++steps_;
   report_.time = time_;
   Stopwatch clock(settings_.profile);
-  hybrid_->after_step(*this);
+  HybridAccess host(*this, ctx.h);
+  hybrid_->after_step(host);
   if (settings_.hybrid || !hybrid_->pairs().empty()) time_stage(StepStage::hybrid, clock.lap());
-  restore_nonfinite_bodies();  // last: after the hybrid entries' projections too
+  restore_nonfinite_bodies(ctx);  // last: after the hybrid entries' projections too
   if (settings_.dimension == 2) project_on_plane();
   report_.reduced_pairs = static_cast<int>(hybrid_->pairs().size());
   report_.switches = hybrid_->take_switches();

@@ -20,12 +20,12 @@ enum class LcpStatus {
 
 /// How far (z, w) is from solving the LCP, each relative to its own scale (componentwise, so a
 /// huge z cannot hide a violated row):
-///   s_i                 = |q_i| + Σ_j |M_ij z_j|      the scale of w_i (its rounding error ~ ε s_i)
-///   w̃_i                 = 0 if |w_i| ≤ η and some z̃ near z makes w̃_i = 0, else w_i:
+///   s_i                 = |q_i| + Σ_j |M_ij z_j|      the scale of w_i (its rounding error ~ ε
+///   s_i) w̃_i                 = 0 if |w_i| ≤ η and some z̃ near z makes w̃_i = 0, else w_i:
 ///                         η = n ε max(‖q‖∞, max_i s_i), the noise floor; "near": z̃ ≥ 0 with
-///                         |z̃_j − z_j| ≤ 100 n ε ‖z‖∞ (a basis solve's rounding). Rows whose terms cancel to rounding are not judged on
-///                         it; rows whose sign the data fixes (q_i > 0 and M_ij ≥ 0, or the
-///                         mirror) never count as 0
+///                         |z̃_j − z_j| ≤ 100 n ε ‖z‖∞ (a basis solve's rounding). Rows whose terms
+///                         cancel to rounding are not judged on it; rows whose sign the data fixes
+///                         (q_i > 0 and M_ij ≥ 0, or the mirror) never count as 0
 ///   min_z               = min(0, min_i z_i) / ‖z‖∞
 ///   min_w               = min(0, min_i w̃_i / s_i)
 ///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w̃_i| / s_i)
@@ -68,8 +68,8 @@ struct LcpResult;
 
 struct LcpResult {
   LcpStatus status = LcpStatus::invalid_input;
-  Eigen::VectorXd z;  ///< solution (size n), meaningful when solved
-  Eigen::VectorXd w;  ///< M z + q
+  Eigen::VectorXd z;     ///< solution (size n), meaningful when solved
+  Eigen::VectorXd w;     ///< M z + q
   int pivots = 0;        ///< all of them, including crash_pivots
   int crash_pivots = 0;  ///< of which in the crash start's sub-problem (LemkeOptions::crash_rows)
   int refactorizations = 0;
@@ -82,6 +82,9 @@ struct LcpResult {
   /// the active set of the answer: indices i with z_i basic, ascending; pass it back as the
   /// warm start of the next, similar problem
   std::vector<int> active_set;
+  /// solved on the problem equilibrated by powers of two (docs/lcp.md, "Scaling"): z and w are
+  /// the original problem's, `residuals` the scaled problem's
+  bool equilibrated = false;
   std::string message;         ///< why, when not solved
   double seconds = 0.0;        ///< wall time of the whole solve, s
   double check_seconds = 0.0;  ///< of which in the residual checks of candidate answers, s

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "pivot/lcp/active_set.hpp"
+#include "pivot/lcp/equilibrate.hpp"
 #include "pivot/lcp/lemke_path.hpp"
 #include "pivot/lcp/matrix_access.hpp"
 #include "pivot/lcp/psd_lcp.hpp"
@@ -26,6 +27,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // a sparse M with more than this fraction of its n² entries stored is solved in dense storage
 constexpr double kDenseFraction = 0.25;
+
+// a problem with a nonzero entry beyond 2^±this (10^±150: the product of two entries over- or
+// underflows) is solved equilibrated from the start (docs/lcp.md, "Scaling")
+constexpr int kExtremeExponent = 500;
 
 template <typename Matrix>
 LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& options) {
@@ -154,13 +159,13 @@ LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& optio
   if (residual_failed) {
     result.status = LcpStatus::numerical_failure;
     result.message =
-        result.z.size() != n
-            ? std::string("the basis became singular along Lemke's path")
+        result.z.size() != n ? std::string("the basis became singular along Lemke's path")
         : !result.residuals.verifiable()
-            ? fmt::format("the answer cannot be verified: z's rounding moves w by {:.3g} of "
-                          "|q|inf (more than {:.3g}; |z|inf = {:.3g})",
-                          result.residuals.rounding_share, kMaxRoundingShare,
-                          result.z.lpNorm<Eigen::Infinity>())
+            ? fmt::format(
+                  "the answer cannot be verified: z's rounding moves w by {:.3g} of "
+                  "|q|inf (more than {:.3g}; |z|inf = {:.3g})",
+                  result.residuals.rounding_share, kMaxRoundingShare,
+                  result.z.lpNorm<Eigen::Infinity>())
             : fmt::format("the answer fails the residual check (worst {:.3g} > {:.3g})",
                           result.residuals.worst(), options.residual_tolerance);
     if (result.z.size() != n) {
@@ -205,8 +210,8 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
     result.z = Vector::Zero(n);
     result.residuals = measure_residuals(M, q, result.z, &result.w);
     result.pivots = result.crash_pivots = crash.pivots;
-    result.message = fmt::format("no solution within {} pivots (the crash start used them)",
-                                 crash.pivots);
+    result.message =
+        fmt::format("no solution within {} pivots (the crash start used them)", crash.pivots);
     return result;
   }
   LemkeOptions whole = options;
@@ -223,11 +228,72 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   return result;
 }
 
+// The equilibrated solve (equilibrate.hpp): Lemke's method and its residual checks on
+// (R M C, γ R q), the answer taken back to z = C z̃ / γ, w = w̃ / (γ R). The residuals reported
+// are the scaled problem's: the measures relative to ‖z‖∞ and ‖q‖∞ mean the same whatever the
+// units of the original.
+template <typename Matrix>
+LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibration& e,
+                             const LemkeOptions& options) {
+  LemkeOptions scaled = options;
+  if (options.covering.size() == q.size()) scaled.covering = scaled_covering(options.covering, e);
+  LcpResult result = solve(scaled_matrix(M, e), scaled_q(q, e), scaled);
+  result.equilibrated = true;
+  unscale_solution(e, result.z, result.w);
+  if (result.ok() && !(result.z.allFinite() && result.w.allFinite())) {
+    result.status = LcpStatus::numerical_failure;
+    result.message = "the solution leaves the range of double when scaled back";
+    result.z = Vector::Zero(q.size());
+    result.w = q;
+    result.active_set.clear();
+  }
+  return result;
+}
+
+/// whether some nonzero finite entry of M or q is beyond 2^±kExtremeExponent in magnitude (one
+/// pass of comparisons: this runs before every solve; data that are not finite are left to
+/// solve()'s input check)
+template <typename Matrix>
+bool has_extreme_entries(const Matrix& M, const Vector& q) {
+  const double big = std::ldexp(1.0, kExtremeExponent), small = std::ldexp(1.0, -kExtremeExponent);
+  if (M.rows() != q.size() || M.cols() != q.size()) return false;  // solve() names the sizes
+  bool extreme = false;
+  const auto check = [&](double x) {
+    const double a = std::abs(x);
+    extreme = extreme || (std::isfinite(a) && (a > big || (a != 0.0 && a < small)));
+  };
+  for (Eigen::Index i = 0; i < q.size(); ++i) check(q(i));
+  access::for_each_nonzero(M, [&](Eigen::Index, Eigen::Index, double m) { check(m); });
+  return extreme;
+}
+
+// Scale-free solving (docs/lcp.md, "Scaling"): a problem with entries beyond 2^±kExtremeExponent
+// is solved equilibrated; any other is solved as given first, and solved equilibrated when that
+// fails. Balancing cannot tell units from rounding noise (a row of 1e-15's left by cancellation
+// is scaled up like a row in tonnes), so a problem that solves as given keeps that answer: it
+// passed the residual check on the data as given. The success path computes no factors.
+template <typename Matrix>
+LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions& options) {
+  if (has_extreme_entries(M, q)) return solve_equilibrated(M, q, equilibrate(M, q), options);
+  LcpResult result = solve(M, q, options);
+  if (result.ok() || result.status == LcpStatus::invalid_input ||
+      (options.interrupted && options.interrupted()))
+    return result;
+  const Equilibration e = equilibrate(M, q);
+  if (e.size() == 0) return result;
+  LcpResult retry = solve_equilibrated(M, q, e, options);
+  retry.pivots += result.pivots;
+  retry.crash_pivots += result.crash_pivots;
+  retry.refactorizations += result.refactorizations;
+  retry.check_seconds += result.check_seconds;
+  return retry;
+}
+
 }  // namespace
 
 LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  LcpResult result = solve(problem.M, problem.q, options);
+  LcpResult result = solve_scale_free(problem.M, problem.q, options);
   result.seconds = seconds_since(start);
   return result;
 }
@@ -238,8 +304,8 @@ LcpResult solve_lemke(const SparseLcpProblem& problem, const LemkeOptions& optio
   const auto start = std::chrono::steady_clock::now();
   const double n = static_cast<double>(problem.q.size());
   LcpResult result = static_cast<double>(problem.M.nonZeros()) > kDenseFraction * n * n
-                         ? solve(DenseMatrix(problem.M), problem.q, options)
-                         : solve(problem.M, problem.q, options);
+                         ? solve_scale_free(DenseMatrix(problem.M), problem.q, options)
+                         : solve_scale_free(problem.M, problem.q, options);
   result.seconds = seconds_since(start);
   return result;
 }

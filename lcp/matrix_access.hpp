@@ -20,6 +20,21 @@ inline double entry(const SparseMatrix& M, Eigen::Index i, Eigen::Index j) {
   return M.coeff(i, j);
 }
 
+/// calls f(i, j, M_ij) for every nonzero (stored) entry of M, column by column, rows ascending
+/// within a column (stored zeros are skipped)
+template <typename F>
+void for_each_nonzero(const DenseMatrix& M, F&& f) {
+  for (Eigen::Index j = 0; j < M.cols(); ++j)
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+      if (M(i, j) != 0.0) f(i, j, M(i, j));
+}
+template <typename F>
+void for_each_nonzero(const SparseMatrix& M, F&& f) {
+  for (Eigen::Index j = 0; j < M.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
+      if (it.value() != 0.0) f(it.row(), j, it.value());
+}
+
 /// out += s · M(·, j)
 inline void add_column(const DenseMatrix& M, Eigen::Index j, double s, Vector& out) {
   out.noalias() += s * M.col(j);

@@ -1,5 +1,7 @@
 #include "pivot/lcp/residual.hpp"
 
+#include "pivot/lcp/matrix_access.hpp"
+
 #include <fmt/core.h>
 #include <algorithm>
 #include <cmath>
@@ -12,20 +14,6 @@ namespace {
 /// how many times n ε ‖z‖∞ a basis solve's rounding of an entry of z is allowed to be: a 10-box
 /// stack's degenerate friction-cone rows need 1–3 (docs/lcp.md, "Residuals"); 100 leaves room
 constexpr double kZRoundingFactor = 100.0;
-
-/// calls f(i, j, M_ij) for every (stored) entry of M
-template <typename F>
-void for_each_entry(const DenseMatrix& M, F&& f) {
-  for (Eigen::Index j = 0; j < M.cols(); ++j)
-    for (Eigen::Index i = 0; i < M.rows(); ++i)
-      if (M(i, j) != 0.0) f(i, j, M(i, j));
-}
-template <typename F>
-void for_each_entry(const SparseMatrix& M, F&& f) {
-  for (Eigen::Index j = 0; j < M.outerSize(); ++j)
-    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
-      if (it.value() != 0.0) f(it.row(), j, it.value());
-}
 
 /// the interval z̃_j may take for a basis solve's rounding of z_j: within δ = C n ε ‖z‖∞ of
 /// z_j (C = kZRoundingFactor) and ≥ 0 (a z_j of −4e-15 is rounding of a 0, never of −378)
@@ -58,7 +46,7 @@ struct RowSums {
 
 template <typename Matrix>
 void add_box_sums(const Matrix& M, const Vector& z, const ZBox& box, RowSums& s) {
-  for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
     const double lo = m * box.lo(j), hi = m * box.hi(j);
     s.lower(i) += std::min(lo, hi);
     s.upper(i) += std::max(lo, hi);
@@ -108,7 +96,7 @@ RowSums row_sums(const SparseMatrix& M, const Vector& q, const Vector& z, const 
       r.w += m * zj;
       r.abs_row += std::abs(m) * 1.0;
       r.abs_terms += std::abs(m) * abs_zj;
-      if (m == 0.0) continue;  // for_each_entry's rule: stored zeros move no bound
+      if (m == 0.0) continue;  // for_each_nonzero's rule: stored zeros move no bound
       const double lo = m * box_lo, hi = m * box_hi;
       r.lower += std::min(lo, hi);
       r.upper += std::max(lo, hi);
@@ -182,20 +170,20 @@ bool judged_rows_consistent(const Matrix& M, const Vector& q, const Vector& z, Z
     }
     if (witnessed) return true;
   }
-  // the judged rows' entries ordered by (row, column): for_each_entry visits columns in
+  // the judged rows' entries ordered by (row, column): for_each_nonzero visits columns in
   // increasing order, so bucketing its visits by row (a counting sort, O(entries + n)) gives
   // that order; a comparison sort of a 240-row dense M's entries took 80 % of a 10-box stack's
   // step
   const std::size_t n = judged.size();
   std::vector<std::size_t> start(n + 1, 0);
-  for_each_entry(M, [&](Eigen::Index i, Eigen::Index, double) {
+  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index, double) {
     if (judged[static_cast<std::size_t>(i)]) ++start[static_cast<std::size_t>(i) + 1];
   });
   for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
   if (start[n] == 0) return true;
   std::vector<Entry> entries(start[n]);
   std::vector<std::size_t> fill(start.begin(), start.end() - 1);
-  for_each_entry(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
     const auto row = static_cast<std::size_t>(i);
     if (judged[row]) entries[fill[row]++] = {i, j, m};
   });

@@ -69,10 +69,11 @@ SceneBody read_body(const Context& ctx, const json& j, const std::string& ptr) {
   }
   if (o.has("shape")) {
     b.shape =
-        read_shape(ctx, o.required("shape"), o.pointer("shape"), false, s.smooth_surface.get());
+        read_shape(ctx, o.required("shape"), o.pointer("shape"), false, s.smooth_surface.get(),
+                   s.fixed);
     s.shape = b.shape->built;
     const ShapeType t = b.shape->type;
-    if (!s.fixed && (t == ShapeType::plane || t == ShapeType::mesh))
+    if (!s.fixed && t == ShapeType::plane)
       ctx.fail(o.pointer("shape"),
                fmt::format("a {} shape needs a fixed body (\"fixed\": true)", to_string(t)));
   }

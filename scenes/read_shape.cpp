@@ -27,24 +27,57 @@ std::vector<std::string> shape_keys(ShapeType type) {
     case ShapeType::ellipsoid:
       return {"type", "radii"};
     case ShapeType::convex:
-      return {"type", "points", "surface_samples"};
+      return {"type", "points", "surface_samples", "file", "scale"};
     case ShapeType::plane:
       return {"type", "normal", "offset"};
     case ShapeType::mesh:
-      return {"type", "obj"};
+      return {"type", "file", "obj", "scale", "collision", "voxel", "points", "node_budget"};
     case ShapeType::compound:
       return {"type", "children"};
     case ShapeType::sdf:
-      return {"type", "mesh", "voxel", "points", "node_budget"};
+      return {"type", "file", "mesh", "scale", "voxel", "points", "node_budget"};
     case ShapeType::planar:  // not a 3-D scene's type (read_planar.cpp)
       break;
   }
   return {"type"};
 }
 
+std::string read_mesh_path(const Context& ctx, const Object& o, const char* legacy,
+                           std::string& as_written, fs::path& resolved) {
+  if (o.has("file") && legacy != nullptr && o.has(legacy))
+    ctx.fail(o.pointer(legacy), fmt::format("give either \"file\" or \"{}\" (its older name), "
+                                            "not both",
+                                            legacy));
+  const std::string key = legacy != nullptr && o.has(legacy) ? legacy : "file";
+  as_written = o.required_string(key);
+  if (as_written.empty())
+    ctx.fail(o.pointer(key), "expected the path of a mesh file (got \"\")");
+  fs::path path = fs::path(as_written);
+  if (path.is_relative()) path = ctx.base_dir / path;
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  resolved = (ec ? path : absolute).lexically_normal();
+  std::ifstream probe_file(resolved);
+  if (!probe_file)
+    ctx.fail(o.pointer(key),
+             fmt::format("cannot read the mesh file {}", pivot::quoted(resolved.string(), 256)));
+  return key;
+}
+
+Vec3 read_mesh_scale(const Context& ctx, const Object& o) {
+  if (!o.has("scale")) return Vec3::Ones();
+  const json& j = o.required("scale");
+  const Vec3 scale = j.is_number()
+                         ? Vec3::Constant(o.required_number("scale", Range::positive))
+                         : vec3(ctx, j, o.pointer("scale"), Range::positive);
+  if (!(scale.minCoeff() > 0.0))
+    ctx.fail(o.pointer("scale"), "expected a positive number or [sx, sy, sz] of positive numbers");
+  return within(ctx, o.pointer("scale"), scale, kMaxLength, "");
+}
+
 /// `surface`: the body's smooth surface, for a convex shape sampled from it (null in compounds)
 SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr, bool in_compound,
-                      const SmoothSurface* surface) {
+                      const SmoothSurface* surface, bool fixed) {
   // the type decides which keys are allowed: read it before checking the others
   const Object probe(ctx, j, ptr, {}, /*check_keys=*/false);
   SceneShape s;
@@ -53,24 +86,32 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
   if (in_compound && s.type == ShapeType::sdf)
     ctx.fail(o.pointer("type"), "an sdf shape cannot be part of a compound (it is a body's whole "
                                 "shape)");
-  // a mesh file named by `key`, resolved against the scene's folder and probed now
-  const auto mesh_file = [&](const char* key) {
-    s.obj = o.required_string(key);
-    if (s.obj.empty()) ctx.fail(o.pointer(key), "expected the path of an OBJ file (got \"\")");
-    fs::path path = fs::path(s.obj);
-    if (path.is_relative()) path = ctx.base_dir / path;
-    std::error_code ec;
-    const fs::path absolute = fs::absolute(path, ec);
-    s.obj_path = (ec ? path : absolute).lexically_normal();
-    std::ifstream probe_file(s.obj_path);
-    if (!probe_file)
-      ctx.fail(o.pointer(key),
-               fmt::format("cannot read the mesh file {}", pivot::quoted(s.obj_path.string(), 256)));
+  // the key that names the mesh file, for the messages of its reader
+  std::string file_key = "file";
+  const auto mesh_file = [&](const char* legacy) {
+    file_key = read_mesh_path(ctx, o, legacy, s.obj, s.obj_path);
+    s.scale = read_mesh_scale(ctx, o);
   };
-  if (in_compound && (s.type == ShapeType::plane || s.type == ShapeType::mesh))
-    ctx.fail(o.pointer("type"), fmt::format("a {} cannot be part of a compound (it has no "
-                                            "volume); use it as the shape of a fixed body",
-                                            to_string(s.type)));
+  if (in_compound && s.type == ShapeType::plane)
+    ctx.fail(o.pointer("type"), "a plane cannot be part of a compound (it has no volume); use it "
+                                "as the shape of a fixed body");
+  const auto sdf_settings = [&] {
+    if (o.has("voxel"))
+      s.sdf.voxel = within(ctx, o.pointer("voxel"), o.required_number("voxel", Range::positive),
+                           kMaxLength, "m");
+    if (o.has("points")) {
+      s.sdf.points = o.integer("points", 0);
+      if (s.sdf.points < 8 || s.sdf.points > kSdfMaxPoints)
+        ctx.fail(o.pointer("points"), fmt::format("expected an integer in [8, {}] (got {})",
+                                                  kSdfMaxPoints, s.sdf.points));
+    }
+    if (o.has("node_budget")) {
+      s.sdf.node_budget = o.integer("node_budget", 0);
+      if (s.sdf.node_budget < 0)
+        ctx.fail(o.pointer("node_budget"),
+                 fmt::format("expected an integer ≥ 0 (got {})", s.sdf.node_budget));
+    }
+  };
   switch (s.type) {
     case ShapeType::sphere:
       s.radius = within(ctx, o.pointer("radius"), o.required_number("radius", Range::positive),
@@ -96,6 +137,20 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
                        kMaxLength, "m");
       break;
     case ShapeType::convex: {
+      if (o.has("file")) {
+        if (o.has("points") || o.has("surface_samples"))
+          ctx.fail(o.pointer("file"),
+                   "give one of \"points\", \"surface_samples\" and \"file\", not several");
+        mesh_file(nullptr);
+        try {
+          s.points = load_mesh_points(s.obj_path.string(), s.scale);
+        } catch (const std::exception& e) {
+          rethrow_if_in_input(e);
+          ctx.fail(o.pointer("file"), e.what());
+        }
+        break;
+      }
+      if (o.has("scale")) ctx.fail(o.pointer("scale"), "a scale goes with a mesh \"file\"");
       if (o.has("surface_samples")) {
         if (o.has("points"))
           ctx.fail(o.pointer("surface_samples"),
@@ -131,28 +186,38 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
       s.offset = within(ctx, o.pointer("offset"), o.number("offset", 0.0, Range::any), kMaxLength,
                         "m");
       break;
-    case ShapeType::mesh:
+    case ShapeType::mesh: {
       mesh_file("obj");
-      break;
-    case ShapeType::sdf: {
-      mesh_file("mesh");
-      if (o.has("voxel"))
-        s.sdf.voxel = within(ctx, o.pointer("voxel"), o.required_number("voxel", Range::positive),
-                             kMaxLength, "m");
-      if (o.has("points")) {
-        s.sdf.points = o.integer("points", 0);
-        if (s.sdf.points < 8 || s.sdf.points > kSdfMaxPoints)
-          ctx.fail(o.pointer("points"), fmt::format("expected an integer in [8, {}] (got {})",
-                                                    kSdfMaxPoints, s.sdf.points));
+      if (o.has("collision")) {
+        const std::string name = o.required_string("collision");
+        s.collision = mesh_collision_from_name(name);
+        if (!s.collision)
+          ctx.fail(o.pointer("collision"),
+                   fmt::format("unknown mesh collision {} (expected one of: triangles, hull, "
+                               "sdf, decomposition)",
+                               pivot::quoted(name)));
+        if (*s.collision == MeshCollision::triangles && (!fixed || in_compound))
+          ctx.fail(o.pointer("collision"),
+                   in_compound ? "a compound's part collides as \"hull\" or \"decomposition\""
+                               : "triangles collide only on a fixed body (\"fixed\": true); a "
+                                 "moving body's mesh collides as \"hull\", \"sdf\" or "
+                                 "\"decomposition\"");
+        if (*s.collision == MeshCollision::sdf && in_compound)
+          ctx.fail(o.pointer("collision"), "an sdf mesh cannot be part of a compound (it is a "
+                                           "body's whole shape)");
       }
-      if (o.has("node_budget")) {
-        s.sdf.node_budget = o.integer("node_budget", 0);
-        if (s.sdf.node_budget < 0)
-          ctx.fail(o.pointer("node_budget"),
-                   fmt::format("expected an integer ≥ 0 (got {})", s.sdf.node_budget));
-      }
+      const MeshCollision collision = s.collision.value_or(
+          fixed && !in_compound ? MeshCollision::triangles : MeshCollision::hull);
+      for (const char* key : {"voxel", "points", "node_budget"})
+        if (o.has(key) && collision != MeshCollision::sdf)
+          ctx.fail(o.pointer(key), "only with \"collision\": \"sdf\"");
+      sdf_settings();
       break;
     }
+    case ShapeType::sdf:
+      mesh_file("mesh");
+      sdf_settings();
+      break;
     case ShapeType::compound: {
       const json& children = o.required_array("children");
       if (children.empty()) ctx.fail(o.pointer("children"), "expected at least one child");
@@ -163,7 +228,7 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
         const Object c(ctx, children[i], cptr, keys);
         SceneCompoundChild child;
         child.shape.push_back(
-            read_shape(ctx, c.required("shape"), c.pointer("shape"), true, nullptr));
+            read_shape(ctx, c.required("shape"), c.pointer("shape"), true, nullptr, fixed));
         child.position = within(ctx, c.pointer("position"),
                                 c.vec3("position", Vec3::Zero(), Range::any), kMaxLength, "m");
         child.orientation = c.orientation();
@@ -199,10 +264,14 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
         s.built = make_plane(s.normal, s.offset);
         break;
       case ShapeType::mesh:
-        s.built = load_obj_mesh(s.obj_path.string());
+        s.built = load_mesh_shape(
+            s.obj_path.string(),
+            s.collision.value_or(fixed && !in_compound ? MeshCollision::triangles
+                                                       : MeshCollision::hull),
+            s.scale, s.sdf);
         break;
       case ShapeType::sdf:
-        s.built = load_sdf_shape(s.obj_path.string(), s.sdf);
+        s.built = load_sdf_shape(s.obj_path.string(), s.sdf, s.scale);
         break;
       case ShapeType::compound: {
         std::vector<CompoundChild> children;
@@ -216,9 +285,7 @@ SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr,
     }
   } catch (const std::exception& e) {
     rethrow_if_in_input(e);
-    ctx.fail(s.type == ShapeType::mesh  ? o.pointer("obj")
-             : s.type == ShapeType::sdf ? o.pointer("mesh")
-                                        : ptr,
+    ctx.fail(s.type == ShapeType::mesh || s.type == ShapeType::sdf ? o.pointer(file_key) : ptr,
              e.what());
   }
   return s;

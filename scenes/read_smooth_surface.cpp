@@ -36,7 +36,7 @@ std::vector<std::string> surface_keys(SceneSurfaceType type) {
       keys.insert(keys.end(), {"normal", "offset"});
       break;
     case SceneSurfaceType::loop:
-      keys.emplace_back("obj");
+      keys.insert(keys.end(), {"file", "obj", "scale"});
       break;
   }
   return keys;
@@ -117,22 +117,13 @@ SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const 
         base = make_plane_surface(s.normal, s.offset);
         break;
       case SceneSurfaceType::loop: {
-        // the control mesh, an OBJ file relative to the scene (as mesh shapes)
-        s.obj = o.required_string("obj");
-        if (s.obj.empty())
-          ctx.fail(o.pointer("obj"), "expected the path of an OBJ control mesh (got \"\")");
-        std::filesystem::path path(s.obj);
-        if (path.is_relative()) path = ctx.base_dir / path;
-        std::error_code ec;
-        const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
-        s.obj_path = (ec ? path : absolute).lexically_normal();
-        if (!std::ifstream(s.obj_path))
-          ctx.fail(o.pointer("obj"), fmt::format("cannot read the control mesh file {}",
-                                                 pivot::quoted(s.obj_path.string(), 256)));
+        // the control mesh, a mesh file relative to the scene (as mesh shapes)
+        const std::string key = read_mesh_path(ctx, o, "obj", s.obj, s.obj_path);
+        s.scale = read_mesh_scale(ctx, o);
         try {
-          base = load_loop_surface(s.obj_path.string());
+          base = load_loop_surface(s.obj_path.string(), s.scale);
         } catch (const Error& e) {
-          ctx.fail(o.pointer("obj"), e.what());
+          ctx.fail(o.pointer(key), e.what());
         }
         break;
       }

@@ -73,7 +73,7 @@ enum class SceneSurfaceType { bezier, torus, paraboloid, ellipsoid, sphere, plan
 struct SceneSmoothSurface {
   SceneSurfaceType type = SceneSurfaceType::bezier;
   std::vector<BezierPatch> patches;     ///< bezier: the control points as written, m
-  Vec3 scale = Vec3::Ones();            ///< bezier: control points scaled by this before placement
+  Vec3 scale = Vec3::Ones();            ///< bezier, loop: control points scaled by this first
   double major_radius = 0.0;            ///< torus, m
   double minor_radius = 0.0;            ///< torus, m
   Vec2 curvature_radii = Vec2::Zero();  ///< paraboloid: (R_u, R_v) at the apex, m
@@ -82,7 +82,7 @@ struct SceneSmoothSurface {
   double radius = 0.0;                  ///< sphere, m
   Vec3 normal = Vec3::UnitZ();          ///< plane, unit (out of the solid)
   double offset = 0.0;                  ///< plane: n·x = offset, m
-  std::string obj;                      ///< loop: the control mesh's path as written in the file
+  std::string obj;                      ///< loop: the control mesh file as written ("file")
   std::filesystem::path obj_path;       ///< loop: that path resolved against the scene's folder
   Vec3 position = Vec3::Zero();         ///< placement in the shape frame, m
   Quat orientation = Quat::Identity();  ///< surface → shape frame rotation
@@ -109,8 +109,11 @@ struct SceneShape {
   std::vector<Vec3> points;                  ///< convex, m
   Vec3 normal = Vec3::UnitZ();               ///< plane, unit
   double offset = 0.0;                       ///< plane, m
-  std::string obj;                           ///< mesh, sdf: the path as written in the file
-  std::filesystem::path obj_path;            ///< mesh, sdf: the path resolved against the scene's folder
+  std::string obj;                           ///< mesh, sdf, convex: the mesh file as written ("file")
+  std::filesystem::path obj_path;            ///< that path resolved against the scene's folder
+  Vec3 scale = Vec3::Ones();                 ///< mesh, sdf, convex: the mesh file's scale per axis
+  /// mesh: "collision" as written; none: triangles on a fixed body, else the hull
+  std::optional<MeshCollision> collision;
   SdfShapeSettings sdf;                      ///< sdf: voxel, points, node budget (0: defaults)
   std::vector<SceneCompoundChild> children;  ///< compound
   /// convex: > 0 when the points are the body's smooth surface sampled on an n × n grid per

@@ -6,6 +6,10 @@
 #include "pivot/collision/planar_shape.hpp"
 #include "pivot/scenes/scene.hpp"
 
+#include <type_traits>
+
+#include "pivot/engine/world_settings_table.hpp"
+
 namespace pivot {
 namespace {
 
@@ -150,10 +154,16 @@ ojson shape_json(const SceneShape& s) {
       j["offset"] = s.offset;
       break;
     case ShapeType::mesh:
-      j["obj"] = s.obj_path.string();
+      j["file"] = s.obj_path.string();
+      if (s.scale != Vec3::Ones()) j["scale"] = vec(s.scale);
+      if (s.collision) j["collision"] = to_string(*s.collision);
+      if (s.sdf.voxel > 0.0) j["voxel"] = s.sdf.voxel;
+      if (s.sdf.points > 0) j["points"] = s.sdf.points;
+      if (s.sdf.node_budget > 0) j["node_budget"] = s.sdf.node_budget;
       break;
     case ShapeType::sdf:
-      j["mesh"] = s.obj_path.string();
+      j["file"] = s.obj_path.string();
+      if (s.scale != Vec3::Ones()) j["scale"] = vec(s.scale);
       if (s.sdf.voxel > 0.0) j["voxel"] = s.sdf.voxel;
       if (s.sdf.points > 0) j["points"] = s.sdf.points;
       if (s.sdf.node_budget > 0) j["node_budget"] = s.sdf.node_budget;
@@ -207,7 +217,8 @@ ojson smooth_surface_json(const SceneSmoothSurface& s) {
       j["offset"] = s.offset;
       break;
     case SceneSurfaceType::loop:
-      j["obj"] = s.obj_path.string();
+      j["file"] = s.obj_path.string();
+      if (s.scale != Vec3::Ones()) j["scale"] = vec(s.scale);
       break;
   }
   j["position"] = vec(s.position);
@@ -216,38 +227,24 @@ ojson smooth_surface_json(const SceneSmoothSurface& s) {
 }
 
 ojson settings_json(const SceneSettings& s) {
-  const WorldSettings& w = s.world;
-  const ContactFriction& f = w.hybrid_friction;
-  return {{"dt", w.time_step},
-          {"duration", s.duration},
-          {"gravity", vec(w.gravity)},
-          {"friction_directions", w.friction_directions},
-          {"stabilization", to_string(w.stabilization)},
-          {"hybrid", w.hybrid},
-          {"output_rate_hz", s.output_rate_hz},
-          {"baumgarte_alpha", w.baumgarte_alpha},
-          {"implicit_forces", w.implicit_forces},
-          {"contact_margin", w.contact_margin},
-          {"restitution_threshold", w.restitution_threshold},
-          {"post_step_cap", w.post_step_cap},
-          {"max_post_steps", w.max_post_steps},
-          {"limit_margin", w.limit_margin},
-          {"hybrid_entry_steps", w.hybrid_entry_steps},
-          {"hybrid_point_tolerance", w.hybrid_point_tolerance},
-          {"hybrid_max_normal_speed", w.hybrid_max_normal_speed},
-          {"hybrid_dt_max", w.hybrid_integrator.dt_max},
-          {"hybrid_tolerance", w.hybrid_integrator.tolerance},
-          // null: μ_static = the pair's μ
-          {"hybrid_mu_static", f.mu_static < 0.0 ? ojson(nullptr) : ojson(f.mu_static)},
-          {"hybrid_mu_spin_static", f.mu_spin_static},
-          {"hybrid_slip_threshold", f.slip_threshold},
-          {"hybrid_spin_threshold", f.spin_threshold},
-          {"hybrid_min_slide_time", f.min_slide_time},
-          {"hybrid_rolling", f.rolling},
-          {"hybrid_slip_regularization", f.slip_regularization},
-          {"hybrid_mu_rolling", w.hybrid_torques.mu_rolling},
-          {"hybrid_mu_spinning", w.hybrid_torques.mu_spinning},
-          {"hybrid_rolling_stick", w.hybrid_torques.stick}};
+  ojson j = ojson::object();
+  // the settings table's (world_settings_table.hpp), in its order, and the run's own two
+  visit_settings(s.world, [&](const auto& value, const SettingInfo& info) {
+    using T = std::decay_t<decltype(value)>;
+    if (info.scope == SettingScope::api) return;
+    const std::string key(info.key);
+    if constexpr (std::is_same_v<T, Vec3>)
+      j[key] = vec(value);
+    else if constexpr (std::is_same_v<T, Stabilization>)
+      j[key] = to_string(value);
+    else if constexpr (std::is_same_v<T, double>)
+      j[key] = info.range.null_below_zero && value < 0.0 ? ojson(nullptr) : ojson(value);
+    else
+      j[key] = value;
+    if (key == "dt") j["duration"] = s.duration;
+    if (key == "hybrid") j["output_rate_hz"] = s.output_rate_hz;
+  });
+  return j;
 }
 
 ojson visuals_json(const std::vector<SceneVisual>& visuals) {

@@ -14,9 +14,15 @@
 namespace pivot::detail {
 
 /// a body's "shape"; `surface`: the body's smooth surface, for a convex shape sampled from it
-/// (null in compounds)
+/// (null in compounds); `fixed`: the body is fixed (a mesh then collides by its triangles)
 SceneShape read_shape(const Context& ctx, const json& j, const std::string& ptr, bool in_compound,
-                      const SmoothSurface* surface);
+                      const SmoothSurface* surface, bool fixed);
+/// a mesh file's path under "file" or the older key `legacy` (not both), resolved against the
+/// scene's folder and probed for reading; returns the key used
+std::string read_mesh_path(const Context& ctx, const Object& o, const char* legacy,
+                           std::string& as_written, std::filesystem::path& resolved);
+/// a mesh file's "scale": a positive number or [sx, sy, sz] of positive numbers (default 1)
+Vec3 read_mesh_scale(const Context& ctx, const Object& o);
 /// a body's "smooth_surface"
 SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const std::string& ptr);
 /// a body's mass keys (read_body.cpp), shared by 3-D and planar bodies: a fixed body has none of

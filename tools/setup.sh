@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 # libboost-dev: Boost.Beast for pivot serve (docs/cli.md)
 # python3-setuptools, -wheel, -venv and -pip: `pip install --no-build-isolation .` of the
 # Python module into a virtual environment (docs/python.md) and its test
-# libopenvdb-dev and libtinyobjloader-dev: sdf shapes, their mesh-to-SDF conversion and OBJ
-# reading (docs/distributed-contact.md); libboost-iostreams-dev because Debian's FindOpenVDB
+# libopenvdb-dev: sdf shapes and their mesh-to-SDF conversion (docs/distributed-contact.md);
+# libassimp-dev: mesh files in STL, PLY, Collada and glTF (docs/meshes.md); libboost-iostreams-dev because Debian's FindOpenVDB
 # module asks for Boost.Iostreams and libopenvdb-dev does not depend on its -dev package;
 # libqhull-dev: convex hulls (collision/convex_hull.cpp); liburdfdom-dev: URDF models
 # (scenes/urdf_model.cpp, docs/models.md)
@@ -24,8 +24,8 @@ packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-de
           catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema
           pybind11-dev python3-dev python3-numpy librsvg2-bin python3-pil
           python3-distributed python3-pandas libboost-dev libopenvdb-dev libboost-iostreams-dev
-          libtinyobjloader-dev libqhull-dev python3-setuptools python3-wheel python3-venv
-          python3-pip liburdfdom-dev)
+          libassimp-dev libqhull-dev liburdfdom-dev python3-setuptools python3-wheel python3-venv
+          python3-pip)
 for option in "$@"; do
   case "$option" in
     # Google Benchmark for bench_lcp; the peer engines of pivot-bench (all optional there)

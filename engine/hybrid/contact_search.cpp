@@ -17,17 +17,21 @@ Local local_point(const ContactSurface& s, const Pose& X_2B, const SurfacePoint&
   return {X_2B.p_WB + R * j.p, R * j.p_u, R * j.p_v};
 }
 
-// the surface point of `s` (placed by X_2B in body 2's frame) nearest to x (body-2 frame)
+// the surface point of `s` (placed by X_2B in body 2's frame) nearest to x (body-2 frame), in
+// the patch or chart that tracks contacts there (regular at an extraordinary vertex)
 SurfacePoint closest(const ContactSurface& s, const Pose& X_2B, const Vec3& x) {
   // x in the surface frame: S in 2 is X_2B ∘ X_BS
   const Pose X_2S = compose(X_2B, s.X_BS);
-  return s.surface->closest_point(inverse(X_2S).p_WB + inverse(X_2S).q_WB * x);
+  return s.surface->contact_chart(
+      s.surface->closest_point(inverse(X_2S).p_WB + inverse(X_2S).q_WB * x));
 }
 
-// moves sp by duv, walking across linked edges; returns false if it stopped at an open edge
+// moves sp by duv within the contact domains, walking across their edges (into the chart
+// around an extraordinary vertex and back, smooth_surface.hpp "Overlapping charts"); returns
+// false if it stopped at an open edge
 bool move_on_surface(const SmoothSurface& surf, SurfacePoint& sp, Vec2 duv) {
   for (int hop = 0; hop < 8; ++hop) {
-    const PatchDomain& dom = surf.domain(sp.patch);
+    const PatchDomain& dom = surf.contact_domain(sp.patch);
     const Vec2 next = sp.uv + duv;
     if (!dom.bounded() || dom.contains(next)) {
       sp.uv = dom.wrapped(next);
@@ -46,7 +50,7 @@ bool move_on_surface(const SmoothSurface& surf, SurfacePoint& sp, Vec2 duv) {
       return false;
     }
     const double alpha = std::clamp(dom.edge_parameter(hit, sp.uv + t_hit * duv), 0.0, 1.0);
-    const std::optional<SurfacePoint> other = across_edge(surf, sp.patch, hit, alpha);
+    const std::optional<SurfacePoint> other = surf.across_contact_edge(sp.patch, hit, alpha);
     if (!other) {
       sp.uv = dom.edge_point(hit, alpha);
       return false;

@@ -9,8 +9,11 @@
 // by Newton's method (Jacobian by central differences), each normalized by the lengths of the
 // tangents. Unlike Nelson's (c − d)·c_s = (c − d)·c_t = (c − d)·d_u = (c − d)·d_v = 0 these
 // stay regular when the surfaces touch or overlap (there Nelson's system is rank deficient,
-// every point of the intersection curve solves it) [DERIVED]. A step that leaves a patch
-// domain continues on the neighbouring patch; at an open edge the point stays on the edge.
+// every point of the intersection curve solves it) [DERIVED]. The points live in the surfaces'
+// contact domains (smooth_surface.hpp "Overlapping charts"): near a Loop extraordinary vertex
+// in the regular chart around it, so the conditions and their Jacobian stay regular there. A
+// step that leaves a contact domain continues across its edge (the neighbouring patch, or the
+// chart and back); at an open edge the point stays on the edge.
 // ψ then follows from the two frames: ψ = atan2(−y_1c·x_2c, x_1c·x_2c) (P7).
 
 #include <optional>

@@ -34,11 +34,6 @@ int other_contact(const std::vector<C>& contacts, int body, int partner) {
   return -2;
 }
 
-bool has_joint(const std::vector<std::unique_ptr<Joint>>& joints, int body) {
-  return std::any_of(joints.begin(), joints.end(),
-                     [body](const auto& j) { return j->body_a() == body || j->body_b() == body; });
-}
-
 // Two free bodies entering reduced mode: the inelastic impulse j n at the contact point p that
 // stops their relative normal velocity, applied to copies of their twists (n points towards
 // body i). Equal and opposite, so it keeps the total linear and angular momentum, which the
@@ -77,9 +72,9 @@ bool HybridSwitch::is_reduced(int body) const {
          std::any_of(departures_.begin(), departures_.end(), has);
 }
 
-void HybridSwitch::exit(World& w, std::size_t k, std::string reason, double time) {
+void HybridSwitch::exit(HybridHost& w, std::size_t k, std::string reason, double time) {
   SwitchEvent e;
-  e.time = time < 0.0 ? w.time_ : time;
+  e.time = time < 0.0 ? w.time() : time;
   e.body = pairs_[k].body;
   e.partner = pairs_[k].partner;
   e.entered = false;
@@ -87,10 +82,10 @@ void HybridSwitch::exit(World& w, std::size_t k, std::string reason, double time
   // a failed integration is a warning; ordinary exits are events only (StepWarning). The
   // bodies then wait 2^failures steps before they may enter again (backoff_)
   if (e.reason.starts_with("step_failed") || e.reason.starts_with("bad_geometry")) {
-    w.report_.warn(StepWarning::hybrid_exit_failed, e.body,
-                   fmt::format("hybrid: body {} left reduced mode: {}",
-                               pivot::quoted(w.set_.body(e.body).name), e.reason));
-    resize_backoff(w.set_.size());
+    w.report().warn(StepWarning::hybrid_exit_failed, e.body,
+                    fmt::format("hybrid: body {} left reduced mode: {}",
+                                pivot::quoted(w.bodies().body(e.body).name), e.reason));
+    resize_backoff(w.bodies().size());
     for (const int b : {pairs_[k].body, pairs_[k].partner_free ? pairs_[k].partner : -1}) {
       if (b < 0) continue;
       failures_[b] = std::min(failures_[b] + 1, 30);
@@ -98,13 +93,13 @@ void HybridSwitch::exit(World& w, std::size_t k, std::string reason, double time
     }
   }
   pending_.push_back(std::move(e));
-  ++w.totals_.reduced_exits;
+  ++w.totals().reduced_exits;
   for (const int b : {pairs_[k].body, pairs_[k].partner})
     if (b >= 0 && static_cast<int>(streak_.size()) > b) streak_[b] = 0;
   pairs_.erase(pairs_.begin() + static_cast<std::ptrdiff_t>(k));
 }
 
-bool HybridSwitch::apply_impulse(World& w, int body, const Vec6& wrench_W) {
+bool HybridSwitch::apply_impulse(HybridHost& w, int body, const Vec6& wrench_W) {
   for (std::size_t k = 0; k < pairs_.size(); ++k) {
     ReducedPair& pair = pairs_[k];
     if (pair.body != body && !(pair.partner_free && pair.partner == body)) continue;
@@ -120,8 +115,8 @@ bool HybridSwitch::apply_impulse(World& w, int body, const Vec6& wrench_W) {
       return false;
     }
     pair.state = r.state;
-    w.set_.twist(pair.body) = body1_world_twist(pair.model, pair.state);
-    if (pair.partner_free) w.set_.twist(pair.partner) = body2_world_twist(pair.state);
+    w.bodies().twist(pair.body) = body1_world_twist(pair.model, pair.state);
+    if (pair.partner_free) w.bodies().twist(pair.partner) = body2_world_twist(pair.state);
     return true;
   }
   return false;
@@ -143,11 +138,11 @@ void HybridSwitch::drop_reduced_contacts(std::vector<Contact>& contacts) const {
 // The contact impulse over the step, f_c h, of a pair the LCP takes back at the start of the
 // step, for the LCP's warm start (exit_warm_start.hpp); f_c from the reduced dynamics at the
 // exit state (Kry & Pai 2002 §3.3), with the external wrench of the pair's last step
-void HybridSwitch::hand_to_lcp(World& w, std::size_t k, std::string reason) {
+void HybridSwitch::hand_to_lcp(HybridHost& w, std::size_t k, std::string reason) {
   const ReducedPair& pair = pairs_[k];
   try {
     const ReducedDynamics d = reduced_dynamics(pair.model, pair.state);
-    const Vec3 iota = d.wrench_c_W1.tail<3>() * w.settings_.time_step;
+    const Vec3 iota = d.wrench_c_W1.tail<3>() * w.time_step();
     if (d.ok && d.normal_force > 0.0 && iota.allFinite()) {
       ExitImpulse e;
       e.body = pair.body;
@@ -171,14 +166,14 @@ void HybridSwitch::hand_to_lcp(World& w, std::size_t k, std::string reason) {
 // wrench (held constant over the step, as for the reduced pair and the LCP):
 //   (X, V)(t_end) = free_flight((X, V)(t_s), t_end − t_s)
 // Nothing jumps at t_s (f_n = 0 there), and the LCP sees the bodies from the next step on.
-bool HybridSwitch::depart(World& w, std::size_t k, const ReducedContactState& s, double t_end,
+bool HybridSwitch::depart(HybridHost& w, std::size_t k, const ReducedContactState& s, double t_end,
                           const Eigen::VectorXd& f_ext, const std::string& reason) {
   ReducedPair pair = pairs_[k];
   const double tau = std::max(0.0, t_end - s.time);
   const auto fly = [&](int body, const Pose& X, const Vec6& V) {
-    const RigidBody& b = w.set_.body(body);
+    const RigidBody& b = w.bodies().body(body);
     Vec6 wrench = f_ext.segment<6>(6 * body);
-    wrench.tail<3>() += b.mass * w.settings_.gravity;
+    wrench.tail<3>() += b.mass * w.settings().gravity;
     return free_flight({X, V}, b.mass, b.inertia_B, wrench, tau);
   };
   FreeBodyState one, two;
@@ -202,10 +197,10 @@ bool HybridSwitch::depart(World& w, std::size_t k, const ReducedContactState& s,
   return true;
 }
 
-void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
+void HybridSwitch::before_lcp(HybridHost& w, std::vector<Contact>& contacts,
                               const Eigen::VectorXd& f_ext) {
   exit_impulses_.clear();
-  if (!w.settings_.hybrid) {
+  if (!w.settings().hybrid) {
     while (!pairs_.empty()) {
       const ReducedPair& p = pairs_.back();
       w.restore_skipped_contacts(p.body, p.partner, contacts);
@@ -217,13 +212,12 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
   // detect_contacts), so those that leave to the LCP below get their contacts back at the end
   std::vector<std::pair<int, int>> skipped;
   for (const ReducedPair& p : pairs_) skipped.emplace_back(p.body, p.partner);
-  if (w.settings_.hybrid_entry_steps == 0) enter_at_start(w, contacts, f_ext);
-  const double h = w.settings_.time_step;
+  if (w.settings().hybrid_entry_steps == 0) enter_at_start(w, contacts, f_ext);
+  const double h = w.time_step();
   for (std::size_t k = pairs_.size(); k-- > 0;) {
     ReducedPair& pair = pairs_[k];
     // a joint on the body or on a free partner (added while reduced)
-    if (has_joint(w.joints_, pair.body) ||
-        (pair.partner_free && has_joint(w.joints_, pair.partner))) {
+    if (w.has_joint(pair.body) || (pair.partner_free && w.has_joint(pair.partner))) {
       hand_to_lcp(w, k, "a joint acts on the body");
       continue;
     }
@@ -234,7 +228,7 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     if (other != -2) {
       hand_to_lcp(w, k,
                   other >= 0 ? fmt::format("new contact with body {} (\"{}\")", other,
-                                           w.set_.body(other).name)
+                                           w.bodies().body(other).name)
                              : std::string("new contact"));
       continue;
     }
@@ -245,8 +239,8 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     if (pair.partner_free) pair.model.body2.wrench_W = f_ext.segment<6>(6 * pair.partner);
     ReducedAdvanceResult r;
     try {
-      ReducedStepSettings integrator = w.settings_.hybrid_integrator;
-      if (w.settings_.interrupted) integrator.interrupted = w.settings_.interrupted;
+      ReducedStepSettings integrator = w.settings().hybrid_integrator;
+      if (w.settings().interrupted) integrator.interrupted = w.settings().interrupted;
       r = advance(pair.model, state, h, integrator);
     } catch (const std::exception& e) {
       hand_to_lcp(w, k, std::string("bad_geometry: ") + e.what());
@@ -254,7 +248,7 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     }
     // the accepted steps the World keeps (an exit to the LCP discards them), by size
     const auto count_steps = [&w, &r]() {
-      for (const double dt : r.step_sizes) ++w.report_.reduced_steps[reduced_step_bin(dt)];
+      for (const double dt : r.step_sizes) ++w.report().reduced_steps[reduced_step_bin(dt)];
     };
     const std::string message = r.message.empty()
                                     ? std::string(to_string(r.status))
@@ -278,7 +272,7 @@ void HybridSwitch::before_lcp(World& w, std::vector<Contact>& contacts,
     }
     count_steps();
     // a step completed in reduced mode: the back-off starts again from one step
-    resize_backoff(w.set_.size());
+    resize_backoff(w.bodies().size());
     failures_[pair.body] = 0;
     if (pair.partner_free) failures_[pair.partner] = 0;
     pair.state = state;
@@ -378,29 +372,30 @@ void HybridSwitch::resize_backoff(int bodies) {
   backoff_.resize(static_cast<std::size_t>(bodies), 0);
 }
 
-bool HybridSwitch::candidate(const World& w, int body) const {
-  const RigidBody& b = w.set_.body(body);
+bool HybridSwitch::candidate(const HybridHost& w, int body) const {
+  const RigidBody& b = w.bodies().body(body);
   if (b.fixed || !b.smooth_surface || is_reduced(body) || backing_off(body)) return false;
-  return !has_joint(w.joints_, body);
+  return !w.has_joint(body);
 }
 
 // a smooth partner: fixed, or free with the conditions of a free pair (docs/hybrid.md): the pair
 // is entered from its body of the lower index (body 1), and the partner touches nothing else,
 // carries no joint and is not reduced
 template <class C>
-bool HybridSwitch::partner(const World& w, int body, int partner,
+bool HybridSwitch::partner(const HybridHost& w, int body, int partner,
                            const std::vector<C>& contacts) const {
-  if (partner < 0 || !w.set_.body(partner).smooth_surface) return false;
-  if (w.set_.body(partner).kinematic) return false;  // a moving partner: the LCP's (docs/step.md)
-  if (w.set_.body(partner).fixed) return true;
-  return partner > body && !is_reduced(partner) && !backing_off(partner) &&
-         !has_joint(w.joints_, partner) && other_contact(contacts, partner, body) == -2;
+  if (partner < 0 || !w.bodies().body(partner).smooth_surface) return false;
+  if (w.bodies().body(partner).kinematic)
+    return false;  // a moving partner: the LCP's (docs/step.md)
+  if (w.bodies().body(partner).fixed) return true;
+  return partner > body && !is_reduced(partner) && !backing_off(partner) && !w.has_joint(partner) &&
+         other_contact(contacts, partner, body) == -2;
 }
 
-bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
+bool HybridSwitch::try_enter(HybridHost& w, int i, int partner, const Vec3& p_guess,
                              bool need_normal_force, const Eigen::VectorXd* f_ext) {
-  const RigidBody& b = w.set_.body(i);
-  const RigidBody& p = w.set_.body(partner);
+  const RigidBody& b = w.bodies().body(i);
+  const RigidBody& p = w.bodies().body(partner);
   const bool partner_free = !p.fixed;
   ReducedPair pair;
   pair.body = i;
@@ -415,16 +410,16 @@ bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
     pair.model.body2.mass = p.mass;
     pair.model.body2.inertia_B = p.inertia_B;
   }
-  pair.model.gravity = w.settings_.gravity;
-  pair.model.friction = w.settings_.hybrid_friction;
+  pair.model.gravity = w.settings().gravity;
+  pair.model.friction = w.settings().hybrid_friction;
   pair.model.friction.mu = std::sqrt(b.friction * p.friction);
-  pair.model.torques = w.settings_.hybrid_torques;  // one setting for every pair (hybrid.md)
+  pair.model.torques = w.settings().hybrid_torques;  // one setting for every pair (hybrid.md)
   if (f_ext) {  // the forces that hold the contact closed, besides gravity
     pair.model.body1.wrench_W = f_ext->segment<6>(6 * i);
     if (partner_free) pair.model.body2.wrench_W = f_ext->segment<6>(6 * partner);
   }
-  const Pose X0 = w.set_.pose(i);
-  const Vec6 V0 = w.set_.twist(i);
+  const Pose X0 = w.bodies().pose(i);
+  const Vec6 V0 = w.bodies().twist(i);
   Vec6 V1_W = V0, V2_W = Vec6::Zero();
   NormalStop stop;
   ReducedEntry e;
@@ -432,47 +427,49 @@ bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
     validate(pair.model);
     if (partner_free) {
       // at the contact of the smooth surfaces now (the detector's is from the step's start)
-      const ContactSearchResult c = find_contact(
-          pair.model.body1.surface, X0, pair.model.body2.surface, w.set_.pose(partner), p_guess);
+      const ContactSearchResult c =
+          find_contact(pair.model.body1.surface, X0, pair.model.body2.surface,
+                       w.bodies().pose(partner), p_guess);
       if (!c.converged) return false;
-      V2_W = w.set_.twist(partner);
-      stop = stop_normal_velocity(w.set_, i, partner, c.p_W2, c.n_W, V1_W, V2_W);
+      V2_W = w.bodies().twist(partner);
+      stop = stop_normal_velocity(w.bodies(), i, partner, c.p_W2, c.n_W, V1_W, V2_W);
     }
     // the contact to rounding (one more Newton step than find_contact's default needs), so a
     // state already on the manifold is kept as it is; the default where that does not converge
-    e = enter_reduced_mode(pair.model, X0, V1_W, w.set_.pose(partner), V2_W, w.time_, p_guess,
+    e = enter_reduced_mode(pair.model, X0, V1_W, w.bodies().pose(partner), V2_W, w.time(), p_guess,
                            1e-14);
     if (!e.search.converged)
-      e = enter_reduced_mode(pair.model, X0, V1_W, w.set_.pose(partner), V2_W, w.time_, p_guess);
+      e = enter_reduced_mode(pair.model, X0, V1_W, w.bodies().pose(partner), V2_W, w.time(),
+                             p_guess);
     // without an LCP impulse to show it (a start-of-step entry), the contact must carry load
     if (need_normal_force) {
       const ReducedDynamics d = reduced_dynamics(pair.model, e.state);
       if (!d.ok || !(d.normal_force > 0.0)) return false;
     }
   } catch (const std::exception& ex) {
-    w.report_.warn(
+    w.report().warn(
         StepWarning::hybrid_entry_failed, i,
         fmt::format("hybrid: body \"{}\" cannot enter reduced mode: {}", b.name, ex.what()));
     return false;
   }
-  if (!e.search.converged || std::abs(e.search.gap) > w.settings_.hybrid_point_tolerance ||
-      std::abs(e.separation_rate) > w.settings_.hybrid_max_normal_speed ||
-      std::abs(stop.v_n) > w.settings_.hybrid_max_normal_speed)
+  if (!e.search.converged || std::abs(e.search.gap) > w.settings().hybrid_point_tolerance ||
+      std::abs(e.separation_rate) > w.settings().hybrid_max_normal_speed ||
+      std::abs(stop.v_n) > w.settings().hybrid_max_normal_speed)
     return false;  // not a clean single contact now
   const Pose X = body1_pose(pair.model, e.state);
   const Vec6 V = body1_world_twist(pair.model, e.state);
   const Vec6 V2 = body2_world_twist(e.state);
   if (!X.p_WB.allFinite() || !V.allFinite() || !V2.allFinite()) return false;
-  w.set_.set_pose(i, X);
-  w.set_.twist(i) = V;
-  if (partner_free) w.set_.twist(partner) = V2;  // body 2 keeps its pose (enter_reduced_mode)
+  w.bodies().set_pose(i, X);
+  w.bodies().twist(i) = V;
+  if (partner_free) w.bodies().twist(partner) = V2;  // body 2 keeps its pose (enter_reduced_mode)
   pair.state = e.state;
   pair.next_pose = X;
   pair.next_twist = V;
   pair.next_pose2 = e.state.X_W2;
   pair.next_twist2 = V2;
   SwitchEvent ev;
-  ev.time = w.time_;
+  ev.time = w.time();
   ev.body = i;
   ev.partner = partner;
   ev.entered = true;
@@ -481,14 +478,14 @@ bool HybridSwitch::try_enter(World& w, int i, int partner, const Vec3& p_guess,
   ev.rotation_change = X.q_WB.angularDistance(X0.q_WB);
   ev.twist_change = (V - V0).cwiseAbs().maxCoeff();
   pending_.push_back(std::move(ev));
-  ++w.totals_.reduced_entries;
+  ++w.totals().reduced_entries;
   pairs_.push_back(std::move(pair));
   return true;
 }
 
-void HybridSwitch::enter_at_start(World& w, const std::vector<Contact>& contacts,
+void HybridSwitch::enter_at_start(HybridHost& w, const std::vector<Contact>& contacts,
                                   const Eigen::VectorXd& f_ext) {
-  for (int i = 0; i < w.set_.size(); ++i) {
+  for (int i = 0; i < w.bodies().size(); ++i) {
     if (!candidate(w, i)) continue;
     BodyContacts bc;
     for (const Contact& c : contacts)
@@ -499,12 +496,12 @@ void HybridSwitch::enter_at_start(World& w, const std::vector<Contact>& contacts
   }
 }
 
-void HybridSwitch::after_step(World& w) {
-  const int n = w.set_.size();
+void HybridSwitch::after_step(HybridHost& w) {
+  const int n = w.bodies().size();
   streak_.resize(n, 0);
   resize_backoff(n);
   for (int& steps : backoff_) steps = std::max(steps - 1, 0);
-  if (!w.settings_.hybrid || w.settings_.hybrid_entry_steps == 0) {
+  if (!w.settings().hybrid || w.settings().hybrid_entry_steps == 0) {
     // off, or entries happen at the start of steps (hybrid_enter_at_start)
     std::fill(streak_.begin(), streak_.end(), 0);
     return;
@@ -521,23 +518,23 @@ void HybridSwitch::after_step(World& w) {
     // one contact of the smooth surfaces from every point (single_smooth_contact)
     BodyContacts bc;
     double lambda = 0.0;
-    for (const ContactInfo& ci : w.contacts_)
+    for (const ContactInfo& ci : w.last_contacts())
       if (touches(ci.contact, i)) {
         bc.add(ci.contact, i);
         lambda += ci.normal_impulse;
       }
-    const double tolerance = w.settings_.hybrid_point_tolerance;
-    bool ok =
-        bc.count > 0 && bc.one_partner && lambda > 0.0 && partner(w, i, bc.partner, w.contacts_);
+    const double tolerance = w.settings().hybrid_point_tolerance;
+    bool ok = bc.count > 0 && bc.one_partner && lambda > 0.0 &&
+              partner(w, i, bc.partner, w.last_contacts());
     Vec3 guess = bc.first_point;
     if (ok && !(bc.spread <= tolerance)) {
       const std::optional<Vec3> p =
-          single_smooth_contact(w.set_, i, bc.partner, bc.points, tolerance);
+          single_smooth_contact(w.bodies(), i, bc.partner, bc.points, tolerance);
       ok = p.has_value();
       if (ok) guess = *p;
     }
     streak_[i] = ok ? streak_[i] + 1 : 0;
-    if (!ok || streak_[i] < w.settings_.hybrid_entry_steps) continue;
+    if (!ok || streak_[i] < w.settings().hybrid_entry_steps) continue;
     // enter (the streak starts again whether it works or not)
     streak_[i] = 0;
     try_enter(w, i, bc.partner, guess, false);

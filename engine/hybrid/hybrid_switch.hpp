@@ -2,8 +2,8 @@
 // The World's hybrid switch (internal; docs/hybrid.md "The World switch"): which pairs are in
 // reduced contact coordinates, the entry rule, their advance inside World::step, and the exits.
 // It owns the reduced pairs; World calls it at two points of the step (before_lcp, after_step)
-// and when a user sets a state. The World is passed to each call (never stored), so a World
-// stays movable.
+// and when a user sets a state. It reaches the World only through the operations of
+// HybridHost (hybrid_host.hpp), passed to each call (never stored), so a World stays movable.
 
 #include <Eigen/Core>
 #include <cstddef>
@@ -12,12 +12,9 @@
 
 #include "pivot/collision/contact.hpp"
 #include "pivot/engine/hybrid/exit_warm_start.hpp"
+#include "pivot/engine/hybrid/hybrid_host.hpp"
 #include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
 #include "pivot/engine/step_report.hpp"
-
-namespace pivot {
-class World;
-}  // namespace pivot
 
 namespace pivot::detail {
 
@@ -54,11 +51,11 @@ class HybridSwitch {
   [[nodiscard]] bool is_reduced(int body) const;
   /// pair k leaves reduced mode at time `time` (< 0: the start of the step; the event is
   /// reported with the step)
-  void exit(World& w, std::size_t k, std::string reason, double time = -1.0);
+  void exit(HybridHost& w, std::size_t k, std::string reason, double time = -1.0);
   /// an impulse wrench (τ; f) at the body's centre of mass, world axes, between steps: true when
   /// the body's reduced pair keeps it (World::apply_impulse); false when the body is in no pair,
   /// or its pair cannot keep it and has left reduced mode (exit "impulse: …")
-  bool apply_impulse(World& w, int body, const Vec6& wrench_W);
+  bool apply_impulse(HybridHost& w, int body, const Vec6& wrench_W);
   /// true when (a, b), in either order, is a pair in reduced mode or one of this step's
   /// departures: its contacts are not the LCP's (collision detection skips it)
   [[nodiscard]] bool is_reduced_pair(int a, int b) const;
@@ -66,9 +63,9 @@ class HybridSwitch {
   void drop_reduced_contacts(std::vector<Contact>& contacts) const;
   /// before the LCP: exits where needed, advances the others by h, drops their pair contacts
   /// from `contacts` (f_ext: the step's external wrenches, 6 per body)
-  void before_lcp(World& w, std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
+  void before_lcp(HybridHost& w, std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
   /// after the step: the entry rule on this step's contacts; enters the pairs that qualify
-  void after_step(World& w);
+  void after_step(HybridHost& w);
   /// the entries and exits since the last call
   [[nodiscard]] std::vector<SwitchEvent> take_switches() {
     std::vector<SwitchEvent> out = std::move(pending_);
@@ -78,29 +75,30 @@ class HybridSwitch {
 
  private:
   /// hybrid_entry_steps = 0: enters the pairs whose contacts qualify at the start of the step
-  void enter_at_start(World& w, const std::vector<Contact>& contacts, const Eigen::VectorXd& f_ext);
+  void enter_at_start(HybridHost& w, const std::vector<Contact>& contacts,
+                      const Eigen::VectorXd& f_ext);
   /// a free body with a smooth surface, not reduced, no joint on it
-  [[nodiscard]] bool candidate(const World& w, int body) const;
+  [[nodiscard]] bool candidate(const HybridHost& w, int body) const;
   /// a smooth partner of `body`: fixed, or free and then of higher index, not reduced, with no
   /// joint and no contact in `contacts` but with `body`
   template <class C>
-  [[nodiscard]] bool partner(const World& w, int body, int partner,
+  [[nodiscard]] bool partner(const HybridHost& w, int body, int partner,
                              const std::vector<C>& contacts) const;
   /// projects the body onto the contact manifold with its partner and enters reduced mode if
   /// the contact is clean (converged, gap and normal speed within tolerance; with
   /// need_normal_force also a compressive reduced normal force); false otherwise
   /// (f_ext: the step's external wrenches, 6 per body, for the normal-force check; gravity only
   /// when null)
-  bool try_enter(World& w, int body, int partner, const Vec3& p_W_guess, bool need_normal_force,
-                 const Eigen::VectorXd* f_ext = nullptr);
+  bool try_enter(HybridHost& w, int body, int partner, const Vec3& p_W_guess,
+                 bool need_normal_force, const Eigen::VectorXd* f_ext = nullptr);
   /// pair k separated at `separated.time` inside the step that ends at t_end: it leaves reduced
   /// mode at that instant and its bodies fly free to t_end under the step's external wrench and
   /// gravity (free_flight.hpp); false (nothing changed) if that state is not finite
-  bool depart(World& w, std::size_t k, const ReducedContactState& separated, double t_end,
+  bool depart(HybridHost& w, std::size_t k, const ReducedContactState& separated, double t_end,
               const Eigen::VectorXd& f_ext, const std::string& reason);
   /// pair k leaves at the start of the step and the LCP takes the step: its contact impulse
   /// f_c h at that state into exit_impulses_, then exit
-  void hand_to_lcp(World& w, std::size_t k, std::string reason);
+  void hand_to_lcp(HybridHost& w, std::size_t k, std::string reason);
 
   std::vector<ReducedPair> pairs_;
   std::vector<ReducedPair> departures_;     ///< separated inside this step (departures())

@@ -169,10 +169,10 @@ std::vector<EventValue> event_values(const ReducedContactModel& model,
                                      const ReducedStepSettings& settings,
                                      const ReducedContactState& s, const ReducedDynamics& d) {
   std::vector<EventValue> ev;
-  const PatchDomain& dom1 = model.body1.surface.surface->domain(s.coords.patch_1);
+  const PatchDomain& dom1 = model.body1.surface.surface->contact_domain(s.coords.patch_1);
   for (int e = 0; e < dom1.edge_count(); ++e)
     ev.push_back({EventKind::edge_1, e, dom1.edge_distance(e, s.coords.st()) + edge_tolerance});
-  const PatchDomain& dom2 = model.body2.surface.surface->domain(s.coords.patch_2);
+  const PatchDomain& dom2 = model.body2.surface.surface->contact_domain(s.coords.patch_2);
   for (int e = 0; e < dom2.edge_count(); ++e)
     ev.push_back({EventKind::edge_2, e, dom2.edge_distance(e, s.coords.uv()) + edge_tolerance});
   ev.push_back({EventKind::separation, 0, d.normal_force + settings.separation_tolerance});
@@ -198,41 +198,73 @@ void record(ReducedAdvanceResult& r, ReducedEvent::Kind kind, double t, int from
   r.events.push_back({kind, t, from, to});
 }
 
-// Moves the contact across edge `edge` of body `body`'s patch (Kry & Pai 2002 §3.5, eqs. 41-43).
-// `qdot_full` is the full q̇ at the state. Returns false for an open edge.
-bool traverse(const ReducedContactModel& model, ReducedContactState& s, int body, int edge,
-              const Vec5& qdot_full, ReducedAdvanceResult& result) {
+// Moves body `body`'s contact point to `to`, the same surface point in another patch or chart,
+// keeping the relative twist (Kry & Pai 2002 §3.5, eqs. 41-43): ψ^B = ψ^A + the signed angle
+// from x^A to x^B about the shared normal (P42), q̇^B from ^{1c}Ĥ^B q̇^B = ^{1c}φ (P43).
+// `qdot_full` is the full q̇ at the state.
+void change_chart(const ReducedContactModel& model, ReducedContactState& s, int body,
+                  const SurfacePoint& to, const Vec5& qdot_full) {
   const ContactSurface& surf = body == 1 ? model.body1.surface : model.body2.surface;
   int& patch = body == 1 ? s.coords.patch_1 : s.coords.patch_2;
   const int offset = body == 1 ? 0 : 2;
-  const PatchDomain& dom = surf.surface->domain(patch);
-  const Vec2 uv = s.coords.q.segment<2>(offset);
-  const double alpha = std::clamp(dom.edge_parameter(edge, uv), 0.0, 1.0);
-  const std::optional<SurfacePoint> other = across_edge(*surf.surface, patch, edge, alpha);
-  if (!other) return false;
-
-  // on the edge exactly, then the relative twist (independent of the parameterization)
-  s.coords.q.segment<2>(offset) = dom.edge_point(edge, alpha);
   const ContactKinematics kA =
       contact_kinematics(model.body1.surface, model.body2.surface, s.coords);
   const Vec6 phi_rel = kA.H_1 * qdot_full;
   const ContactFrame& fA = body == 1 ? kA.frame_1 : kA.frame_2;
-  const ContactFrame fB = contact_frame(surf.evaluate(other->patch, other->uv));
-  // ψ^B = ψ^A + signed angle from x^A to x^B about the shared normal (P42)
+  const ContactFrame fB = contact_frame(surf.evaluate(to.patch, to.uv));
   const Vec3 xA = fA.Theta.col(0), xB = fB.Theta.col(0), z = fA.Theta.col(2);
   const double theta = std::atan2(xA.cross(xB).dot(z), xA.dot(xB));
-  const int from = patch;
-  patch = other->patch;
-  s.coords.q.segment<2>(offset) = other->uv;
+  patch = to.patch;
+  s.coords.q.segment<2>(offset) = to.uv;
   s.coords.q[4] += theta;
-  // q̇^B from ^{1c}Ĥ^B q̇^B = ^{1c}φ (P43)
   const ContactKinematics kB =
       contact_kinematics(model.body1.surface, model.body2.surface, s.coords);
   s.qdot = contact_rates(kB, phi_rel, Vec6::Zero()).qdot;
+}
+
+// Moves the contact across edge `edge` of body `body`'s contact domain: to the neighbouring
+// patch, or into or out of the chart around an extraordinary vertex. Returns false for an open
+// edge.
+bool traverse(const ReducedContactModel& model, ReducedContactState& s, int body, int edge,
+              const Vec5& qdot_full, ReducedAdvanceResult& result) {
+  const ContactSurface& surf = body == 1 ? model.body1.surface : model.body2.surface;
+  const int from = body == 1 ? s.coords.patch_1 : s.coords.patch_2;
+  const int offset = body == 1 ? 0 : 2;
+  const PatchDomain& dom = surf.surface->contact_domain(from);
+  const Vec2 uv = s.coords.q.segment<2>(offset);
+  const double alpha = std::clamp(dom.edge_parameter(edge, uv), 0.0, 1.0);
+  const std::optional<SurfacePoint> other = surf.surface->across_contact_edge(from, edge, alpha);
+  if (!other) return false;
+  // on the edge exactly, then the relative twist (independent of the parameterization)
+  s.coords.q.segment<2>(offset) = dom.edge_point(edge, alpha);
+  change_chart(model, s, body, *other, qdot_full);
   record(result,
          body == 1 ? ReducedEvent::Kind::patch_change_1 : ReducedEvent::Kind::patch_change_2,
-         s.time, from, patch);
+         s.time, from, other->patch);
   return true;
+}
+
+// A state whose contact point lies outside its contact domain (placed on a Loop EV patch
+// within the part its EV's chart covers) moves to the chart or patch that tracks it there
+// (SmoothSurface::contact_chart), at the same surface point.
+void enter_contact_domains(const ReducedContactModel& model, ReducedContactState& s,
+                           ReducedAdvanceResult& result) {
+  for (const int body : {1, 2}) {
+    const SmoothSurface& surf =
+        *(body == 1 ? model.body1.surface.surface : model.body2.surface.surface);
+    const SurfacePoint at = body == 1 ? SurfacePoint{s.coords.patch_1, s.coords.st()}
+                                      : SurfacePoint{s.coords.patch_2, s.coords.uv()};
+    if (surf.contact_domain(at.patch).contains(at.uv, edge_tolerance)) continue;
+    const SurfacePoint to = surf.contact_chart(at);
+    if (to.patch == at.patch) continue;
+    const ReducedDynamics d = reduced_dynamics(model, s);
+    ++result.evaluations;
+    if (!d.ok) continue;  // reported by the first step's evaluation
+    change_chart(model, s, body, to, d.qdot);
+    record(result,
+           body == 1 ? ReducedEvent::Kind::patch_change_1 : ReducedEvent::Kind::patch_change_2,
+           s.time, at.patch, to.patch);
+  }
 }
 
 void set_mode(const ReducedContactModel& model, ReducedContactState& s, FrictionMode mode,
@@ -273,8 +305,8 @@ bool try_stick(const ReducedContactModel& model, const ReducedStepSettings& sett
 }
 
 void wrap_periodic(const ReducedContactModel& model, ReducedContactState& s) {
-  const PatchDomain& d1 = model.body1.surface.surface->domain(s.coords.patch_1);
-  const PatchDomain& d2 = model.body2.surface.surface->domain(s.coords.patch_2);
+  const PatchDomain& d1 = model.body1.surface.surface->contact_domain(s.coords.patch_1);
+  const PatchDomain& d2 = model.body2.surface.surface->contact_domain(s.coords.patch_2);
   if (!d1.bounded()) s.coords.q.head<2>() = d1.wrapped(s.coords.st());
   if (!d2.bounded()) s.coords.q.segment<2>(2) = d2.wrapped(s.coords.uv());
 }
@@ -292,6 +324,7 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
   int transitions_here = 0;
   if (model.friction.mu == 0.0 && state.mode != FrictionMode::frictionless)
     state.mode = FrictionMode::frictionless;
+  enter_contact_domains(model, state, res);
 
   auto finish = [&](ReducedStatus st, std::string msg) {
     res.status = st;

@@ -11,7 +11,9 @@
 // (1 ms, 1-64 ms) but not the factors.
 //
 // Events, each a function g(y) that is ≥ 0 while nothing happens:
-//   - the contact point reaching an edge of its patch domain (signed distance to the edge);
+//   - the contact point reaching an edge of its contact domain (signed distance to the edge;
+//     SmoothSurface::contact_domain: the patch's domain, less the corner a Loop EV's chart
+//     covers);
 //   - separation: g = f_n (the compressive normal force, sign per notes/kry.md §2);
 //   - leaving static friction in no-slip: g = μ_static f_n − |f_t| (P35);
 //   - leaving no-spin: g = μ_spin_static f_n − |τ_n| (P40).
@@ -23,7 +25,12 @@
 // atan2((x^A × x^B)·z, x^A·x^B) (P42, the robust form of sgn(·) acos(·)), and q̇^B from the
 // unchanged relative twist, ^{1c}Ĥ^B q̇^B = ^{1c}φ (P43, a 5 × 5 solve). Through a corner the
 // traversal repeats at the same instant (P§3.5, Fig. 5), at most max_transitions_per_instant
-// times. Periodic coordinates are wrapped after every step.
+// times. The same change of coordinates carries a contact into the regular chart around a Loop
+// extraordinary vertex and back out (across_contact_edge; the chart replaces Stam's
+// parameterization, singular at the EV, as the thesis' reparameterization near EVs does,
+// Kry 2000 §5.1.2-5.2), and a state that starts outside its contact domain (a contact placed
+// on an EV patch near the EV) is moved into the chart that covers it before the first step.
+// Periodic coordinates are wrapped after every step.
 // Mode switches at the end of accepted steps: sliding → no slip when the slip speed is below
 // the threshold (P§3.4.2), unless the contact has just left no slip and has neither slipped
 // faster than the threshold nor slid for min_slide_time (hysteresis, T§4.4.4); no slip → no

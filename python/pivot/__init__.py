@@ -101,10 +101,11 @@ def load_scene(scene) -> World:
     return _load_scene(_scene_argument(scene))
 
 
-def run_scene(scene, duration: float | None = None):
+def run_scene(scene, duration: float | None = None, frames: bool = False):
     """Runs a scene (a path, a shipped scene's name or a dict) in this process without the GIL;
-    returns (world, summary) as the native run_scene does (docs/python.md)."""
-    return _run_scene(_scene_argument(scene), duration)
+    returns (world, summary), or (world, summary, frames) with frames=True, as the native
+    run_scene does (docs/python.md)."""
+    return _run_scene(_scene_argument(scene), duration, frames)
 
 __all__ = ["WORLD", "Error", "Shape", "World", "WorldSettings", "__version__", "cli_path", "lcp",
            "load_scene", "run", "run_scene", "scene_folders", "shapes"]
@@ -129,10 +130,11 @@ def run(scene, duration: float | None = None, out: str | os.PathLike | None = No
     """Runs a scene (a file's path, a shipped scene's name or a dict of its JSON) and returns its
     summary.
 
-    Without `out` the run is in this process, without the GIL, and the summary has the keys of
-    run_scene's. With `out` the `pivot run` command writes the run folder (trajectory.csv,
-    metrics.csv, summary.json; docs/cli.md) and its summary.json is returned: the same
-    final_state_hash either way. Bad input raises pivot.Error with the CLI's message.
+    Without `out` the run is in this process, without the GIL, through the library's
+    Simulation, and the summary has summary.json's keys (docs/cli.md; "outputs" is empty). With
+    `out` the `pivot run` command writes the run folder (trajectory.csv, metrics.csv,
+    summary.json) and its summary.json is returned: the same keys and values either way but the
+    wall times and "outputs". Bad input raises pivot.Error with the CLI's message.
     """
     scene = _scene_argument(scene)
     if out is None:

@@ -1,7 +1,7 @@
 # Type stubs of the pivot Python module (docs/python.md).
 from os import PathLike
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -24,19 +24,42 @@ class Shape:
 
 class WorldSettings:
     def __init__(self, **settings: Any) -> None: ...
-    time_step: float
-    gravity: npt.NDArray[np.float64]
-    stabilization: str  # "post", "baumgarte" or "none"
-    baumgarte_alpha: float
-    post_step_cap: float
-    max_post_steps: int
-    implicit_forces: bool
-    limit_margin: float
+    # generated: the settings table (engine/world_settings_table.hpp, settings-tables --write)
+    time_step: float  # s
+    gravity: npt.NDArray[np.float64]  # m/s²
     friction_directions: int
-    contact_margin: float
-    restitution_threshold: float
+    stabilization: str  # "post", "baumgarte" or "none"
     hybrid: bool
+    baumgarte_alpha: float  # 1/s
+    implicit_forces: bool
+    contact_margin: float  # m
+    restitution_threshold: float  # m/s
+    post_step_cap: float  # m
+    max_post_steps: int
+    limit_margin: float  # m
     hybrid_entry_steps: int
+    hybrid_point_tolerance: float  # m
+    hybrid_max_normal_speed: float  # m/s
+    hybrid_dt_max: float  # s
+    hybrid_tolerance: float
+    hybrid_mu_static: float
+    hybrid_mu_spin_static: float  # m
+    hybrid_slip_threshold: float  # m/s
+    hybrid_spin_threshold: float  # rad/s
+    hybrid_min_slide_time: float  # s
+    hybrid_rolling: bool
+    hybrid_slip_regularization: float  # m/s
+    hybrid_mu_rolling: float  # m
+    hybrid_mu_spinning: float  # m
+    hybrid_rolling_stick: bool
+    hybrid_torque_regularization: float  # rad/s
+    dimension: int
+    friction_direction_offset: float  # rad
+    threads: int
+    small_islands: bool
+    record_lcps: bool
+    profile: bool
+    # end of the generated settings
 
 class World:
     # one call at a time: a call while another thread's call (e.g. its step, which releases
@@ -92,7 +115,12 @@ class World:
     def state_hash(self) -> str: ...
 
 def load_scene(scene: Scene) -> World: ...
-def run_scene(scene: Scene, duration: float | None = None) -> tuple[World, dict[str, Any]]: ...
+@overload
+def run_scene(scene: Scene, duration: float | None = None,
+              frames: Literal[False] = False) -> tuple[World, dict[str, Any]]: ...
+@overload
+def run_scene(scene: Scene, duration: float | None = None, *, frames: Literal[True]
+              ) -> tuple[World, dict[str, Any], dict[str, npt.NDArray[np.float64]]]: ...
 def run(scene: Scene, duration: float | None = None,
         out: str | PathLike[str] | None = None) -> dict[str, Any]: ...
 def cli_path() -> str: ...

@@ -14,6 +14,7 @@
 #include "pivot/collision/shape.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/world.hpp"
+#include "pivot/engine/world_settings_table.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "world_args.hpp"
 #include "world_handle.hpp"
@@ -94,36 +95,50 @@ py::dict contacts_dict(const World& w) {
 }
 
 void bind_settings(py::module_& m) {
-  py::class_<WorldSettings>(m, "WorldSettings",
-                            "World settings; keywords set fields, e.g. "
-                            "WorldSettings(time_step=1e-3, gravity=(0, 0, -9.81))")
-      .def(py::init([](const py::kwargs& kw) {
-        WorldSettings s;
-        py::object self = py::cast(s);
-        for (const auto& [key, value] : kw) {
-          const auto name = py::cast<std::string>(key);
-          if (!py::hasattr(self, name.c_str()) || name.starts_with("_"))
-            throw Error("WorldSettings: unknown setting \"" + name + "\"");
-          py::setattr(self, name.c_str(), value);
-        }
-        return py::cast<WorldSettings>(self);
-      }))
-      .def_readwrite("time_step", &WorldSettings::time_step, "h, s")
-      .def_readwrite("gravity", &WorldSettings::gravity, "m/s², world")
-      .def_property(
-          "stabilization", [](const WorldSettings& s) { return to_string(s.stabilization); },
-          [](WorldSettings& s, const std::string& v) { s.stabilization = stabilization_from(v); },
-          "\"post\" (the post-stabilization LCP), \"baumgarte\" or \"none\"")
-      .def_readwrite("baumgarte_alpha", &WorldSettings::baumgarte_alpha, "1/s")
-      .def_readwrite("post_step_cap", &WorldSettings::post_step_cap, "m; 0: no cap")
-      .def_readwrite("max_post_steps", &WorldSettings::max_post_steps)
-      .def_readwrite("implicit_forces", &WorldSettings::implicit_forces)
-      .def_readwrite("limit_margin", &WorldSettings::limit_margin, "rad or m")
-      .def_readwrite("friction_directions", &WorldSettings::friction_directions)
-      .def_readwrite("contact_margin", &WorldSettings::contact_margin, "m")
-      .def_readwrite("restitution_threshold", &WorldSettings::restitution_threshold, "m/s")
-      .def_readwrite("hybrid", &WorldSettings::hybrid)
-      .def_readwrite("hybrid_entry_steps", &WorldSettings::hybrid_entry_steps);
+  py::class_<WorldSettings> settings(m, "WorldSettings",
+                                     "World settings; keywords set fields, e.g. "
+                                     "WorldSettings(time_step=1e-3, gravity=(0, 0, -9.81))");
+  settings.def(py::init([](const py::kwargs& kw) {
+    WorldSettings s;
+    py::object self = py::cast(s);
+    for (const auto& [key, value] : kw) {
+      const auto name = py::cast<std::string>(key);
+      if (!py::hasattr(self, name.c_str()) || name.starts_with("_"))
+        throw Error("WorldSettings: unknown setting \"" + name + "\"");
+      py::setattr(self, name.c_str(), value);
+    }
+    return py::cast<WorldSettings>(self);
+  }));
+  // every setting of the table (world_settings_table.hpp) as an attribute, by its Python name
+  visit_settings(WorldSettings{}, [&](const auto& field, const SettingInfo& info) {
+    using T = std::decay_t<decltype(field)>;  // (the default instance: only its type is used)
+    const std::string name(python_name(info));
+    // the field of `s` that the table names `name`
+    auto get = [name](const WorldSettings& s) {
+      T out{};
+      visit_settings(s, [&](const auto& value, const SettingInfo& i) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, T>)
+          if (python_name(i) == name) out = value;
+      });
+      return out;
+    };
+    auto set = [name](WorldSettings& s, const T& v) {
+      visit_settings(s, [&](auto& value, const SettingInfo& i) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, T>)
+          if (python_name(i) == name) value = v;
+      });
+    };
+    const std::string doc = info.unit.empty()
+                                ? std::string(info.doc)
+                                : std::string(info.unit) + "; " + std::string(info.doc);
+    if constexpr (std::is_same_v<T, Stabilization>)
+      settings.def_property(
+          name.c_str(), [get](const WorldSettings& s) { return std::string(to_string(get(s))); },
+          [set](WorldSettings& s, const std::string& v) { set(s, stabilization_from(v)); },
+          doc.c_str());
+    else
+      settings.def_property(name.c_str(), get, set, doc.c_str());
+  });
 }
 
 void bind_shapes(py::module_& m) {
@@ -159,8 +174,8 @@ void bind_shapes(py::module_& m) {
       "plane", [=](const Vec3& n, double d) { return held(make_plane(n, d)); }, py::arg("normal"),
       py::arg("offset"), "the half-space normal·x ≤ offset (fixed bodies only)");
   shapes.def(
-      "mesh", [=](const std::string& path) { return held(load_obj_mesh(path)); },
-      py::arg("obj_path"), "a fixed triangle mesh from an OBJ file");
+      "mesh", [=](const std::string& path) { return held(load_mesh_file(path)); },
+      py::arg("obj_path"), "a fixed triangle mesh from a mesh file (STL, OBJ, PLY, Collada, glTF)");
 }
 
 int add_body(WorldHandle& h, const std::string& name, double mass, std::shared_ptr<Shape> shape,

@@ -12,6 +12,7 @@
 #include "pivot/collision/shape.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/world.hpp"
+#include "pivot/engine/world_settings_table.hpp"
 
 namespace pivot::python {
 
@@ -20,8 +21,8 @@ inline Quat quat_from_wxyz(const Eigen::Vector4d& q) {
 }
 
 inline Stabilization stabilization_from(const std::string& name) {
-  for (const Stabilization s : {Stabilization::post, Stabilization::baumgarte, Stabilization::none})
-    if (name == to_string(s)) return s;
+  Stabilization s{};
+  if (stabilization_from_string(name, s)) return s;
   throw Error("stabilization: expected \"post\", \"baumgarte\" or \"none\" (got \"" + name + "\")");
 }
 

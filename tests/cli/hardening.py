@@ -368,6 +368,57 @@ def test_dev_zero_mesh():
         print(f"{pointer}: refused in {time.monotonic() - start:.2f} s: {line}")
 
 
+def test_malformed_meshes():
+    """a corpus of broken mesh files, each a moving body's `mesh` shape: `pivot check` exits 2
+    with one error line naming the file and what is wrong, never a crash (docs/meshes.md)"""
+    import struct
+    folder = fresh("malformed_meshes")
+
+    def write(name, data):
+        path = os.path.join(folder, name)
+        with open(path, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+        return path
+
+    # a unit cube, 12 triangles counter-clockwise seen from outside
+    corners = [(i & 1, (i >> 1) & 1, (i >> 2) & 1) for i in range(8)]
+    tris = [(0, 2, 3), (0, 3, 1), (4, 5, 7), (4, 7, 6), (0, 1, 5), (0, 5, 4),
+            (2, 6, 7), (2, 7, 3), (0, 4, 6), (0, 6, 2), (1, 3, 7), (1, 7, 5)]
+    stl = b" " * 80 + struct.pack("<I", len(tris)) + b"".join(
+        struct.pack("<3f", 0, 0, 0) + b"".join(struct.pack("<3f", *corners[i]) for i in t) +
+        struct.pack("<H", 0) for t in tris)
+    open_obj = "".join("v %d %d %d\n" % c for c in corners) + "".join(
+        "f %d %d %d\n" % (a + 1, b + 1, c + 1) for a, b, c in tris[1:])
+    cases = [
+        (write("empty.stl", ""), "the file is empty"),
+        (write("truncated.stl", stl[:150]), "cannot read the file as stl"),
+        (write("nan.obj", "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), "not finite"),
+        (write("nan.stl", "solid s\nfacet normal 0 0 0\nouter loop\nvertex nan 0 0\n"
+                          "vertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid s\n"),
+         "not finite"),
+        (write("open.obj", open_obj), "has no neighbour triangle"),
+        (write("flat.ply", "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\n"
+                           "property float y\nproperty float z\nelement face 4\n"
+                           "property list uchar int vertex_indices\nend_header\n"
+                           "0 0 0\n1 0 0\n1 1 0\n0 1 0\n3 0 1 2\n3 0 2 3\n3 1 0 3\n3 1 3 2\n"),
+         "the enclosed volume is 0"),
+        (write("bad.dae", "<COLLADA><broken"), "cannot read the file as dae"),
+        (write("bad.glb", b"glTF" + struct.pack("<II", 2, 9999)), "cannot read the file as glb"),
+        (write("part.xyz", "v 0 0 0\n"), "unknown mesh file format"),
+        (os.path.join(folder, "missing.stl"), "cannot read the mesh file"),
+        (folder, "is a folder"),
+    ]
+    if os.path.exists("/dev/zero"):
+        cases.append(("/dev/zero", "larger than the limit of 64 MiB"))
+    for path, what in cases:
+        scene = write_json(folder, "scene.json", {"pivot_scene": 1, "bodies": [
+            {"name": "b", "shape": {"type": "mesh", "file": path}}]})
+        _, err = pivot("check", scene, code=2, timeout=60)
+        line = one_error_line(err)
+        check(path in line and what in line, f"{path}: expected {what!r}: {line}")
+        print(f"{os.path.basename(path)}: {line}")
+
+
 def test_trailing_nul():
     folder = fresh("nul")
     with open(scene_file("box_drop.json"), "rb") as f:

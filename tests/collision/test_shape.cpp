@@ -139,7 +139,7 @@ f 2//1 3//1 7//1 6//1
 f -5 -1 -2 -6
 f 4 1 5 8
 )");
-  const auto mesh = load_obj_mesh(path);
+  const auto mesh = load_mesh_file(path);
   REQUIRE(mesh->type == ShapeType::mesh);
   CHECK(mesh->source == path);
   CHECK(mesh->points.size() == 8);
@@ -156,19 +156,19 @@ f 4 1 5 8
 
 TEST_CASE("OBJ errors name the file and the line", "[shape][obj]") {
   const std::string missing = (temp_dir() / "no_such_file.obj").string();
-  CHECK_THROWS_WITH(load_obj_mesh(missing), Contains("no_such_file.obj"));
+  CHECK_THROWS_WITH(load_mesh_file(missing), Contains("no_such_file.obj"));
   const std::string bad_index = write_file("bad_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n");
-  CHECK_THROWS_WITH(load_obj_mesh(bad_index),
+  CHECK_THROWS_WITH(load_mesh_file(bad_index),
                     Contains("bad_index.obj:4") && Contains("out of range"));
   const std::string zero_index =
       write_file("zero_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n");
-  CHECK_THROWS_WITH(load_obj_mesh(zero_index), Contains("zero_index.obj:4"));
+  CHECK_THROWS_WITH(load_mesh_file(zero_index), Contains("zero_index.obj:4"));
   const std::string bad_number = write_file("bad_number.obj", "v 0 0 0\nv 1 x 0\n");
-  CHECK_THROWS_WITH(load_obj_mesh(bad_number), Contains("bad_number.obj:2") && Contains("\"x\""));
+  CHECK_THROWS_WITH(load_mesh_file(bad_number), Contains("bad_number.obj:2") && Contains("\"x\""));
   const std::string short_face = write_file("short_face.obj", "v 0 0 0\nv 1 0 0\nf 1 2\n");
-  CHECK_THROWS_WITH(load_obj_mesh(short_face), Contains("short_face.obj:3"));
+  CHECK_THROWS_WITH(load_mesh_file(short_face), Contains("short_face.obj:3"));
   const std::string no_faces = write_file("no_faces.obj", "v 0 0 0\n");
-  CHECK_THROWS_WITH(load_obj_mesh(no_faces), Contains("no_faces.obj") && Contains("no faces"));
+  CHECK_THROWS_WITH(load_mesh_file(no_faces), Contains("no_faces.obj") && Contains("no faces"));
 }
 
 TEST_CASE("mass properties of the primitives match the closed forms", "[shape][mass]") {

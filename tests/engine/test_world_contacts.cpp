@@ -1,4 +1,5 @@
 // Contacts with friction and restitution against closed forms (collision issue).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -46,6 +47,37 @@ TEST_CASE("a box resting on a plane settles and does not drift", "[contact]") {
   CHECK((world.pose(box).p_WB - x_settled).norm() < 1e-9);
   CHECK(world.pose(box).p_WB.z() == Approx(0.05).margin(1e-6));
   CHECK(world.last_report().contacts == 4);
+}
+
+TEST_CASE("a box of any mass from 1 g to 1e20 kg rests without a fallback", "[contact][scale]") {
+  // the contact LCP of a box of mass m has M = J M⁻¹ Jᵀ entries ~ 1/m beside the friction
+  // cone's unit entries: equilibration (docs/lcp.md "Scaling") makes its answer independent
+  // of m, so every mass rests at z = 0.05 m as the 1 kg box does, with no step failed or
+  // answered by the compliant fallback
+  for (double mass : {1e-3, 1.0, 1e3, 1e6, 1e8, 1e10, 1e12, 1e14, 1e16, 1e18, 1e20}) {
+    World world({.time_step = 1e-3});
+    add_ground(world, 0.5);
+    const int box = world.add_body({.name = "box",
+                                    .mass = mass,
+                                    .shape = make_box(Vec3(0.1, 0.1, 0.05)),
+                                    .p_WS = Vec3(0.0, 0.0, 0.05)});
+    int fallbacks = 0, failures = 0, rays = 0;
+    double deepest = 0.0;
+    for (int k = 0; k < 200; ++k) {
+      world.step();
+      fallbacks += world.last_report().fallbacks;
+      failures += world.last_report().failures;
+      rays += world.last_report().rays;
+      deepest = std::max(deepest, std::abs(world.pose(box).p_WB.z() - 0.05));
+    }
+    INFO("mass " << mass << " kg: fallbacks " << fallbacks << ", failures " << failures << ", rays "
+                 << rays << ", deepest " << deepest << " m");
+    CHECK(fallbacks == 0);
+    CHECK(failures == 0);
+    CHECK(rays == 0);
+    CHECK(deepest <= 1e-6);
+    CHECK(std::abs(world.twist(box).v().z()) <= 1e-9);
+  }
 }
 
 TEST_CASE("a block on an incline sticks below atan(mu) and slides above it", "[contact]") {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "lcp_test_support.hpp"
 #include "pivot/lcp/lcp_io.hpp"
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
 #include "pivot/lcp/residual.hpp"
-#include "lcp_test_support.hpp"
 #include "support/test_data.hpp"
 
 using namespace pivot::lcp;
@@ -21,16 +21,6 @@ using namespace pivot::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<fs::path> dat_files(const fs::path& dir) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".dat")
-      files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 /// problems on which Lemke's method cannot reach a solution (../shared/data/README.md)
 const std::set<std::string> kRayExpected = {"lcp_CPS_3", "lcp_Pang_isolated_sol_perturbed"};

@@ -2,12 +2,15 @@
 PYTHONPATH and the built `pivot` command in PIVOT_CLI. Expected values come from outside the
 binding: the CLI's own files, closed forms, and a brute-force LCP solver written here."""
 
+import csv
 import itertools
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -58,6 +61,54 @@ class SceneRuns(unittest.TestCase):
                 through_cli = pivot.run(SCENES / name, duration=duration, out=Path(tmp) / "py")
                 self.assertEqual(through_cli["final_state_hash"], reference["final_state_hash"])
 
+    def test_one_summary_for_the_cli_a_sweep_and_python(self):
+        # one run loop and one summary schema (docs/cli.md "summary.json"): the same scene run
+        # by `pivot run`, in this process and as a one-variant `pivot sweep` gives the same keys
+        # and values; only the wall times and the files written may differ
+        wall = {"wall_time_s", "steps_per_second", "realtime_factor", "lcp.solve_time_s",
+                "outputs"}
+
+        def leaves(tree, prefix=""):
+            if isinstance(tree, dict):
+                out = {}
+                for key, value in tree.items():
+                    out.update(leaves(value, prefix + key + "."))
+                return out
+            return {prefix[:-1]: tree}
+
+        for name, duration in [("chain_6_links.json", 0.3), ("rolling_sphere_hybrid.json", 0.3)]:
+            with self.subTest(scene=name), tempfile.TemporaryDirectory() as tmp:
+                scene = (SCENES / name).resolve()
+                cli = leaves(cli_run(scene, Path(tmp) / "cli", duration))
+                in_process = leaves(pivot.run(str(scene), duration=duration))
+                self.assertEqual(sorted(in_process), sorted(cli))
+                for key, value in cli.items():
+                    if key not in wall:
+                        self.assertEqual(in_process[key], value, key)
+                self.assertEqual(in_process["outputs"], [])
+                self.assertGreater(cli["lcp.solves"], 0)
+
+                # the sweep keeps every total it offers, for a variant that is the scene itself
+                kept = ["steps", "simulated_time_s", "energy.initial.kinetic",
+                        "energy.initial.potential", "energy.initial.total",
+                        "energy.final.kinetic", "energy.final.potential", "energy.final.total",
+                        "max_joint_error", "max_penetration", "contacts_per_step", "lcp.solves",
+                        "lcp.pivots", "lcp.failures", "lcp.fallbacks", "lcp.failed_steps",
+                        "hybrid.entries", "hybrid.exits"]
+                sweep = Path(tmp) / "sweep.json"
+                sweep.write_text(json.dumps({
+                    "scene": str(scene), "parameters": {"/settings/duration": [duration]},
+                    "keep": {"summary": kept}}))
+                subprocess.run([pivot.cli_path(), "sweep", str(sweep), "--out",
+                                str(Path(tmp) / "sweep"), "--quiet", "--local", "1"],
+                               check=True, capture_output=True)
+                with open(Path(tmp) / "sweep" / "results.csv") as f:
+                    (row,) = list(csv.DictReader(f))
+                self.assertEqual(row["status"], "ok")
+                self.assertEqual(row["final_state_hash"], cli["final_state_hash"])
+                for key in kept:
+                    self.assertEqual(json.loads(row["summary." + key]), cli[key], key)
+
     def test_shipped_scene_names(self):
         # a bare name is a shipped scene, as `pivot run box_drop` takes it: the same hash as the
         # file's path (the reference is the CLI's run of the file)
@@ -97,6 +148,71 @@ class SceneRuns(unittest.TestCase):
                                                                 row["vx"], row["vy"], row["vz"]])
 
 
+    def test_the_summary_is_the_documented_one(self):
+        # docs/cli.md "summary.json" names every key the run's summary has: each top-level key,
+        # and each of "lcp" as lcp.NAME, in the first column of its table
+        docs = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+        text = docs.read_text()
+        table = text[text.index("### summary.json\n"):]
+        table = table[:table.index("\n### ")]
+        first_column = " ".join(line.split("|")[1] for line in table.splitlines()
+                                if line.startswith("| `"))
+        summary = pivot.run(str(SCENES / "box_drop.json"), duration=0.05)
+        for key in summary:
+            with self.subTest(key=key):
+                self.assertTrue(f"`{key}`" in first_column or f"`{key}." in first_column)
+        for key in summary["lcp"]:
+            with self.subTest(key="lcp." + key):
+                self.assertIn(f"`lcp.{key}`", first_column)
+
+    def test_ctrl_c_stops_a_run_in_this_process(self):
+        # the run polls Python's signals (RunHooks::stop): SIGINT during a 1000 s run raises
+        # KeyboardInterrupt at once instead of waiting for the run's end (hours)
+        code = ("import pivot; print('running', flush=True); "
+                "pivot.run('box_stack_10', duration=1000.0)")
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(child.stdout.readline().strip(), "running")
+            time.sleep(1.0)
+            child.send_signal(signal.SIGINT)
+            _, err = child.communicate(timeout=30)
+        finally:
+            child.kill()
+        self.assertIn("KeyboardInterrupt", err)
+        self.assertNotEqual(child.returncode, 0)
+
+    def test_frames_are_the_cli_trajectory(self):
+        # run_scene(frames=True) collects, through the run's sink, every frame the CLI writes
+        # into trajectory.csv: the same times and numbers, frame by frame
+        with tempfile.TemporaryDirectory() as tmp:
+            cli_run(SCENES / "chain_6_links.json", tmp, 0.2)
+            rows = np.genfromtxt(Path(tmp) / "trajectory.csv", delimiter=",", names=True,
+                                 dtype=None, encoding=None)
+        world, summary, frames = pivot.run_scene(str(SCENES / "chain_6_links.json"), 0.2,
+                                                 frames=True)
+        times = np.unique(rows["t"])
+        # the scene's output_rate_hz frames a second over 0.2 s (every 4th step of 1 ms at
+        # 250 Hz), and the initial one
+        rate = json.loads((SCENES / "chain_6_links.json").read_text())["settings"]["output_rate_hz"]
+        frame_count = round(rate * 0.2) + 1
+        self.assertEqual(len(times), frame_count)
+        np.testing.assert_array_equal(frames["t"], times)
+        n = world.body_count
+        self.assertEqual(frames["positions"].shape, (frame_count, n, 3))
+        for f, t in enumerate(times):
+            at = rows[rows["t"] == t]
+            np.testing.assert_array_equal(frames["positions"][f],
+                                          np.column_stack([at["x"], at["y"], at["z"]]))
+            np.testing.assert_array_equal(frames["quaternions_wxyz"][f],
+                                          np.column_stack([at["qw"], at["qx"], at["qy"],
+                                                           at["qz"]]))
+            np.testing.assert_array_equal(frames["twists"][f],
+                                          np.column_stack([at["wx"], at["wy"], at["wz"],
+                                                           at["vx"], at["vy"], at["vz"]]))
+        np.testing.assert_array_equal(frames["positions"][-1], world.positions)
+        self.assertEqual(summary["steps"], 200)
+
 class WorldApi(unittest.TestCase):
     def test_free_fall_closed_form(self):
         # symplectic Euler: v_n = v0 + n h g, x_n = x0 + n h v0 + h² g n(n+1)/2
@@ -113,6 +229,32 @@ class WorldApi(unittest.TestCase):
         np.testing.assert_allclose(w.twists[0][3:], v0 + n * h * g, rtol=0, atol=1e-12)
         self.assertEqual(w.positions.shape, (1, 3))
         self.assertEqual(w.quaternions_wxyz.shape, (1, 4))
+
+    def test_every_setting_of_the_stub_is_an_attribute(self):
+        # the stub's WorldSettings block is written from the settings table
+        # (engine/world_settings_table.hpp); each attribute reads its C++ default and keeps
+        # what is set
+        stub = (Path(__file__).resolve().parents[2] / "python/pivot/__init__.pyi").read_text()
+        block = stub.split("# generated: the settings table")[1].split("# end of the generated")[0]
+        names = {line.split(":")[0].strip(): line.split(":")[1].split("#")[0].strip()
+                 for line in block.splitlines()[1:] if ":" in line}
+        self.assertIn("threads", names)
+        self.assertIn("hybrid_point_tolerance", names)
+        s = pivot.WorldSettings()
+        for name, kind in names.items():
+            value = getattr(s, name)
+            if kind == "float":
+                setattr(s, name, value + 0.25)
+                self.assertEqual(getattr(s, name), value + 0.25, name)
+            elif kind == "bool":
+                setattr(s, name, not value)
+                self.assertEqual(getattr(s, name), not value, name)
+        self.assertEqual(pivot.WorldSettings().hybrid_point_tolerance, 1e-3)
+        self.assertEqual(pivot.WorldSettings(threads=2).threads, 2)
+        self.assertEqual(pivot.WorldSettings().hybrid_mu_static, -1.0)  # null: the pair's mu
+        with self.assertRaises(pivot.Error) as e:
+            pivot.World(pivot.WorldSettings(hybrid_point_tolerance=0.0))
+        self.assertIn("hybrid_point_tolerance must be finite and > 0", str(e.exception))
 
     def test_pendulum_joint_and_energy(self):
         # a point mass on a 1 m ball joint: the joint error stays at post-stabilization's level,

@@ -456,9 +456,9 @@ TEST_CASE("smooth_surface: the plate and the lumpy marble of Kry 2000 §6.3",
 
 TEST_CASE("bad loop surfaces name the JSON pointer and the file", "[scene][smooth][loop][errors]") {
   CHECK_THAT(error_of(with_surface(R"({"type": "loop"})")),
-             Catch::Contains("/bodies/0/smooth_surface/obj: missing"));
+             Catch::Contains("/bodies/0/smooth_surface/file: missing"));
   CHECK_THAT(error_of(with_surface(R"({"type": "loop", "obj": "no_such_mesh.obj"})")),
-             Catch::Contains("/bodies/0/smooth_surface/obj: cannot read the control mesh file") &&
+             Catch::Contains("/bodies/0/smooth_surface/obj: cannot read the mesh file") &&
                  Catch::Contains("no_such_mesh.obj"));
   const fs::path dir = fs::temp_directory_path() / "pivot_scene_loop";
   fs::create_directories(dir);

@@ -1,5 +1,6 @@
 #include "support/test_data.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace pivot::test {
@@ -12,6 +13,18 @@ std::optional<std::filesystem::path> shared_data_dir() {
   return std::filesystem::canonical(dir, ec);
 }
 
-std::filesystem::path source_scenes_dir() { return PIVOT_SOURCE_SCENES_DIR; }
+std::filesystem::path source_scenes_dir() {
+  return PIVOT_SOURCE_SCENES_DIR;
+}
+
+std::vector<std::filesystem::path> dat_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".dat")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 }  // namespace pivot::test

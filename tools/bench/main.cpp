@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
   auto* hybrid =
       app.add_subcommand("hybrid", "rolling ellipsoid: reduced coordinates against the LCP");
   auto* speed = app.add_subcommand("speed", "the speed targets of issue #16");
+  auto* small = app.add_subcommand("small", "the small scenes against ODE and the 20-cube stack");
   auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
   auto* character = app.add_subcommand("character", "the motion-capture-driven character");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
@@ -123,6 +124,7 @@ int main(int argc, char** argv) {
   if (everything || scenes->parsed()) run_scene_benchmark(scene_options, std::cout);
   if (everything || scaling->parsed()) run_scaling_benchmark(scene_options, std::cout);
   if (everything || speed->parsed()) run_speed_benchmark(speed_options, std::cout);
+  if (small->parsed()) run_small_speed_benchmark(speed_options, std::cout);
   if (everything || hybrid->parsed()) run_hybrid_benchmark(hybrid_options, std::cout);
   if (everything || bowl->parsed()) run_bowl_benchmark(bowl_options, std::cout);
   if (everything || character->parsed())

@@ -300,4 +300,9 @@ void run_speed_benchmark(const SpeedBenchOptions& o, std::ostream& out) {
   run_free_bodies_benchmark(o.free_bodies, out);
 }
 
+void run_small_speed_benchmark(const SpeedBenchOptions& o, std::ostream& out) {
+  small_scenes(o, out);
+  cube_stack(o, out);
+}
+
 }  // namespace pivot::bench

@@ -25,4 +25,7 @@ struct SpeedBenchOptions {
 
 void run_speed_benchmark(const SpeedBenchOptions& options, std::ostream& out);
 
+/// only the small scenes against ODE and the 20-cube stack (`pivot-bench small`)
+void run_small_speed_benchmark(const SpeedBenchOptions& options, std::ostream& out);
+
 }  // namespace pivot::bench

@@ -5,15 +5,16 @@
 // SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv, DIR/summary.json and
 // DIR/shapes.json, DIR/contacts.csv and DIR/joints.csv unless --no-forces, and DIR/replay.html
 // with --html (docs/cli.md has their columns and units). DIR defaults to
-// ./pivot-out/<scene name, slugified>. Exit codes: 0 done (LCP failures are counted and
-// reported, not fatal), 1 the run failed (non-finite state, write error), 2 bad input (the
-// scene or the options), 130 interrupted by SIGINT/SIGTERM (the outputs up to then written).
+// ./pivot-out/<scene name, slugified>. The library's Simulation (pivot/scenes/simulation.hpp)
+// steps the scene; this file writes its frames (RunFiles), shows its progress and warnings, and
+// writes its summary. Exit codes: 0 done (LCP failures are counted and reported, not fatal),
+// 1 the run failed (non-finite state, write error), 2 bad input (the scene or the options),
+// 130 interrupted by SIGINT/SIGTERM (the outputs up to then written).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -21,7 +22,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -32,7 +32,7 @@
 #include "pivot/lcp/mixed_lcp.hpp"
 #include "pivot/scenes/run_length.hpp"
 #include "pivot/scenes/scene.hpp"
-#include "pivot/version.hpp"
+#include "pivot/scenes/simulation.hpp"
 #include "replay_geometry.hpp"
 #include "replay_html.hpp"
 #include "run_forces.hpp"
@@ -40,8 +40,8 @@
 #include "run_output.hpp"
 #include "run_profile.hpp"
 #include "scene_source.hpp"
-#include "stop_signals.hpp"
 #include "seconds_option.hpp"
+#include "stop_signals.hpp"
 
 namespace pivot::cli {
 namespace {
@@ -49,9 +49,6 @@ namespace {
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
-
-constexpr int kMaxWarnings = 20;  // distinct step warnings shown before the rest are only counted
-constexpr std::size_t kMaxTrackedWarnings = 1000;  // distinct warnings remembered
 
 struct RunArgs {
   std::string scene;
@@ -69,7 +66,6 @@ struct RunArgs {
   CLI::Option* duration_option = nullptr;
   CLI::Option* dt_option = nullptr;
 };
-
 
 /// the \r-updated progress line on stderr, only on a terminal: shown for every run that takes
 /// more than a second of wall time, from its start (once 0.1 s of it tells the rate, when the
@@ -120,174 +116,91 @@ class Progress {
   bool shown_ = false;
 };
 
-struct Energy {
-  double kinetic = 0.0, potential = 0.0;
-  [[nodiscard]] double total() const { return kinetic + potential; }
-};
-
-/// the simulated time of the outputs: k h for k steps (run_output.hpp, step_time)
-double output_time(const World& world) {
-  // after a change of h (a recorded live run's set_dt), the sum of each stretch's k h
-  const auto& stretches = world.time_step_history();
-  if (stretches.empty()) return step_time(world.step_count(), world.settings().time_step);
-  double t = 0.0;
-  for (std::size_t i = 0; i < stretches.size(); ++i) {
-    const long end = i + 1 < stretches.size() ? stretches[i + 1].first : world.step_count();
-    t += step_time(end - stretches[i].first, stretches[i].second);
-  }
-  return t;
-}
-
-Energy energy(const World& world) {
-  return {world.kinetic_energy(), world.potential_energy()};
-}
-
-ojson energy_json(const Energy& e) {
-  return {{"kinetic", e.kinetic}, {"potential", e.potential}, {"total", e.total()}};
-}
-
-void write_frame(OutputFile& out, const World& world) {
-  write_trajectory_rows(out, world, output_time(world));
-}
-
-bool state_is_finite(const World& world) {
-  return world.bodies().positions().allFinite() && world.bodies().velocities().allFinite();
-}
-
-/// what the loop gathered, for summary.json and the summary on stdout
-struct RunStats {
-  long steps = 0;
-  double wall_seconds = 0.0;
-  long contacts = 0;
-  long failed_steps = 0;  // steps whose report had failures
-  long failures = 0;      // island failures summed over steps
-  double max_joint_error = 0.0;
-  double max_penetration = 0.0;
-  // hybrid: steps that ended with at least one pair in reduced mode, and the most pairs at once
-  long reduced_steps = 0;
-  int max_reduced_pairs = 0;
-  std::vector<std::string> warnings;  // distinct, in order of first occurrence
-  long more_warnings = 0;             // distinct warnings beyond kMaxWarnings
-  // hybrid entries: the largest changes their projections made (SwitchEvent)
-  double entry_position_change = 0.0, entry_rotation_change = 0.0, entry_twist_change = 0.0,
-         entry_energy_change = 0.0;
-
-  // hybrid exits by the kind of their reason, in order of first occurrence: the reason up to
-  // its first ':' ("separated", "step_failed", "bad_geometry", ...), "new contact" for the
-  // contacts with another body
-  std::vector<std::pair<std::string, long>> exit_reasons;
-
-  void add_exit(const std::string& reason) {
-    std::string kind = reason.substr(0, reason.find(':'));
-    if (kind.starts_with("new contact")) kind = "new contact";
-    for (auto& [k, n] : exit_reasons)
-      if (k == kind) {
-        ++n;
-        return;
-      }
-    exit_reasons.emplace_back(kind, 1);
-  }
-
-  void add_switches(const std::vector<SwitchEvent>& switches) {
-    for (const SwitchEvent& e : switches) {
-      if (!e.entered) add_exit(e.reason);
-      if (!e.entered) continue;
-      entry_position_change = std::max(entry_position_change, e.position_change);
-      entry_rotation_change = std::max(entry_rotation_change, e.rotation_change);
-      entry_twist_change = std::max(entry_twist_change, e.twist_change);
-      entry_energy_change = std::max(entry_energy_change, std::abs(e.energy_change));
+/// the run's files: trajectory.csv and metrics.csv, contacts.csv and joints.csv (ForceWriter),
+/// character.csv for a character's tracking error (docs/character.md); the warnings on stderr
+class RunFiles : public RunSink {
+ public:
+  RunFiles(const Scene& scene, const World& world, OutputDir& dir, bool forces, Progress& progress)
+      : scene_(scene),
+        progress_(progress),
+        trajectory_(dir.file("trajectory.csv")),
+        metrics_(dir.file("metrics.csv")) {
+    trajectory_.print("{}\n", kTrajectoryHeader);
+    metrics_.print("{}\n", kMetricsHeader);
+    if (forces)
+      forces_ = std::make_unique<ForceWriter>(scene, world, dir.file("contacts.csv"),
+                                              dir.file("joints.csv"));
+    if (scene.character) {
+      character_ = std::make_unique<OutputFile>(dir.file("character.csv"));
+      character_->print("t,tracking_error_rad\n");
     }
   }
+
+  void frame(const World& world, double t) override {
+    write_trajectory_rows(trajectory_, world, t);
+    if (forces_) forces_->write_frame(world);
+    if (character_)
+      character_->print("{},{}\n", step_time(world.step_count(), world.settings().time_step),
+                        character_tracking_error(world, *scene_.character));
+  }
+
+  void step(const World&, const StepReport& r, const Energy& e, double t) override {
+    metrics_.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", t, e.kinetic, e.potential, e.total(),
+                   r.contacts, r.lcp_size, r.pivots, r.solve_seconds, r.joint_error_after,
+                   r.penetration_after, r.reduced_pairs,
+                   // an island answered by a fallback after a ray (the squeeze) shows the ray
+                   lcp::to_string(r.status == lcp::LcpStatus::solved && r.rays > 0
+                                      ? lcp::LcpStatus::ray_termination
+                                      : r.status));
+  }
+
+  void warning(const std::string& message, double t) override {
+    progress_.done();
+    fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", t, message);
+  }
+
+  void close() {
+    trajectory_.close();
+    metrics_.close();
+    if (forces_) forces_->close();
+    if (character_) character_->close();
+  }
+
+ private:
+  const Scene& scene_;
+  Progress& progress_;
+  OutputFile trajectory_, metrics_;
+  std::unique_ptr<ForceWriter> forces_;
+  std::unique_ptr<OutputFile> character_;
 };
 
-ojson summary_json(const Scene& scene, const World& world, const RunStats& stats,
-                   const Energy& initial, const Energy& final_energy, std::uint64_t hash,
-                   const std::vector<std::string>& outputs, bool interrupted) {
-  ojson j;
-  j["pivot_version"] = kVersion;
-  j["scene"] = scene.name;
-  j["scene_file"] = scene.source;
-  j["steps"] = stats.steps;
-  j["dt"] = world.settings().time_step;
-  j["simulated_time_s"] = output_time(world);
-  j["wall_time_s"] = stats.wall_seconds;
-  j["steps_per_second"] =
-      stats.wall_seconds > 0.0 ? static_cast<double>(stats.steps) / stats.wall_seconds : 0.0;
-  j["realtime_factor"] = stats.wall_seconds > 0.0 ? output_time(world) / stats.wall_seconds : 0.0;
-  j["final_state_hash"] = hash_to_hex(hash);
-  j["final_state"] = final_state_json(world);
-  j["energy"] = {{"initial", energy_json(initial)}, {"final", energy_json(final_energy)}};
-  j["max_joint_error"] = stats.max_joint_error;
-  j["max_penetration"] = stats.max_penetration;
-  j["contacts_per_step"] =
-      stats.steps > 0 ? static_cast<double>(stats.contacts) / static_cast<double>(stats.steps)
-                      : 0.0;
-  const RunTotals& t = world.totals();
-  j["lcp"] = {
-      {"solves", t.lcp_solves},         {"pivots", t.pivots}, {"failures", t.failures},
-      {"fallbacks", t.fallbacks},       {"rays", t.rays},     {"failed_steps", stats.failed_steps},
-      {"solve_time_s", t.solve_seconds}};
-  j["hybrid"] = {{"entries", t.reduced_entries},
-                 {"exits", t.reduced_exits},
-                 {"reduced_time_s", step_time(stats.reduced_steps, world.settings().time_step)},
-                 {"max_reduced_pairs", stats.max_reduced_pairs},
-                 {"final_reduced_pairs", world.last_report().reduced_pairs},
-                 {"entry_max_position_change", stats.entry_position_change},
-                 {"entry_max_rotation_change", stats.entry_rotation_change},
-                 {"entry_max_twist_change", stats.entry_twist_change},
-                 {"entry_max_energy_change", stats.entry_energy_change}};
-  ojson reasons = ojson::object();
-  for (const auto& [kind, count] : stats.exit_reasons) reasons[kind] = count;
-  j["hybrid"]["exit_reasons"] = reasons;
-  // the reduced integrator's accepted steps by size (Kry & Pai 2002 Fig. 8), bins of powers of 2
-  ojson starts = ojson::array(), counts_by_size = ojson::array();
-  for (int k = 0; k < kReducedStepBins; ++k) {
-    starts.push_back(reduced_step_bin_start(k));
-    counts_by_size.push_back(t.reduced_steps[k]);
-  }
-  j["hybrid"]["accepted_steps"] = {{"bin_start_s", starts}, {"count", counts_by_size}};
-  j["warnings"] = stats.warnings;
-  j["more_warnings"] = stats.more_warnings;
-  nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-  for (std::size_t k = 0; k < kStepWarningKinds; ++k)
-    counts[to_string(static_cast<StepWarning>(k))] = world.totals().warnings[k];
-  j["warning_counts"] = counts;
-  j["outputs"] = outputs;
-  j["interrupted"] = interrupted;
-  if (world.settings().profile) j["profile"] = profile_json(world);
-  return j;
-}
-
-void print_summary(const Scene& scene, const World& world, const RunStats& stats,
-                   std::uint64_t hash, const fs::path& out) {
-  const double wall = stats.wall_seconds;
-  const double steps = static_cast<double>(stats.steps);
-  const RunTotals& t = world.totals();
-  fmt::print("pivot run: {} ({})\n", scene.name, scene.source);
-  fmt::print("  steps        {} of h = {:g} s, t = {:.6g} s\n", stats.steps,
-             world.settings().time_step, output_time(world));
+void print_summary(const World& world, const RunSummary& s, const fs::path& out) {
+  const double wall = s.wall_time_s;
+  const double steps = static_cast<double>(s.steps);
+  const RunTotals& t = s.totals;
+  fmt::print("pivot run: {} ({})\n", s.scene, s.scene_file);
+  fmt::print("  steps        {} of h = {:g} s, t = {:.6g} s\n", s.steps, s.dt, s.simulated_time_s);
   fmt::print("  wall time    {:.3f} s: {:.0f} steps/s, realtime factor {:.3g}\n", wall,
-             wall > 0 ? steps / wall : 0.0, wall > 0 ? output_time(world) / wall : 0.0);
+             wall > 0 ? steps / wall : 0.0, wall > 0 ? s.simulated_time_s / wall : 0.0);
   fmt::print("  contacts     {:.2f} per step{}\n",
-             stats.steps > 0 ? static_cast<double>(stats.contacts) / steps : 0.0,
+             s.steps > 0 ? static_cast<double>(s.contacts) / steps : 0.0,
              world.settings().hybrid ? " in the LCP" : "");
   fmt::print("  LCP          {} solves, {} pivots, {} failures\n", t.lcp_solves, t.pivots,
              t.failures);
-  if (stats.failed_steps > 0)
+  if (s.failed_steps > 0)
     fmt::print("  failures     {} steps had LCP failures ({} islands fell back); see metrics.csv\n",
-               stats.failed_steps, stats.failures);
+               s.failed_steps, s.failures);
   if (world.settings().hybrid)
     fmt::print(
         "  hybrid       entries {}, exits {}; reduced pairs {} at the end, at most {}; "
         "{:.6g} s of {:.6g} s in reduced mode\n",
-        t.reduced_entries, t.reduced_exits, world.last_report().reduced_pairs,
-        stats.max_reduced_pairs, step_time(stats.reduced_steps, world.settings().time_step),
-        output_time(world));
+        t.reduced_entries, t.reduced_exits, s.final_reduced_pairs, s.max_reduced_pairs,
+        step_time(s.reduced_steps, s.dt), s.simulated_time_s);
   if (world.joint_count() == 0)
     fmt::print("  joint error  no joints\n");
   else
-    fmt::print("  joint error  max {:.3g} (m or rad)\n", stats.max_joint_error);
-  fmt::print("  final hash   {}\n", hash_to_hex(hash));
+    fmt::print("  joint error  max {:.3g} (m or rad)\n", s.max_joint_error);
+  fmt::print("  final hash   {}\n", hash_to_hex(s.final_state_hash));
   fmt::print("  output       {}\n", out.string());
 }
 
@@ -330,7 +243,8 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   const bool quiet = options.quiet;
   const fs::path& dump_failed_dir = options.dump_failed_dir;
   if (options.html) require_viewer();
-  World world = build_world(scene);
+  Simulation sim(scene);
+  World& world = sim.world();
   if (!dump_failed_dir.empty()) {
     std::error_code ec;
     fs::create_directories(dump_failed_dir, ec);
@@ -340,143 +254,49 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     world.set_failed_lcp_callback(failed_lcp_writer(dump_failed_dir));
   }
 
-  const double h = scene.settings.world.time_step;
   // a recorded live run (scene "interactions") re-applies its events at their steps
   InteractionPlayer interactions(scene, world);
-  const long total_steps =
-      interactions.end_step().value_or(steps_for_duration(scene.settings.duration, h));
+  if (const auto end = interactions.end_step()) sim.set_total_steps(*end);
   if (options.html && interactions.throws())
     throw Error(
         "--html: the replay cannot show balls thrown during a run yet (the scene's "
         "\"interactions\" throw some); run without --html");
-  const double rate = scene.settings.output_rate_hz;
 
   OutputDir dir(target);
-  OutputFile trajectory(dir.file("trajectory.csv"));
-  OutputFile metrics(dir.file("metrics.csv"));
-  trajectory.print("{}\n", kTrajectoryHeader);
-  metrics.print("{}\n", kMetricsHeader);
+  write_json(dir.file("shapes.json"), replay_shapes(scene, world));
+  Progress progress(!quiet, sim.total_steps());
+  RunFiles files(scene, world, dir, options.forces, progress);
   std::vector<std::string> outputs = {"trajectory.csv", "metrics.csv", "summary.json",
                                       "shapes.json"};
-  write_json(dir.file("shapes.json"), replay_shapes(scene, world));
-  std::unique_ptr<ForceWriter> forces;
-  if (options.forces) {
-    forces = std::make_unique<ForceWriter>(scene, world, dir.file("contacts.csv"),
-                                           dir.file("joints.csv"));
-    outputs.insert(outputs.end(), {"contacts.csv", "joints.csv"});
-  }
+  if (options.forces) outputs.insert(outputs.end(), {"contacts.csv", "joints.csv"});
   if (options.html) outputs.push_back("replay.html");
-  // a character's tracking error against its motion at each frame (docs/character.md)
-  std::unique_ptr<OutputFile> character;
-  if (scene.character) {
-    character = std::make_unique<OutputFile>(dir.file("character.csv"));
-    character->print("t,tracking_error_rad\n");
-    outputs.push_back("character.csv");
-  }
-  const auto frame = [&] {
-    write_frame(trajectory, world);
-    if (forces) forces->write_frame(world);
-    if (character)
-      character->print("{},{}\n", step_time(world.step_count(), world.settings().time_step),
-                       character_tracking_error(world, *scene.character));
-  };
+  if (scene.character) outputs.push_back("character.csv");
 
-  if (!state_is_finite(world)) throw std::runtime_error("the initial state is not finite");
-  const Energy initial = energy(world);
-  frame();
-  long next_frame = 1;  // index of the next output time next_frame / rate
-  bool last_written = true;
-
-  RunStats stats;
-  std::set<std::pair<StepWarning, int>> seen_warnings;  // (kind, subject) already shown
-  Progress progress(!quiet, total_steps);
-  world.set_interrupt_check([] { return g_stop_signal != 0; });
-  bool interrupted = false;
-  const auto start = Clock::now();
-  for (long k = 1; k <= total_steps; ++k) {
-    interactions.apply_until(k - 1);
-    const StepReport& r = world.step();
-    const Energy e = energy(world);
-    const double values[] = {output_time(world), e.kinetic,           e.potential,        e.total(),
-                             r.solve_seconds,    r.joint_error_after, r.penetration_after};
-    bool finite = state_is_finite(world);
-    for (const double v : values) finite = finite && std::isfinite(v);
-    if (!finite) {
-      progress.done();
-      throw std::runtime_error(fmt::format(
-          "the state or its metrics became non-finite at step {} (t = {:.6g} s); no output "
-          "written",
-          k, output_time(world)));
-    }
-    metrics.print("{},{},{},{},{},{},{},{},{},{},{},{}\n", output_time(world), e.kinetic,
-                  e.potential, e.total(), r.contacts, r.lcp_size, r.pivots, r.solve_seconds,
-                  r.joint_error_after, r.penetration_after, r.reduced_pairs,
-                  // an island answered by a fallback after a ray (the squeeze) shows the ray
-                  lcp::to_string(r.status == lcp::LcpStatus::solved && r.rays > 0
-                                     ? lcp::LcpStatus::ray_termination
-                                     : r.status));
-    ++stats.steps;
-    stats.contacts += r.contacts;
-    if (r.failures > 0) {
-      ++stats.failed_steps;
-      stats.failures += r.failures;
-    }
-    stats.max_joint_error = std::max(stats.max_joint_error, r.joint_error_after);
-    stats.max_penetration = std::max(stats.max_penetration, r.penetration_after);
-    stats.add_switches(r.switches);
-    if (r.reduced_pairs > 0) ++stats.reduced_steps;
-    stats.max_reduced_pairs = std::max(stats.max_reduced_pairs, r.reduced_pairs);
-    for (const StepWarningRecord& w : r.warnings) {
-      // one per kind and subject, while the set stays small; beyond that every one is counted
-      if (seen_warnings.size() < kMaxTrackedWarnings &&
-          !seen_warnings.insert({w.kind, w.subject}).second)
-        continue;
-      if (static_cast<int>(stats.warnings.size()) < kMaxWarnings) {
-        stats.warnings.push_back(w.message);
-        progress.done();
-        fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", output_time(world), w.message);
-      } else {
-        ++stats.more_warnings;
-      }
-    }
-    // frames at the first step at or after each output time j / rate (decided on k h, not on
-    // the accumulated time, so a frame never slips by one step through rounding)
-    last_written = false;
-    if (rate > 0.0 && static_cast<double>(k) * h * rate >= static_cast<double>(next_frame) - 1e-9) {
-      frame();
-      last_written = true;
-      next_frame = static_cast<long>(std::floor(static_cast<double>(k) * h * rate + 1e-9)) + 1;
-    }
-    progress.update(k, output_time(world));
-    if (g_stop_signal != 0) {
-      interrupted = true;
-      break;
-    }
-  }
-  stats.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  RunHooks hooks;
+  hooks.stop = [] { return g_stop_signal != 0; };
+  hooks.progress = [&](long k, long, double t) { progress.update(k, t); };
+  hooks.before_step = [&](long steps) { interactions.apply_until(steps); };
+  const RunSummary& summary = sim.run(&files, hooks);
   progress.done();
-  interactions.apply_until(total_steps);
+  if (summary.status == RunStatus::not_finite)
+    throw std::runtime_error(summary.failure + "; no output written");
   interactions.warn_unapplied();
-  if (!last_written) frame();
-  world.set_interrupt_check({});
-  if (interrupted)
+  if (summary.interrupted())
     fmt::print(stderr,
                "pivot: interrupted (signal {}) at t = {:.6g} s after {} of {} steps; writing the "
                "outputs of the time simulated\n",
-               static_cast<int>(g_stop_signal), output_time(world), stats.steps, total_steps);
-  if (stats.more_warnings > 0)
-    fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", stats.more_warnings);
+               static_cast<int>(g_stop_signal), summary.simulated_time_s, summary.steps,
+               sim.total_steps());
+  if (summary.more_warnings > 0)
+    fmt::print(stderr, "pivot: warning: {} more warnings not shown\n", summary.more_warnings);
 
-  const std::uint64_t hash = state_hash(world);
-  const Energy final_energy = energy(world);
   const auto write_summary = [&] {
-    write_json(dir.file("summary.json"), summary_json(scene, world, stats, initial, final_energy,
-                                                      hash, outputs, interrupted));
+    ojson j = ojson::parse(summary_json(summary, outputs));
+    if (world.settings().profile) j["profile"] = profile_json(world);
+    write_json(dir.file("summary.json"), j);
   };
   write_summary();
-  trajectory.close();
-  metrics.close();
-  if (forces) forces->close();
+  files.close();
   // the steps after the simulation never cost its results: a replay that fails is left out of
   // the committed folder and reported against it
   RunReplay replay;
@@ -486,12 +306,12 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   }
   dir.commit(outputs, stale_outputs(outputs));
   if (!quiet) {
-    print_summary(scene, world, stats, hash, dir.target());
+    print_summary(world, summary, dir.target());
     if (replay.written) print_replay_written(*replay.written);
     if (world.settings().profile) print_profile(stdout, world);
   }
   if (!replay.error.empty()) throw std::runtime_error(replay_failed_message(dir, replay.error));
-  return interrupted ? kInterruptedExitCode : 0;
+  return summary.interrupted() ? kInterruptedExitCode : 0;
 }
 
 namespace {

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 // mesh files by absolute path, so that the recorded scene.json loads from its own folder
 void absolute_meshes(SceneShape& shape) {
-  if (shape.type == ShapeType::mesh && !shape.obj_path.empty())
+  if (!shape.obj_path.empty())
     shape.obj = fs::absolute(shape.obj_path).string();
   for (SceneCompoundChild& child : shape.children)
     for (SceneShape& s : child.shape) absolute_meshes(s);

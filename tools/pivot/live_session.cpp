@@ -19,10 +19,6 @@ namespace fs = std::filesystem;
 constexpr const char* kDriving[] = {"pull",   "move", "release", "throw",  "pause",
                                     "resume", "step", "reset",   "set_dt", "hybrid"};
 
-bool finite_state(const World& w) {
-  return w.bodies().positions().allFinite() && w.bodies().velocities().allFinite();
-}
-
 }  // namespace
 
 LiveSession::LiveSession(Scene scene, fs::path record)
@@ -40,13 +36,13 @@ bool LiveSession::drives(const std::string& type) {
 void LiveSession::reset() {
   // the driver holds a reference to the World: drop it first
   driver_.reset();
-  world_ = std::make_unique<World>(build_world(scene_));
+  sim_ = std::make_unique<Simulation>(scene_);
+  world_ = &sim_->world();
   driver_ = std::make_unique<InteractionDriver>(*world_);
   shown_ = scene_;
   events_.clear();
   behind_ = 0.0;
   failure_.reset();
-  failed_steps_ = 0;
   last_step_failure_.reset();
   ++bodies_version_;
 }
@@ -167,15 +163,13 @@ void LiveSession::step_once() {
   // a step whose report counts failures (an island's LCP failed with its fallback, a body put
   // back by the state guard: docs/step.md) is counted and named in the frames; the run goes on
   try {
-    const StepReport& report = world_->step();
+    const StepReport& report = sim_->step();
     if (report.failures > 0) {
-      ++failed_steps_;
       last_step_failure_ = fmt::format(
           "step {}: {}", world_->step_count(),
           report.warnings.empty() ? std::string("failed") : report.warnings.front().message);
     }
-    if (!finite_state(*world_))
-      failure_ = fmt::format("the state became non-finite in step {}", world_->step_count());
+    if (sim_->summary().status == RunStatus::not_finite) failure_ = sim_->summary().failure;
   } catch (const std::exception& e) {
     failure_ = fmt::format("step {} failed: {}", world_->step_count() + 1, e.what());
   }
@@ -219,7 +213,7 @@ std::string LiveSession::frame_json(bool contacts) const {
   j["paused"] = paused_;
   j["failed"] = failure_.has_value();
   j["failure"] = failure_ ? json(*failure_) : json(nullptr);
-  j["failed_steps"] = failed_steps_;
+  j["failed_steps"] = sim_->summary().failed_steps;
   j["step_failure"] = last_step_failure_ ? json(*last_step_failure_) : json(nullptr);
   j["hybrid"] = w.settings().hybrid;
   j["bodies_version"] = bodies_version_;

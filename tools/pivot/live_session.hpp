@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pivot/scenes/scene.hpp"
+#include "pivot/scenes/simulation.hpp"
 
 namespace pivot::cli {
 
@@ -72,7 +73,8 @@ class LiveSession {
   Scene scene_;  // as loaded: what reset rebuilds
   Scene shown_;  // the scene plus the balls thrown, for bodies_json
   std::filesystem::path record_;
-  std::unique_ptr<World> world_;
+  std::unique_ptr<Simulation> sim_;  // the steps with their checks and tallies
+  World* world_ = nullptr;           // sim_->world()
   std::unique_ptr<InteractionDriver> driver_;
   std::vector<SceneInteraction> events_;  // since the last reset, with their steps
   bool paused_ = false;
@@ -82,8 +84,8 @@ class LiveSession {
   double window_sim_ = 0.0, window_wall_ = 0.0, rtf_ = 0.0;
   // why the run failed (a step threw or left a non-finite state): paused until a reset
   std::optional<std::string> failure_;
-  // steps whose report counted failures since the last reset, and the last one's warning
-  long failed_steps_ = 0;
+  // the last step that counted failures since the last reset, with its warning (their number
+  // is the Simulation's summary's failed_steps)
   std::optional<std::string> last_step_failure_;
 };
 

@@ -213,10 +213,8 @@ ojson visual_parts(const std::vector<SceneVisual>& visuals, const Vec3& offset) 
         p["half_length"] = v.half_length;
         break;
       case ShapeType::mesh: {
-        const ShapePtr mesh = load_obj_mesh(v.file_path.string());
-        std::vector<Vec3> points = mesh->points;
-        for (Vec3& x : points) x = x.cwiseProduct(v.scale);
-        p["vertices"] = flat_points(points);
+        const ShapePtr mesh = load_mesh_file(v.file_path.string(), v.scale);
+        p["vertices"] = flat_points(mesh->points);
         ojson tris = ojson::array();
         for (const auto& t : mesh->triangles)
           for (const int i : t) tris.push_back(i);

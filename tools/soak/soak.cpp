@@ -13,7 +13,8 @@
 //              equals the first sample to within allocator noise);
 //   time       wall seconds, and CPU microseconds per step (CLOCK_PROCESS_CPUTIME_ID: the cost
 //              of a step even on a loaded machine, where wall time also counts waiting).
-// Progress goes to stderr every 5 % of each scene.
+// Each scene runs through the library's Simulation (the loop of `pivot run`, with its checks: a
+// non-finite state ends the scene's run). Progress goes to stderr every 5 % of each scene.
 //
 //   pivot-soak [--steps N] [SCENE...]     scenes by name in scenes/ (default: the four below)
 #include <fmt/format.h>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "pivot/scenes/scene.hpp"
+#include "pivot/scenes/simulation.hpp"
 
 namespace {
 
@@ -54,10 +56,6 @@ double cpu_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-double energy(const pivot::World& world) {
-  return world.kinetic_energy() + world.potential_energy();
-}
-
 struct SoakResult {
   std::string scene;
   long steps = 0;
@@ -77,55 +75,72 @@ struct SoakResult {
   bool finite = true;
 };
 
+/// the soak's measurements after every step of the Simulation
+class SoakSink : public pivot::RunSink {
+ public:
+  SoakSink(SoakResult& r, long steps) : r_(r), settle_(std::max(1L, steps / 100)) {}
+
+  void frame(const pivot::World&, double) override {}
+
+  void step(const pivot::World& world, const pivot::StepReport& report, const pivot::Energy& energy,
+            double) override {
+    const long s = world.step_count();
+    r_.max_pivots = std::max(r_.max_pivots, report.pivots);
+    r_.warnings += static_cast<long>(report.warnings.size());
+    r_.energy_max_error = std::max(r_.energy_max_error, std::abs(energy.total() - r_.energy_start));
+    if (s == settle_) {
+      for (int b = 0; b < world.body_count(); ++b) settled_.push_back(world.pose(b).p_WB);
+      r_.rss_first = rss_mib();
+    }
+    if (s > settle_) {
+      for (int b = 0; b < world.body_count(); ++b)
+        if (!world.bodies().body(b).fixed)
+          r_.drift = std::max(r_.drift, (world.pose(b).p_WB - settled_[b]).norm());
+    }
+    // samples every 1 % of the steps (settle_ is that many)
+    if (s % settle_ == 0) r_.rss_peak = std::max(r_.rss_peak, rss_mib());
+  }
+
+ private:
+  SoakResult& r_;
+  long settle_;
+  std::vector<pivot::Vec3> settled_;
+};
+
 SoakResult soak(const std::string& name, long steps) {
   const pivot::Scene scene =
       pivot::load_scene(std::string(PIVOT_SCENES_DIR) + "/" + name + ".json");
-  pivot::World world = pivot::build_world(scene);
+  pivot::Simulation sim(scene);
+  sim.set_total_steps(steps);
   SoakResult r;
   r.scene = name;
-  r.steps = steps;
-  r.energy_start = energy(world);
-  const long settle = std::max(1L, steps / 100);
-  const long sample_every = std::max(1L, steps / 100);
+  r.energy_start = pivot::energy(sim.world()).total();
+  SoakSink sink(r, steps);
   const long progress_every = std::max(1L, steps / 20);
-  std::vector<pivot::Vec3> settled;
   const auto start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
-  for (long s = 1; s <= steps; ++s) {
-    const pivot::StepReport& report = world.step();
-    r.pivots += report.pivots;
-    r.max_pivots = std::max(r.max_pivots, report.pivots);
-    r.failures += report.failures;
-    r.warnings += static_cast<long>(report.warnings.size());
-    r.joint_error = std::max(r.joint_error, report.joint_error_after);
-    r.penetration = std::max(r.penetration, report.penetration_after);
-    const double e = energy(world);
-    if (!std::isfinite(e)) r.finite = false;
-    r.energy_max_error = std::max(r.energy_max_error, std::abs(e - r.energy_start));
-    if (s == settle) {
-      for (int b = 0; b < world.body_count(); ++b) settled.push_back(world.pose(b).p_WB);
-      r.rss_first = rss_mib();
-    }
-    if (s > settle) {
-      for (int b = 0; b < world.body_count(); ++b)
-        if (!world.bodies().body(b).fixed)
-          r.drift = std::max(r.drift, (world.pose(b).p_WB - settled[b]).norm());
-    }
-    if (s % sample_every == 0) r.rss_peak = std::max(r.rss_peak, rss_mib());
-    if (s % progress_every == 0 || s == steps) {
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double eta = elapsed / static_cast<double>(s) * static_cast<double>(steps - s);
-      std::fprintf(stderr,
-                   "  %-18s %3.0f %%  step %ld of %ld  %.0f s (CPU %.0f s), about %.0f s left, "
-                   "RSS %.1f MiB\n",
-                   name.c_str(), 100.0 * static_cast<double>(s) / static_cast<double>(steps),
-                   s, steps, elapsed, cpu_seconds() - cpu_start, eta, rss_mib());
-    }
-  }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  pivot::RunHooks hooks;
+  hooks.progress = [&](long s, long total, double) {
+    if (s % progress_every != 0 && s != total) return;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double eta = elapsed / static_cast<double>(s) * static_cast<double>(total - s);
+    std::fprintf(stderr,
+                 "  %-18s %3.0f %%  step %ld of %ld  %.0f s (CPU %.0f s), about %.0f s left, "
+                 "RSS %.1f MiB\n",
+                 name.c_str(), 100.0 * static_cast<double>(s) / static_cast<double>(total), s,
+                 total, elapsed, cpu_seconds() - cpu_start, eta, rss_mib());
+  };
+  const pivot::RunSummary& summary = sim.run(&sink, hooks);
+  r.finite = summary.status != pivot::RunStatus::not_finite;
+  r.steps = summary.steps;
+  r.seconds = summary.wall_time_s;
   r.cpu = cpu_seconds() - cpu_start;
-  r.energy_change = energy(world) - r.energy_start;
+  r.pivots = summary.totals.pivots;
+  r.failures = summary.failures;
+  r.joint_error = summary.max_joint_error;
+  r.penetration = summary.max_penetration;
+  r.energy_change = summary.final_energy.total() - r.energy_start;
   r.rss_end = rss_mib();
   r.rss_peak = std::max(r.rss_peak, r.rss_end);
   return r;
@@ -146,8 +161,9 @@ int main(int argc, char** argv) {
         return 2;
       }
     } else if (arg == "-h" || arg == "--help") {
-      std::printf("usage: pivot-soak [--steps N] [SCENE...]  (default: box_stack_10 "
-                  "chain_6_links box_pyramid rattleback_spin, 10^6 steps each)\n");
+      std::printf(
+          "usage: pivot-soak [--steps N] [SCENE...]  (default: box_stack_10 "
+          "chain_6_links box_pyramid rattleback_spin, 10^6 steps each)\n");
       return 0;
     } else {
       scenes.push_back(arg);
@@ -167,17 +183,17 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  fmt::print("{:<16} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>6} {:>5} {:>5} "
-             "{:>18} {}\n",
-             "scene", "steps", "wall s", "cpu us/st", "drift m", "joint g", "penetr m", "dE J",
-             "max|dE| J", "pivots", "max/st", "fail", "warn", "RSS MiB 1%/peak/end",
-             "finite");
+  fmt::print(
+      "{:<16} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>6} {:>5} {:>5} "
+      "{:>18} {}\n",
+      "scene", "steps", "wall s", "cpu us/st", "drift m", "joint g", "penetr m", "dE J",
+      "max|dE| J", "pivots", "max/st", "fail", "warn", "RSS MiB 1%/peak/end", "finite");
   for (const auto& r : results)
-    fmt::print("{:<16} {:>8} {:>8.1f} {:>9.1f} {:>9.2e} {:>9.2e} {:>9.2e} {:>10.3e} {:>10.3e} "
-               "{:>9} {:>6} {:>5} {:>5} {:>6.1f}/{:>5.1f}/{:>5.1f} {}\n",
-               r.scene, r.steps, r.seconds, 1e6 * r.cpu / static_cast<double>(r.steps),
-               r.drift, r.joint_error, r.penetration, r.energy_change, r.energy_max_error,
-               r.pivots, r.max_pivots, r.failures, r.warnings, r.rss_first, r.rss_peak, r.rss_end,
-               r.finite ? "yes" : "NO");
+    fmt::print(
+        "{:<16} {:>8} {:>8.1f} {:>9.1f} {:>9.2e} {:>9.2e} {:>9.2e} {:>10.3e} {:>10.3e} "
+        "{:>9} {:>6} {:>5} {:>5} {:>6.1f}/{:>5.1f}/{:>5.1f} {}\n",
+        r.scene, r.steps, r.seconds, 1e6 * r.cpu / static_cast<double>(r.steps), r.drift,
+        r.joint_error, r.penetration, r.energy_change, r.energy_max_error, r.pivots, r.max_pivots,
+        r.failures, r.warnings, r.rss_first, r.rss_peak, r.rss_end, r.finite ? "yes" : "NO");
   return status;
 }

@@ -144,4 +144,15 @@ inline std::vector<Sample> run(const ReducedContactModel& m, ReducedContactState
   return out;
 }
 
+/// the body-frame twist X⁻¹Ẋ from central differences of X: (vee(Rᵀ Ṙ); Rᵀ ṗ)
+inline Vec6 fd_body_twist(const Pose& Xm, const Pose& X, const Pose& Xp, double h) {
+  const Mat3 R = X.q_WB.toRotationMatrix();
+  const Mat3 Rdot = (Xp.q_WB.toRotationMatrix() - Xm.q_WB.toRotationMatrix()) / (2 * h);
+  const Mat3 W = R.transpose() * Rdot;
+  Vec6 t;
+  t << 0.5 * (W(2, 1) - W(1, 2)), 0.5 * (W(0, 2) - W(2, 0)), 0.5 * (W(1, 0) - W(0, 1)),
+      R.transpose() * (Xp.p_WB - Xm.p_WB) / (2 * h);
+  return t;
+}
+
 }  // namespace pivot::test

@@ -15,8 +15,10 @@
 #include "pivot/collision/plane_surface.hpp"
 #include "pivot/collision/torus_surface.hpp"
 #include "pivot/engine/hybrid/contact_kinematics.hpp"
+#include "reduced_test_support.hpp"
 
 using namespace pivot;
+using pivot::test::fd_body_twist;
 
 namespace {
 
@@ -70,17 +72,6 @@ Pose some_pose(double a, const Vec3& axis, const Vec3& x) {
   X.q_WB = Quat(Eigen::AngleAxisd(a, axis.normalized()));
   X.p_WB = x;
   return X;
-}
-
-/// the body-frame twist X⁻¹Ẋ from central differences of X: (vee(Rᵀ Ṙ); Rᵀ ṗ)
-Vec6 fd_body_twist(const Pose& Xm, const Pose& X, const Pose& Xp, double h) {
-  const Mat3 R = X.q_WB.toRotationMatrix();
-  const Mat3 Rdot = (Xp.q_WB.toRotationMatrix() - Xm.q_WB.toRotationMatrix()) / (2 * h);
-  const Mat3 W = R.transpose() * Rdot;
-  Vec6 t;
-  t << 0.5 * (W(2, 1) - W(1, 2)), 0.5 * (W(0, 2) - W(2, 0)), 0.5 * (W(1, 0) - W(0, 1)),
-      R.transpose() * (Xp.p_WB - Xm.p_WB) / (2 * h);
-  return t;
 }
 
 struct Pair {

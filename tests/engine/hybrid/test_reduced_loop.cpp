@@ -110,10 +110,10 @@ TEST_CASE("a sphere rolls without slip across the Loop table's patches", "[reduc
 // A contact running over an extraordinary vertex (EV): the lumpy marble of
 // scenes/lumpy_marble_in_plate.json (an icosahedron's Loop surface: all 12 EVs of valence 5)
 // rolls without slip on a plane about an axis chosen so that its contact path runs toward an
-// EV, 0.47 rad ahead. Stam's parameterization (kept at EVs, docs/loop-surfaces.md "Not done")
-// is singular at the EV itself, so H grows near it. What must hold anyway: rolling without slip
-// on a plane does no work (energy constant), the integrator keeps its tolerance, and the contact
-// crosses the EV's patches. Measured: how close the contact came to the EV.
+// EV, 0.47 rad ahead. Near the EV the contact runs in the EV's regular chart (patch_valence of
+// a chart index is its EV's valence). What must hold: rolling without slip on a plane does no
+// work (energy constant), the integrator keeps its tolerance, and the contact crosses the EV's
+// patches or chart. Measured: how close the contact came to the EV.
 TEST_CASE("a Loop marble rolls over one of its extraordinary vertices", "[reduced][loop]") {
   ReducedContactModel m;
   m.body1.surface.surface =
