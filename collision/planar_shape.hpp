@@ -1,6 +1,6 @@
 #pragma once
-// Shapes of a planar world (issue #22, "dimension": 2): 2-D shapes in the world x–z plane, their
-// planar poses and their mass properties as laminae.
+// Shapes of a planar world ("dimension": 2, docs/planar.md): 2-D shapes in the world x–z plane,
+// their planar poses and their mass properties as laminae.
 //
 // Coordinates: a Vec2 holds (x, z). "Counter-clockwise" means counter-clockwise when drawn with
 // x to the right and z up: cross(a, b) = a.x b.z − a.z b.x > 0 turns a toward b. An edge e of a

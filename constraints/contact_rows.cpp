@@ -60,7 +60,7 @@ double contact_position_bias(double gap, const Vec3& p_WCa, const Vec3& p_WCb) {
   // coordinates the gap was computed from, not a fixed length: a fixed 1e-12 m let a resting
   // 20-cube stack sink by rounding (~1e-15 m a step) for two seconds and then corrected the whole
   // 1e-12 m at once, and each such correction set off a burst of slips and pivots
-  // (docs/benchmarks.md, session 17).
+  // (docs/benchmarks.md).
   return gap > -contact_gap_roundoff(scale) ? std::max(gap, 0.0) : gap;
 }
 

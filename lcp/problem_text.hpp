@@ -241,7 +241,7 @@ inline DenseMatrix read_sparse_block(TokenStream& in, long long rows, long long 
   if (nbblocks < 0)
     in.fail_here(fmt::format("the number of blocks of {} is negative ({})", name, nbblocks));
   // checked before anything of rows × cols is allocated: a 28-byte file declaring n = 10⁶
-  // used to allocate n × n here (issue #24)
+  // must not allocate n × n here
   check_dense_size(in, rows, cols, name);
   if (nbblocks == 0) return DenseMatrix::Zero(rows, cols);  // Siconos writes nothing more
   const auto blocknumber0 = in.integer(fmt::format("the number of block rows of {}", name));

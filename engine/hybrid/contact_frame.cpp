@@ -45,7 +45,7 @@ ContactFrame contact_frame(const SurfaceJet& jet) {
   // and its partial in t the product rule of each entry (third derivatives of c enter through
   // x_st and z_st). Checked against truncated Taylor arithmetic, the former implementation,
   // and against finite differences (tests/engine/hybrid/test_contact_kinematics.cpp). Taylor
-  // arithmetic cost about three times as much: 27 % of the bowl-on-table runs (session 16).
+  // arithmetic cost about three times as much: 27 % of the bowl-on-table runs.
   const Vec3 &a = jet.p_u, &b = jet.p_v;
   const Vec3 &a_u = jet.p_uu, &a_v = jet.p_uv, &b_v = jet.p_vv;  // b_u = a_v
   const Vec3 nrm = a.cross(b);

@@ -1,11 +1,11 @@
 #pragma once
 // One body's half of a smooth contact: the contact frame on its surface and how that frame
 // moves with the surface parameters (Kry & Pai 2002 eq. 5 and Appendix eqs. 44-51; Kry 2000
-// eqs. 4.5-4.6 and App. A; notes/kry.md §1.1 and §1.3 step 1).
+// eqs. 4.5-4.6 and App. A; Kry & Pai 2002 Appendix step 1).
 //
 // At a surface point c(u, v) (in body coordinates) the contact frame is
 //   x = c_u/|c_u|,  z = (c_u × c_v)/|c_u × c_v|,  y = z × x
-// (y = z × x equals the paper's ((c_u·c_u) c_v − (c_u·c_v) c_u)/|...|; notes/kry.md §1.1), with
+// (y = z × x equals the paper's ((c_u·c_u) c_v − (c_u·c_v) c_u)/|...|; Kry & Pai 2002 §3.1), with
 // Θ = [x y z] and origin c. z is the outward normal (smooth_surface.hpp). Its motion relative to
 // the body, in its own coordinates, is ^{kc}φ(k, kc) = H_k (u̇, v̇) with (P51, T A.7)
 //

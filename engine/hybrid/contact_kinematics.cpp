@@ -106,7 +106,7 @@ ContactKinematics contact_kinematics(const ContactSurface& body1, const ContactS
   k.X_21.q_WB = Quat(R_2_1).normalized();
   k.X_21.p_WB = f2.c - R_2_1 * f1.c;
 
-  // ^{1c}H = (−H_1, A_ψ H_2, e_3)   (P55-56 with the sign fix of notes/kry.md §1.3)
+  // ^{1c}H = (−H_1, A_ψ H_2, e_3)   (P55-56 with the sign fix of docs/hybrid.md "Sign conventions")
   k.H_1c.leftCols<2>() = -f1.H;
   k.H_1c.middleCols<2>(2) = block_diag(R_psi) * f2.H;
   k.H_1c.col(4).setZero();

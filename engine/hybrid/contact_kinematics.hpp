@@ -1,6 +1,6 @@
 #pragma once
 // Kinematics of one smooth contact in contact coordinates (Kry & Pai 2002 §3.1-3.2 and
-// Appendix; Kry 2000 §4.2 and App. A; notes/kry.md §1).
+// Appendix; Kry 2000 §4.2 and App. A).
 //
 // Body 1 carries the surface c(s, t), body 2 the surface d(u, v), each in its body frame (origin
 // at the centre of mass). The contact coordinates q = (s, t, u, v, ψ) (P8) fix the relative
@@ -13,7 +13,7 @@
 // where H_k are the one-surface blocks of contact_frame.hpp. SIGN FIX: the paper's Appendix
 // (P55-56, T A.10) assembles (H_1, −R H_2, −e_3), which maps q̇ to the motion of body 2 relative
 // to body 1; the dynamics (P15-20) need body 1 relative to body 2, the negative
-// (notes/kry.md §1.3 "SIGN WARNING", checked there numerically). With this H, H(3,5) = +1 as
+// (docs/hybrid.md "Sign conventions", checked by finite differences). With this H, H(3,5) = +1 as
 // P§3.4.3 states, row 6 (normal velocity) is zero, and rows 4-5 are the slip of body 1.
 // In body 1's frame: ^1H = ^1_{1c}Ad ^{1c}H.
 //
@@ -68,13 +68,13 @@ struct ContactCoordinates {
                                 const ContactCoordinates& q);
 
 /// Ad(X) = [[R, 0], [[p]R, R]] for X = (p, R): maps twists in X's child frame to its parent
-/// frame, ^j φ = ^j_i Ad ^i φ (Kry & Pai 2002 §2, notes/kry.md §0)
+/// frame, ^j φ = ^j_i Ad ^i φ (Kry & Pai 2002 §2)
 [[nodiscard]] Mat6 adjoint(const Pose& X);
 /// the inverse transform
 [[nodiscard]] Pose inverse(const Pose& X);
 /// X·Y
 [[nodiscard]] Pose compose(const Pose& X, const Pose& Y);
-/// the spatial (motion) cross product matrix [φ] = [[[ω], 0], [[v], [ω]]] (notes/kry.md §0)
+/// the spatial (motion) cross product matrix [φ] = [[[ω], 0], [[v], [ω]]] (Kry 2000 §4.1)
 [[nodiscard]] Mat6 motion_cross(const Vec6& phi);
 
 /// a body-frame twist (axes of the body) as a Pivot world twist (world axes), and back
@@ -106,7 +106,7 @@ struct ContactKinematics {
 /// fills Hdot_1c, Addot_1_1c, Hdot_1 for the rates q̇ (Ḣ is linear in q̇)
 void set_contact_rates(ContactKinematics& k, const Vec5& qdot);
 
-// ---- two free bodies [DERIVED, notes/kry.md §2 "Two free bodies"] ----
+// ---- two free bodies [DERIVED, docs/hybrid.md "Sign conventions"] ----
 // Generalized velocity ν = (^2φ_2, q̇) (11 numbers). Body 1's twist and its bias acceleration:
 //   ^1φ_1 = ^1_2Ad ^2φ_2 + ^1H q̇,   J̇_1 ν = −[^1H q̇] ^1_2Ad ^2φ_2 + ^1Ḣ q̇
 

@@ -1,7 +1,7 @@
 #pragma once
 // Finding the contact coordinates of two smooth surfaces from the bodies' poses (the map (a)
 // of the hybrid switch; Kry & Pai 2002 §3.7 "a few Newton iterations ... refine the contact
-// point on the smooth surfaces, as in Nelson et al. 1999"; notes/kry.md §10.2 entry step 2).
+// point on the smooth surfaces, as in Nelson et al. 1999"; docs/hybrid.md "The World switch").
 //
 // The contact points c (body 1) and d (body 2) of a proper point contact have opposed normals
 // and c − d along them. Pivot solves, in body 2's frame, the four conditions

@@ -76,7 +76,7 @@ struct FrictionTorques {
 /// the smallest reduced-integrator tolerance a scene may ask for: the step-doubling error
 /// estimate |y₂ − y₁|/15 of components of size 1 cannot fall much below the rounding of a
 /// double (2.2e-16 relative), so a tolerance under ~50 ulp is never met and every step would
-/// shrink to dt_min and be forced (the 62 s step of hybrid_tolerance 1e-300, issue #24)
+/// shrink to dt_min and be forced (a step of hybrid_tolerance 1e-300 would take about a minute)
 inline constexpr double kMinReducedTolerance = 1e-14;
 
 /// integrator settings; defaults suit bodies of decimetre size

@@ -1,6 +1,6 @@
-// World's hybrid mode (docs/hybrid.md "The World switch"; notes/kry.md §10): the entry rule,
+// World's hybrid mode (docs/hybrid.md "The World switch"): the entry rule,
 // advancing reduced pairs inside World::step, and the exits. A pair is a free body on a fixed
-// body, or two free bodies (the 11-DOF form of notes/kry.md §2, "Two free bodies" [DERIVED]).
+// body, or two free bodies (the 11-DOF form of docs/hybrid.md "Sign conventions" [DERIVED]).
 #include <fmt/core.h>
 #include <algorithm>
 #include <cmath>
@@ -37,8 +37,9 @@ int other_contact(const std::vector<C>& contacts, int body, int partner) {
 // Two free bodies entering reduced mode: the inelastic impulse j n at the contact point p that
 // stops their relative normal velocity, applied to copies of their twists (n points towards
 // body i). Equal and opposite, so it keeps the total linear and angular momentum, which the
-// projection of enter_reduced_mode (body 2 keeps its twist) would not (notes/kry.md §10.2,
-// entry step 5: "split by mass"). Returns v_n and the kinetic energy change −½ v_n² / K.
+// projection of enter_reduced_mode (body 2 keeps its twist) would not
+// (docs/hybrid.md "The World switch", "split by mass"). Returns v_n and the kinetic energy change
+// −½ v_n² / K.
 //   v_n = n·(v_i + ω_i × r_i − v_o − ω_o × r_o),  K = Σ 1/m + (r × n)ᵀ I_W⁻¹ (r × n)
 struct NormalStop {
   double v_n = 0.0;     // m/s, > 0 separating

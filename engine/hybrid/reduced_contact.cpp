@@ -124,7 +124,7 @@ Vec6 external_wrench(const ReducedBody& b, const Quat& q_WB, const Vec3& gravity
 //   D = −A⁻¹ B, A = ^{1c}H_{4..5,1..2}, B = ^{1c}H_{4..5,3..4}
 //   K = −(H_{3,1..2} D + H_{3,3..4})          (H_{3,5} = 1)
 // and their rates Ḋ = −A⁻¹(Ȧ D + Ḃ), K̇ = −(Ḣ_{3,1..2} D + H_{3,1..2} Ḋ + Ḣ_{3,3..4})
-// [DERIVED, notes/kry.md §3.2 "Hdot' term"].
+// [DERIVED, Kry & Pai 2002 §3.4.2; docs/hybrid.md "Sign conventions"].
 struct RollingMap {
   bool ok = true;
   Eigen::Matrix2d D = Eigen::Matrix2d::Zero();
@@ -241,7 +241,7 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   set_contact_rates(k, d.qdot);
   const Vec5 Gdot_nu = rate_matrix_dot_times(mode, roll, k, d.qdot);
 
-  // body 1's twist and bias acceleration (notes/kry.md §2, two free bodies)
+  // body 1's twist and bias acceleration (docs/hybrid.md "Sign conventions", two free bodies)
   const Vec6 V2 = b2.fixed ? Vec6::Zero() : state.V2_B;
   const Pose X_12 = inverse(k.X_21);
   const Mat6 Ad12 = adjoint(X_12);
@@ -265,9 +265,9 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
   // rolling and spinning friction torques (Kry 2000 eqs. 4.27-4.30): the torque rows of the
   // contact-frame wrench are tied to its normal row, f_i = −m_i f_z (i = 1..3), with
   // m = (−μ_r ρ̂_x, −μ_r ρ̂_y, −μ_s sgn ω_z) and f_z = −f_n (outward normals: the sign fix of
-  // the slip entries, notes/kry.md §3.1), so τ = −μ_r ρ̂ f_n opposes the rolling. In the ideal
-  // modes the projector Hrᵀ = Gᵀ ^{1c}Hᵀ ^1_{1c}Adᵀ becomes Gᵀ ^{1c}Hᵀ (I + m e_6ᵀ) ^1_{1c}Adᵀ
-  // (power-free against the allowed motions after the prescribed torques are taken out).
+  // the slip entries, docs/hybrid.md "Sign conventions"), so τ = −μ_r ρ̂ f_n opposes the rolling. In
+  // the ideal modes the projector Hrᵀ = Gᵀ ^{1c}Hᵀ ^1_{1c}Adᵀ becomes Gᵀ ^{1c}Hᵀ (I + m e_6ᵀ)
+  // ^1_{1c}Adᵀ (power-free against the allowed motions after the prescribed torques are taken out).
   // In the mode stuck the torques are the constraint's reaction, not prescribed.
   Vec3 m_torque = Vec3::Zero();
   if (mode != FrictionMode::stuck) {
@@ -298,7 +298,8 @@ ReducedDynamics reduced_dynamics(const ReducedContactModel& model,
     const double mu_eff =
         v_reg > 0.0 ? model.friction.mu * std::min(1.0, s / v_reg) : model.friction.mu;
     if (dir.norm() > 0.0 && mu_eff > 0.0) {
-      // F = (I_5 | μ) ^1_{1c}Adᵀ, μ = (0, 0, 0, −μ ŝ_x, −μ ŝ_y)  (P27, notes/kry.md §3.1 sign)
+      // F = (I_5 | μ) ^1_{1c}Adᵀ, μ = (0, 0, 0, −μ ŝ_x, −μ ŝ_y)  (P27, sign per docs/hybrid.md
+      // "Sign conventions")
       Eigen::Matrix<double, 5, 6> I_mu = Eigen::Matrix<double, 5, 6>::Zero();
       I_mu.leftCols<5>().setIdentity();
       I_mu(3, 5) = -mu_eff * dir.x();

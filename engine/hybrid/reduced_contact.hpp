@@ -1,13 +1,14 @@
 #pragma once
 // Reduced-coordinate dynamics of one persistent smooth contact (Kry & Pai 2002 §3.3-3.4;
-// Kry 2000 §4.3-4.4; notes/kry.md §2-3): the model (two bodies with smooth surfaces, friction
+// Kry 2000 §4.3-4.4): the model (two bodies with smooth surfaces, friction
 // settings), the state (contact coordinates and their rates), and one evaluation of the
 // equations of motion, which gives the accelerations and the contact wrench.
 //
 // Body 1 is free; body 2 is fixed or free. With body 2 fixed (the paper's case) the unknowns
 // are the reduced rates ν̇ of the friction mode; with body 2 free they are (^2φ̇_2, ν̇), the
-// 11-DOF form of notes/kry.md §2 [DERIVED]. Everything is solved in body frames (principal or
-// not), at the centres of mass, with Kry's body-frame twists (ω; v) (contact_kinematics.hpp).
+// 11-DOF form of docs/hybrid.md "Sign conventions" [DERIVED]. Everything is solved in body frames
+// (principal or not), at the centres of mass, with Kry's body-frame twists (ω; v)
+// (contact_kinematics.hpp).
 //
 // Equations (body 1 in its frame, M_1 = diag(I_1, m_1 1), f_1 the external wrench):
 //   M_1 φ̇_1 − [φ_1]ᵀ M_1 φ_1 = f_1 + f_c                                        (P15)
@@ -17,7 +18,7 @@
 // unknown contact wrench:
 //   frictionless P = H_rᵀ  (T 4.22, P19-20: Hᵀ M H q̈ = Hᵀ(f_ext + [φ]ᵀ M φ − M Ḣ q̇))
 //   sliding      P = F = (I_5 | μ) ^1_{1c}Adᵀ  (P24-28; μ = (0,0,0, −μ ŝ_x, −μ ŝ_y), the sign for
-//                outward normals of notes/kry.md §3.1 "Sign convention")
+//                outward normals of docs/hybrid.md "Sign conventions")
 //   no slip      P = H'ᵀ  (P29-34),   no slip no spin  P = H''ᵀ  (P36-39)
 // then P M H_r ν̇ = P(f_1 + [φ_1]ᵀ M_1 φ_1 − M_1 b_1) by LU (after row and column
 // equilibration), and f_c by back-substitution
@@ -26,8 +27,8 @@
 //
 // Separation: f_n = −z_1c·f_c (z_1c is body 1's outward normal) is the compressive normal force;
 // the contact separates when f_n < 0. SIGN FIX: the paper's "z component of ^{1c}f_c negative"
-// (P§3.3) is the opposite sign for outward normals (notes/kry.md §2 "Separation", checked there:
-// at rest f_z = −mg).
+// (P§3.3) is the opposite sign for outward normals (docs/hybrid.md "Sign conventions"; at rest
+// f_z = −mg).
 
 #include <string>
 
@@ -193,7 +194,7 @@ struct ReducedImpulse {
                                            const Vec6& impulse_W);
 
 /// A pair entering the reduced mode from full coordinates (the hybrid switch's entry,
-/// notes/kry.md §10.2 entry steps 2-6): find_contact, then body 1 is snapped onto the
+/// docs/hybrid.md "The World switch"): find_contact, then body 1 is snapped onto the
 /// constraint manifold (body 2 keeps its pose), q̇ solves ^{1c}Ĥ q̇ = ^{1c}φ(2,1) (the relative
 /// normal velocity, which H cannot represent, is dropped and reported), and the mode is
 /// frictionless for μ = 0, no slip when rolling is allowed and the slip is below the threshold

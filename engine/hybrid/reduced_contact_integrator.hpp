@@ -1,7 +1,7 @@
 #pragma once
-// Advancing a reduced contact over a time interval (Kry & Pai 2002 §3.7 and §4.2; notes/kry.md
-// §2 "Integration", §3 switching, §4 traversal): explicit fourth-order Runge-Kutta with
-// adaptive steps by step doubling, events located by root finding on the step size, friction
+// Advancing a reduced contact over a time interval (Kry & Pai 2002 §3.7 and §4.2;
+// Kry 2000 §4.4-4.5: friction switching and patch traversal): explicit fourth-order Runge-Kutta
+// with adaptive steps by step doubling, events located by root finding on the step size, friction
 // mode switches, chart and patch changes.
 //
 // Per step of size Δt from state y: one RK4 step of Δt and two of Δt/2; error = |y_2 − y_1|/15
@@ -14,7 +14,7 @@
 //   - the contact point reaching an edge of its contact domain (signed distance to the edge;
 //     SmoothSurface::contact_domain: the patch's domain, less the corner a Loop EV's chart
 //     covers);
-//   - separation: g = f_n (the compressive normal force, sign per notes/kry.md §2);
+//   - separation: g = f_n (the compressive normal force; docs/hybrid.md "Sign conventions");
 //   - leaving static friction in no-slip: g = μ_static f_n − |f_t| (P35);
 //   - leaving no-spin: g = μ_spin_static f_n − |τ_n| (P40).
 // When an accepted step ends with some g < 0, the step size τ where the first of them crosses
