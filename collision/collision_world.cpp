@@ -1,8 +1,8 @@
-// Long file: the one Bullet bridge (every Bullet-backed manifold and the narrow-phase dispatch in
-// one place, as collision.md describes) The Bullet bridge, the only source of Pivot that includes
-// Bullet (through bullet_shapes.hpp): the shapes as Bullet objects, the broadphase, GJK/EPA, the
-// mesh queries, and the narrow phase's dispatch through the pair table (pair_table.hpp); the
-// analytic manifolds are in manifold_plane.cpp and manifold_segments.cpp (manifold.hpp).
+// The Bullet bridge, the only source of Pivot that includes Bullet (through bullet_shapes.hpp):
+// the shapes as Bullet objects, the broadphase, GJK/EPA, the mesh queries, and the narrow
+// phase's dispatch through the pair table (pair_table.hpp); the analytic manifolds are in
+// manifold_plane.cpp and manifold_segments.cpp (manifold.hpp). A long file, since every
+// Bullet-backed manifold and the dispatch are kept in one place (docs/collision.md).
 //
 // What Bullet does here: it holds one btCollisionObject per body (shapes mapped one to one:
 // btSphereShape, btBoxShape, btCapsuleShapeZ, btCylinderShapeZ, an exact ellipsoid,
@@ -11,7 +11,7 @@
 // (btGjkPairDetector), and finds the triangles of a mesh near a convex shape (its
 // convex–concave algorithm). The candidate pairs come from Pivot's sort and sweep
 // (broad_phase.hpp): Bullet's btDbvtBroadphase, whose tree grows one level per body for
-// bodies added in a row, took 2.5 s a call for 5 000 separated spheres.
+// bodies added in a row, takes 2.5 s a call for 5 000 separated spheres.
 //
 // What Pivot does itself, and why:
 //  - Margins. Bullet's convex shapes carry a collision margin that rounds their corners. All
