@@ -18,10 +18,10 @@ class ThreadPool;
 
 /// Islands with more than this many complementarity rows and no warm start get Lemke's crash
 /// start (lcp::LemkeOptions::crash_rows = the unilateral rows: the frictionless problem first,
-/// docs/step.md §3). Measured (docs/benchmarks.md, "The crash start"): a 13-level box pyramid's
-/// cold step went from 2216 Lemke pivots to 323 crash pivots and none in Lemke, and the 20-level
-/// one's from a false ray to a solved step; on 5- to 10-level pyramids (m = 600–2400) it changes
-/// little (51 and 199 pivots before, 51 and 195 with it). Smaller islands keep the standard
+/// docs/step.md §3). Measured: a 13-level box pyramid's cold step takes 323 crash pivots and
+/// none in Lemke (2216 Lemke pivots without it), and the 20-level one's is solved (a false ray
+/// without it); on 5- to 10-level pyramids (m = 600–2400) it changes little (51 and 195 pivots
+/// with it, 51 and 199 without). Smaller islands keep the standard
 /// start: it is short there, and on the 10-box stack (m = 240) its basis held the warm start for
 /// the whole 10 s where the crash's held for 8.3 s.
 inline constexpr int kCrashStartRows = 256;
