@@ -81,7 +81,7 @@ struct WorldSettings {
   /// gravity in the plane, joints hinges about y, sliders along the plane and fixed joints, and 2
   /// friction directions per contact (±t in the plane). The step is the 3-D step: for such a world
   /// its out-of-plane rows and velocities stay exactly zero, and each step ends by projecting the
-  /// state on the plane (a guard against rounding; docs/planar.md "Why this is exact")
+  /// state on the plane (a guard against rounding; docs/planar.md "How it is built")
   int dimension = 3;
   double time_step = 1e-3;               ///< h, s, > 0
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);  ///< m/s²

@@ -1,6 +1,6 @@
 #pragma once
-// Interactions: what a user did to a running simulation (`pivot serve`, docs/cli.md "Live
-// runs"), as events with the step they happened at, so that a recorded live run re-runs
+// Interactions: what a user did to a running simulation (`pivot serve`, docs/cli.md "pivot
+// serve"), as events with the step they happened at, so that a recorded live run re-runs
 // exactly (`"interactions"` in a scene file, docs/scene-format.md "Interactions").
 //
 // An event with step k is applied after k steps have been taken, before step k + 1; events of

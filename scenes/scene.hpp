@@ -268,7 +268,7 @@ struct SceneSummary {
                                 std::string_view source = "<scene>");
 
 /// One event of a scene's "interactions" from its JSON text (e.g. a live viewer's message,
-/// docs/cli.md "Live runs"), read as strictly as a scene file: throws pivot::Error naming
+/// docs/cli.md "pivot serve"), read as strictly as a scene file: throws pivot::Error naming
 /// `source` and the JSON pointer (`message: /target: expected an array of 3 numbers ...`).
 [[nodiscard]] SceneInteraction parse_interaction(std::string_view json_text,
                                                  std::string_view source);

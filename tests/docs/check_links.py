@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every relative link of README.md and docs/**/*.md resolves in a clone (a link with an
-#anchor to a page: one of that page's headings), and every docs page that a tracked source
-file, script or doc cites (docs/<page>.md) exists.
+#anchor to a page: one of that page's headings), every docs page that a tracked source
+file, script or doc cites (docs/<page>.md) exists, and a section it cites by name
+(docs/<page>.md "Section") is one of that page's headings or bold paragraph lead-ins.
 
 usage: check_links.py REPOSITORY_ROOT"""
 
@@ -24,6 +25,14 @@ def anchors(page: Path) -> set:
         text = re.sub(r"[^\w\- ]", "", text)
         found.add(text.replace(" ", "-"))
     return found
+
+
+def titles(page: Path) -> list:
+    """A page's headings and the bold lead-ins of its paragraphs (**Threads.**), lower case."""
+    text = page.read_text(encoding="utf-8")
+    found = [line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")]
+    found += re.findall(r"\*\*([^*]+)\*\*", text)
+    return [re.sub(r"\s+", " ", t).lower() for t in found]
 
 
 def main() -> int:
@@ -50,6 +59,7 @@ def main() -> int:
             elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
                 problems.append(f"{page.relative_to(root)}: link to {target}: no such heading")
     cited = re.compile(r"docs/([\w\-/]+\.md)(#[\w\-]+)?")
+    section_cited = re.compile(r"docs/([\w\-/]+\.md)\)?,? \(?\"([^\"]{3,80})\"")
     for name in tracked:
         if not re.search(r"\.(cpp|hpp|py|pyi|js|mjs|cmake|sh|md|txt|json)$|^\.ci/", name):
             continue
@@ -60,6 +70,15 @@ def main() -> int:
             page = root / "docs" / doc
             if not page.exists():
                 problems.append(f"{name}: cites docs/{doc}: no such file")
+        # a section cited by name, docs/<page>.md "Section":
+        # the start of one of that page's headings or bold lead-ins, across comment lines
+        flat = re.sub(r"\n\s*(///?|#)?\s*", " ", text)
+        for doc, section in set(section_cited.findall(flat)):
+            page = root / "docs" / doc
+            wanted = re.sub(r"\s+", " ", section).strip().lower()
+            if page.exists() and not any(t.startswith(wanted) or wanted in t
+                                         for t in titles(page)):
+                problems.append(f"{name}: cites docs/{doc} \"{section}\": no such section")
     for p in problems:
         print(p)
     print(f"{len(pages)} pages, {len(tracked)} files checked: {len(problems)} broken")

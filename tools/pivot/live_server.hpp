@@ -1,5 +1,5 @@
 #pragma once
-// The server of `pivot serve` (docs/cli.md "Live runs"): HTTP serves the viewer at `/`, and a
+// The server of `pivot serve` (docs/cli.md "pivot serve"): HTTP serves the viewer at `/`, and a
 // WebSocket at `/ws` streams a LiveSession's frames to every viewer and carries their
 // messages; Boost.Beast over Boost.Asio, all on one thread (the session is never shared
 // between threads). One viewer drives at a time (the first to connect; see docs/cli.md).
