@@ -59,6 +59,8 @@ def main() -> int:
             elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
                 problems.append(f"{page.relative_to(root)}: link to {target}: no such heading")
     cited = re.compile(r"docs/([\w\-/]+\.md)(#[\w\-]+)?")
+    # a figure or data file under docs/ (not a web address's docs/ folder)
+    cited_file = re.compile(r"(?<![\w/.:-])docs/([\w\-/]+\.(?:png|svg|jpg|gif|csv|html|py))\b")
     section_cited = re.compile(r"docs/([\w\-/]+\.md)\)?,? \(?\"([^\"]{3,80})\"")
     for name in tracked:
         if not re.search(r"\.(cpp|hpp|py|pyi|js|mjs|cmake|sh|md|txt|json)$|^\.ci/", name):
@@ -66,6 +68,9 @@ def main() -> int:
         if name.startswith("docs/regression/") or name.startswith("tests/fuzz/corpus"):
             continue
         text = (root / name).read_text(encoding="utf-8", errors="replace")
+        for other in set(cited_file.findall(text)):
+            if not (root / "docs" / other).exists():
+                problems.append(f"{name}: cites docs/{other}: no such file")
         for doc, anchor in set(cited.findall(text)):
             page = root / "docs" / doc
             if not page.exists():
