@@ -24,6 +24,26 @@ int ev_count(const LoopMesh& mesh, const std::array<int, 3>& t) {
   return n;
 }
 
+// A closed control mesh (every vertex interior) bounds a solid, and the limit surface's normal
+// p_u × p_v points out of it only when the triangles wind counter-clockwise seen from outside,
+// as for mesh and sdf shapes (mesh_file.hpp check_closed_mesh): the enclosed volume
+//   V = Σ_triangles a · (b × c) / 6
+// is then positive. Wound inward, every contact normal would point into the body. An open mesh
+// (a plate) has no inside: its winding picks the side that touches, and is kept as given.
+void check_outward(const LoopMesh& mesh, const std::vector<Vec3>& points,
+                   const std::string& source) {
+  for (int v = 0; v < mesh.vertex_count(); ++v)
+    if (!mesh.interior(v)) return;
+  double volume = 0.0;
+  for (const auto& t : mesh.faces())
+    volume += points[t[0]].dot(points[t[1]].cross(points[t[2]])) / 6.0;
+  if (!(volume > 0.0))
+    throw Error(fmt::format("loop surface \"{}\": the closed control mesh encloses a volume of "
+                            "{:.6g} m³: its triangles must wind counter-clockwise seen from "
+                            "outside (the mesh is wound inward)",
+                            source, volume));
+}
+
 }  // namespace
 
 LoopSurface::LoopSurface(std::vector<Vec3> points, std::vector<std::array<int, 3>> triangles,
@@ -34,6 +54,7 @@ LoopSurface::LoopSurface(std::vector<Vec3> points, std::vector<std::array<int, 3
     if (!points_[i].allFinite())
       throw Error(fmt::format("loop surface \"{}\": control point {} is not finite", source, i));
   LoopMesh mesh(static_cast<int>(points_.size()), std::move(triangles), source);
+  check_outward(mesh, points_, source);
 
   // Kry 2000 §5.2: one global subdivision step when a patch has two or more EVs
   bool needs_step = false;

@@ -412,6 +412,19 @@ TEST_CASE("Loop surfaces: open meshes end at their boundary; bad meshes are erro
   CHECK(open > 0);
   CHECK(s.patch_count() < static_cast<int>(tris.size()));
 
+  // the grid wound the other way is as open: kept (its winding picks the side that touches)
+  std::vector<std::array<int, 3>> reversed = tris;
+  for (auto& t : reversed) std::swap(t[1], t[2]);
+  CHECK_NOTHROW(LoopSurface(pts, reversed, "grid reversed"));
+
+  // a closed mesh wound inward: the unit octahedron (volume 4/3 m³, Σ a·(b×c)/6 = +4/3 wound
+  // outward) with every triangle reversed, −4/3
+  auto inward = octahedron();
+  for (auto& t : inward.F) std::swap(t[1], t[2]);
+  CHECK_THROWS_WITH(LoopSurface(inward.P, inward.F, "inward"),
+                    Catch::Contains("inward") && Catch::Contains("-1.33333 m³"));
+  CHECK_NOTHROW(LoopSurface(octahedron().P, octahedron().F, "outward"));
+
   // a flipped triangle: the shared edge runs the same way twice
   auto flipped = octahedron();
   std::swap(flipped.F[0][0], flipped.F[0][1]);
