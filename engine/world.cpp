@@ -272,10 +272,10 @@ int World::add_actuator(const ActuatorSettings& s) {
   const Joint& joint = *joints_[s.joint];
   Row6 J_A, J_B;
   if (!joint.coordinate_rate(set_.pose(joint.body_a()), set_.pose(joint.body_b()), J_A, J_B))
-    throw Error(fmt::format("actuator {}: joint {} is a {} joint, without a single free "
-                            "coordinate (hinge or slider wanted)",
-                            pivot::quoted(s.name), pivot::quoted(joint.name()),
-                            to_string(joint.type())));
+    throw Error(
+        fmt::format("actuator {}: joint {} is a {} joint, without a single free "
+                    "coordinate (hinge or slider wanted)",
+                    pivot::quoted(s.name), pivot::quoted(joint.name()), to_string(joint.type())));
   for (const Actuator& other : actuators_)
     if (!s.name.empty() && other.name() == s.name)
       throw Error(fmt::format("actuator {}: the name is already taken", pivot::quoted(s.name)));
