@@ -87,6 +87,11 @@ void HingeJoint::limits(const Pose& A, const Pose& B, double margin, ConstraintR
   joint_detail::write_limit_rows(theta, j_A, j_B, *limits_, margin, out);
 }
 
+bool HingeJoint::coordinate_rate(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {
+  angle(A, B, &J_A, &J_B);
+  return true;
+}
+
 std::optional<MotorRow> HingeJoint::motor(const Pose& A, const Pose& B) const {
   if (!motor_) return std::nullopt;
   MotorRow row;

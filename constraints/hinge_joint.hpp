@@ -55,6 +55,8 @@ class HingeJoint final : public Joint {
   void limits(const Pose& A, const Pose& B, double margin, ConstraintRows& out) const override;
   /// the row with J_A v_A + J_B v_B = dθ/dt, the target and the impulse bound; none without motor
   [[nodiscard]] std::optional<MotorRow> motor(const Pose& A, const Pose& B) const override;
+  /// the rate row of coordinate(): the motor's row, with or without a motor
+  bool coordinate_rate(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const override;
 
   /// the hinge axis in A's body frame (unit)
   [[nodiscard]] const Vec3& axis_A() const { return axis_A_; }

@@ -92,6 +92,12 @@ class Joint {
                       ConstraintRows& out) const {
     out.resize(0);
   }
+  /// the rate row of the joint's free coordinate, q̇ = J_A v_A + J_B v_B (hinge angle θ in
+  /// rad, slider displacement in m); false for joints without a single free coordinate
+  virtual bool coordinate_rate(const Pose& /*A*/, const Pose& /*B*/, Row6& /*J_A*/,
+                               Row6& /*J_B*/) const {
+    return false;
+  }
   /// the motor row, if this joint has a motor
   [[nodiscard]] virtual std::optional<MotorRow> motor(const Pose& /*A*/, const Pose& /*B*/) const {
     return std::nullopt;

@@ -73,6 +73,11 @@ void SliderJoint::limits(const Pose& A, const Pose& B, double margin, Constraint
   joint_detail::write_limit_rows(s, j_A, j_B, *limits_, margin, out);
 }
 
+bool SliderJoint::coordinate_rate(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {
+  along(A, B, t_A_[0], &J_A, &J_B);
+  return true;
+}
+
 std::optional<MotorRow> SliderJoint::motor(const Pose& A, const Pose& B) const {
   if (!motor_) return std::nullopt;
   MotorRow row;

@@ -7,7 +7,8 @@
 //   unilateral:  J v⁺ + bias ≥ 0  ⊥  λ ≥ 0               (joint limits, contact normals)
 //   cone:        D v⁺ + E γ ≥ 0 ⊥ λ_f ≥ 0,  μ λ_n − Eᵀλ_f ≥ 0 ⊥ γ ≥ 0   (Cline eq. 2.48)
 //   motor:       J v⁺ = target while |λ| < max_impulse, as a two-direction friction cone with a
-//                constant "normal impulse" max_impulse
+//                constant "normal impulse" max_impulse; an actuator's servo row adds a
+//                compliance c: J v⁺ + c λ = target (engine/actuator.hpp)
 
 #include <vector>
 
@@ -45,7 +46,9 @@ struct FrictionCone {
 struct MotorConstraint : RowRef {
   double target = 0.0;
   double max_impulse = 0.0;
-  int owner = -1;  ///< joint index
+  double compliance = 0.0;  ///< c ≥ 0 of J v⁺ + c λ = target (a servo's; 0 for joint motors)
+  int owner = -1;           ///< joint index
+  int actuator = -1;        ///< actuator index of a servo row; −1 for a joint's motor
 };
 
 struct ConstraintSet {

@@ -132,6 +132,12 @@ void IslandLcp::emit(Sink& sink) const {
     sink.v(plus, -mo.target);
     sink.v(minus, mo.target);
     sink.v(gamma, mo.max_impulse);
+    if (mo.compliance != 0.0) {  // w± = ±(J v⁺ + c (λ⁺ − λ⁻) − target) + γ
+      sink.S(plus, plus, mo.compliance);
+      sink.S(plus, minus, -mo.compliance);
+      sink.S(minus, plus, -mo.compliance);
+      sink.S(minus, minus, mo.compliance);
+    }
   }
 }
 

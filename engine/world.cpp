@@ -264,6 +264,41 @@ double World::joint_limit_impulse(int j) const {
   return limit_impulse_[j];
 }
 
+int World::add_actuator(const ActuatorSettings& s) {
+  Actuator act(s);
+  if (s.joint < 0 || s.joint >= joint_count())
+    throw Error(fmt::format("actuator {}: joint index {} out of range [0, {})",
+                            pivot::quoted(s.name), s.joint, joint_count()));
+  const Joint& joint = *joints_[s.joint];
+  Row6 J_A, J_B;
+  if (!joint.coordinate_rate(set_.pose(joint.body_a()), set_.pose(joint.body_b()), J_A, J_B))
+    throw Error(
+        fmt::format("actuator {}: joint {} is a {} joint, without a single free "
+                    "coordinate (hinge or slider wanted)",
+                    pivot::quoted(s.name), pivot::quoted(joint.name()), to_string(joint.type())));
+  for (const Actuator& other : actuators_)
+    if (!s.name.empty() && other.name() == s.name)
+      throw Error(fmt::format("actuator {}: the name is already taken", pivot::quoted(s.name)));
+  actuators_.push_back(std::move(act));
+  return actuator_count() - 1;
+}
+
+Actuator& World::actuator(int a) {
+  return const_cast<Actuator&>(static_cast<const World&>(*this).actuator(a));
+}
+
+const Actuator& World::actuator(int a) const {
+  if (a < 0 || a >= actuator_count())
+    throw Error(fmt::format("actuator index {} out of range [0, {})", a, actuator_count()));
+  return actuators_[a];
+}
+
+Actuator& World::actuator(const std::string& name) {
+  for (Actuator& act : actuators_)
+    if (act.name() == name) return act;
+  throw Error(fmt::format("no actuator named {}", pivot::quoted(name)));
+}
+
 double World::joint_motor_impulse(int j) const {
   (void)joint(j);
   return motor_impulse_[j];

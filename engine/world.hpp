@@ -32,6 +32,7 @@
 #include "pivot/constraints/slider_joint.hpp"
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
+#include "pivot/engine/actuator.hpp"
 #include "pivot/engine/failed_lcp.hpp"
 #include "pivot/engine/forces.hpp"
 #include "pivot/engine/hybrid/hybrid_settings.hpp"
@@ -246,6 +247,22 @@ class World {
   [[nodiscard]] double joint_motor_impulse(int j) const;
   /// bodies joined by a joint do not collide; this lets the joint's bodies collide
   void set_joint_collision(int joint, bool collide);
+
+  /// adds an actuator on a hinge or slider joint (engine/actuator.hpp); returns its index.
+  /// Throws pivot::Error naming the actuator for a bad joint index, a joint without a single
+  /// free coordinate (ball, universal, fixed), a taken name or bad settings.
+  int add_actuator(const ActuatorSettings& s);
+  [[nodiscard]] int actuator_count() const { return static_cast<int>(actuators_.size()); }
+  /// the actuator by index or by name; pivot::Error for an unknown one
+  [[nodiscard]] Actuator& actuator(int a);
+  [[nodiscard]] Actuator& actuator(const std::string& name);
+  [[nodiscard]] const Actuator& actuator(int a) const;
+  /// replaces the actuator's target by a constant from the next step on (rad, m, rad/s, m/s,
+  /// N·m or N by its type and joint)
+  void set_actuator_target(int a, double value) { actuator(a).set_target(value); }
+  void set_actuator_target(const std::string& name, double value) {
+    actuator(name).set_target(value);
+  }
   /// the contacts of the last step, with their impulses
   [[nodiscard]] const std::vector<ContactInfo>& contacts() const { return contacts_; }
   /// the largest |g| over all joint equality rows at the current state (m or rad)
@@ -297,6 +314,8 @@ class World {
     bool motors = false;         ///< motor rows too
   };
   void add_joint_rows(const JointRowSettings& s);
+  void add_servo_rows();
+  void add_actuator_efforts(Eigen::VectorXd& wrenches);
   void add_step_contacts(detail::StepContext& ctx);
   /// World::step's stages; step() turns running out of memory in them into a pivot::Error
   void run_step();
@@ -387,6 +406,7 @@ class World {
   // ---- results: the last step's impulses, contacts and report, and totals over the run
   std::vector<Eigen::VectorXd> joint_impulse_;
   std::vector<double> limit_impulse_, motor_impulse_;
+  std::vector<Actuator> actuators_;
   std::vector<ContactInfo> contacts_;
   StepReport report_;
   RunTotals totals_;

@@ -150,6 +150,45 @@ void World::add_joint_rows(const JointRowSettings& s) {
       rows_->motors.push_back(mc);
     }
   }
+  if (s.motors) add_servo_rows();
+}
+
+// The servo actuators' rows J v⁺ + c λ = b, |λ| ≤ h effort_limit (engine/actuator.hpp)
+void World::add_servo_rows() {
+  const double h = settings_.time_step;
+  for (int a = 0; a < actuator_count(); ++a) {
+    const Actuator& act = actuators_[a];
+    if (act.type() == ActuatorType::effort) continue;
+    const Joint& joint = *joints_[act.joint()];
+    const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
+    MotorConstraint mc;
+    mc.body_a = joint.body_a();
+    mc.body_b = joint.body_b();
+    joint.coordinate_rate(A, B, mc.J_A, mc.J_B);
+    const Actuator::ServoRow row = act.servo_row(joint.coordinate(A, B), time_, h);
+    mc.target = row.target;
+    mc.max_impulse = row.max_impulse;
+    mc.compliance = row.compliance;
+    mc.owner = act.joint();
+    mc.actuator = a;
+    rows_->motors.push_back(mc);
+  }
+}
+
+// The effort actuators' generalized forces Jᵀu, u clamped to its limit (engine/actuator.hpp)
+void World::add_actuator_efforts(Eigen::VectorXd& wrenches) {
+  for (Actuator& act : actuators_) {
+    if (act.type() != ActuatorType::effort) continue;
+    const Joint& joint = *joints_[act.joint()];
+    const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
+    Row6 J_A, J_B;
+    joint.coordinate_rate(A, B, J_A, J_B);
+    const double u = act.commanded_effort(time_);
+    act.set_effort(u);
+    const int a = joint.body_a(), b = joint.body_b();
+    if (a >= 0 && !set_.body(a).fixed) wrenches.segment<6>(6 * a) += u * J_A.transpose();
+    if (b >= 0 && !set_.body(b).fixed) wrenches.segment<6>(6 * b) += u * J_B.transpose();
+  }
 }
 
 const StepReport& World::step() {
@@ -239,6 +278,7 @@ void World::compute_forces(StepContext& ctx) {
         ctx.couplings.emplace_back(bodies[0], bodies[k]);
     }
   }
+  add_actuator_efforts(ctx.f_ext);
   ctx.f += ctx.f_ext;
   if (!ctx.f.allFinite() || !ctx.f_ext.allFinite()) {
     ctx.f_ext.setZero();
@@ -283,6 +323,8 @@ void World::solve_islands(StepContext& ctx) {
   const double h = ctx.h;
   std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);
   std::fill(motor_impulse_.begin(), motor_impulse_.end(), 0.0);
+  for (Actuator& act : actuators_)
+    if (act.type() != ActuatorType::effort) act.set_effort(0.0);
   for (auto& imp : joint_impulse_) imp.setZero();
   StepWorkspace& work = workspace();
   std::vector<IslandInput>& islands = work.dynamics.islands;
@@ -458,9 +500,14 @@ void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
            cone.directions[j].J_A.tail<3>().transpose();
     ctx.contact_tangent[cone.normal_row - ctx.first_contact_row] = t;
   }
-  for (std::size_t m = 0; m < island.motors.size(); ++m)
-    motor_impulse_[rows_->motors[island.motors[m]].owner] =
-        out.lambda_motor(static_cast<Eigen::Index>(m));
+  for (std::size_t m = 0; m < island.motors.size(); ++m) {
+    const MotorConstraint& mc = rows_->motors[island.motors[m]];
+    const double lambda = out.lambda_motor(static_cast<Eigen::Index>(m));
+    if (mc.actuator >= 0)
+      actuators_[mc.actuator].set_effort(lambda / ctx.h);
+    else
+      motor_impulse_[mc.owner] = lambda;
+  }
 }
 
 // 5. positions from v⁺: x += h v⁺, q ← normalize(exp(h ω⁺) q); reduced pairs take the pose

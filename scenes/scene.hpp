@@ -33,6 +33,7 @@
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/forces.hpp"
+#include "pivot/engine/actuator.hpp"
 #include "pivot/engine/animator.hpp"
 #include "pivot/engine/rigid_body.hpp"
 #include "pivot/engine/world.hpp"
@@ -216,6 +217,13 @@ struct SceneCharacter {
 /// rad (its joints' relative rotations |log(R_PC,d R_PCᵀ)|, from the bodies named NAME/JOINT)
 [[nodiscard]] double character_tracking_error(const World& world, const SceneCharacter& character);
 
+/// an actuator on a hinge or slider joint ("actuators" in the file; engine/actuator.hpp)
+struct SceneActuator {
+  ActuatorSettings settings;  ///< the joint index resolved
+  std::string joint;          ///< the joint's name as written
+  std::string csv;            ///< "target": {"csv": FILE} as written; empty otherwise
+};
+
 struct Scene {
   std::string name;         ///< "name" (default: the file's stem, or "unnamed")
   std::string description;  ///< free text ("description"), default empty
@@ -227,6 +235,8 @@ struct Scene {
   std::vector<SceneBody> bodies;   ///< in file order: World body index i is bodies[i]
   std::vector<SceneJoint> joints;  ///< in file order: World joint index j is joints[j]
   std::vector<SceneSpring> springs;
+  /// actuators, added after the joints and springs (World actuator index a is actuators[a])
+  std::vector<SceneActuator> actuators;
   /// trajectory couplings, added after the springs
   std::vector<SceneManipulandum> manipulanda;
   /// the character, added after the bodies, joints and springs (its bodies follow theirs)

@@ -55,7 +55,7 @@ Header read_header(const Context& ctx, const Object& o, const std::string& defau
 std::vector<std::string> top_level_keys() {
   return {"pivot_scene", "$schema",   "name",    "description", "settings",
           "bodies",      "joints",    "springs", "manipulanda", "interactions",
-          "character",   "dimension", "models"};
+          "character",   "dimension", "models",  "actuators"};
 }
 
 Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string source,
@@ -140,6 +140,19 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
     const json& springs = o.required_array("springs");
     for (std::size_t i = 0; i < springs.size(); ++i)
       scene.springs.push_back(read_spring(ctx, springs[i], "/springs/" + std::to_string(i), scene));
+  }
+  if (o.has("actuators")) {
+    const json& a = o.required_array("actuators");
+    std::unordered_map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string ptr = "/actuators/" + std::to_string(i);
+      SceneActuator act = read_actuator(ctx, a[i], ptr, scene);
+      const auto [it, fresh] = seen.emplace(act.settings.name, i);
+      if (!fresh)
+        ctx.fail(ptr + "/name", fmt::format("duplicate actuator name {} (also /actuators/{}/name)",
+                                            pivot::quoted(act.settings.name), it->second));
+      scene.actuators.push_back(std::move(act));
+    }
   }
   if (o.has("manipulanda")) {
     const json& m = o.required_array("manipulanda");

@@ -50,6 +50,13 @@ World build_world(const Scene& scene) {
       fail(scene, "/springs/" + std::to_string(i), e);
     }
   }
+  for (std::size_t i = 0; i < scene.actuators.size(); ++i) {
+    try {
+      world.add_actuator(scene.actuators[i].settings);
+    } catch (const std::exception& e) {
+      fail(scene, "/actuators/" + std::to_string(i), e);
+    }
+  }
   for (std::size_t i = 0; i < scene.manipulanda.size(); ++i) {
     const SceneManipulandum& m = scene.manipulanda[i];
     try {

@@ -43,6 +43,10 @@ std::optional<JointMotor> read_motor(const Context& ctx, const Object& o, bool a
 /// one entry of "joints"; bodies are resolved by name in `scene`
 SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
                       const Scene& scene);
+/// one entry of "actuators" (read_actuator.cpp); its joint is resolved by name in `scene`, a
+/// CSV target read relative to the scene's folder
+SceneActuator read_actuator(const Context& ctx, const json& j, const std::string& ptr,
+                            const Scene& scene);
 /// one entry of "springs"; bodies are resolved by name in `scene`
 SceneSpring read_spring(const Context& ctx, const json& j, const std::string& ptr,
                         const Scene& scene);
