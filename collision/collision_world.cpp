@@ -721,3 +721,42 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
 }
 
 }  // namespace pivot
+
+namespace pivot {
+
+RayHit CollisionWorld::ray_cast(const std::function<Pose(int)>& pose, const Vec3& from_W,
+                                const Vec3& direction_W, double max_range,
+                                int ignore_body) const {
+  if (!from_W.allFinite() || !direction_W.allFinite() || !(direction_W.norm() > 0.0))
+    throw Error("ray cast: the origin and direction must be finite and the direction non-zero");
+  if (!(max_range > 0.0) || !std::isfinite(max_range))
+    throw Error(fmt::format("ray cast: max_range must be finite and > 0 (got {})", max_range));
+  const Vec3 d = direction_W.normalized();
+  const btVector3 from = to_bt(from_W), to = to_bt(from_W + max_range * d);
+  const btTransform T_from(btQuaternion::getIdentity(), from), T_to(btQuaternion::getIdentity(), to);
+  RayHit best;
+  best.distance = max_range;
+  for (const auto& o : impl_->objects) {
+    if (o->settings.body == ignore_body) continue;
+    const Pose P = pose(o->settings.body);
+    if (!P.all_finite())
+      throw Error(fmt::format("ray cast: body {} has a non-finite pose", o->settings.body));
+    const Mat3 R = P.q_WB.normalized().toRotationMatrix();
+    // a local transform: the object's own (the last detect()'s) stays as it was
+    const btTransform T = to_bt(R, P.p_WB + R * o->settings.shape_offset);
+    btCollisionWorld::ClosestRayResultCallback result(from, to);
+    btCollisionWorld::rayTestSingle(T_from, T_to, o->bt.get(), o->bt->getCollisionShape(), T,
+                                    result);
+    if (!result.hasHit()) continue;
+    const double distance = result.m_closestHitFraction * max_range;
+    if (best.hit && !(distance < best.distance)) continue;
+    best.hit = true;
+    best.distance = distance;
+    best.body = o->settings.body;
+    best.p_W = from_W + distance * d;
+    best.n_W = to_eigen(result.m_hitNormalWorld).normalized();
+  }
+  return best;
+}
+
+}  // namespace pivot

@@ -63,6 +63,15 @@ using ParallelFor = std::function<void(int tasks, const std::function<void(int)>
 /// true for a pair (body_a, body_b) of detect()'s output order that the call should skip
 using PairFilter = std::function<bool(int body_a, int body_b)>;
 
+/// the answer of CollisionWorld::ray_cast
+struct RayHit {
+  bool hit = false;
+  double distance = 0.0;    ///< m along the ray; max_range when nothing was hit
+  int body = -1;            ///< the body hit, −1 when nothing was hit
+  Vec3 p_W = Vec3::Zero();  ///< the hit point, world
+  Vec3 n_W = Vec3::Zero();  ///< the surface normal there, world (zero without a hit)
+};
+
 class CollisionWorld {
  public:
   CollisionWorld();
@@ -96,6 +105,13 @@ class CollisionWorld {
   /// candidate pair. Exactly what that detect() would have returned for the pair.
   [[nodiscard]] std::vector<Contact> skipped_contacts(int body_a, int body_b);
   [[nodiscard]] int object_count() const;
+  /// the first surface a ray from `from_W` along the unit `direction_W` meets within
+  /// `max_range` (m), over every object but `ignore_body`'s, at the given poses (Bullet's ray
+  /// test; a ray starting inside a convex shape does not hit it). Leaves the state that
+  /// skipped_contacts() reads untouched. Throws pivot::Error for non-finite input, a zero
+  /// direction or a non-positive range
+  [[nodiscard]] RayHit ray_cast(const std::function<Pose(int)>& pose, const Vec3& from_W,
+                                const Vec3& direction_W, double max_range, int ignore_body) const;
 
  private:
   struct Impl;

@@ -29,6 +29,7 @@ class BallJoint final : public Joint {
             const Pose& B0);
 
   [[nodiscard]] JointType type() const override { return JointType::ball; }
+  [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }
   /// 3
   [[nodiscard]] int equality_rows() const override { return 3; }
   /// rows 0–2: g = p_A − p_B with the Jacobian above

@@ -33,6 +33,7 @@ class FixedJoint final : public Joint {
              const Pose& B0);
 
   [[nodiscard]] JointType type() const override { return JointType::fixed; }
+  [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }
   /// 6
   [[nodiscard]] int equality_rows() const override { return 6; }
   /// rows 0–2 rotation lock, rows 3–5 ball (see the top of this file)

@@ -50,6 +50,9 @@ class HingeJoint final : public Joint {
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
   /// the hinge angle θ in rad, in (−π, π], 0 at creation
   [[nodiscard]] double coordinate(const Pose& A, const Pose& B) const override;
+  [[nodiscard]] double coordinate_rate(const Pose& A, const Pose& B, const Vec6& v_A,
+                                       const Vec6& v_B) const override;
+  [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }
   /// g = θ − lower ≥ 0 (J = dθ/dt row) and g = upper − θ ≥ 0 (J = −dθ/dt row), each only when
   /// its g ≤ margin (rad); none without limits
   void limits(const Pose& A, const Pose& B, double margin, ConstraintRows& out) const override;

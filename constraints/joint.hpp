@@ -8,7 +8,8 @@
 // Every Jacobian is a twist Jacobian (angular first, world-aligned at each body's centre of
 // mass, Cline 2002 §2.5.2), consistent in sign with its g:  d/dt g = J_A v_A + J_B v_B.
 // tests/constraints checks this by finite differences for every joint; the post-stabilization
-// step J dp = −g relies on it (the printed sign of J_B in Cline eq. 4.6 is wrong; checked by finite differences in tests/constraints).
+// step J dp = −g relies on it (the printed sign of J_B in Cline eq. 4.6 is wrong; checked by finite
+// differences in tests/constraints).
 
 #include <Eigen/Core>
 #include <optional>
@@ -86,6 +87,14 @@ class Joint {
   [[nodiscard]] virtual double coordinate(const Pose& /*A*/, const Pose& /*B*/) const {
     return 0.0;
   }
+  /// the rate of coordinate() at poses A, B and twists v_A, v_B (rad/s or m/s; 0 for joints
+  /// without a single free coordinate): the limit and motor rows' Jacobian times the twists
+  [[nodiscard]] virtual double coordinate_rate(const Pose& /*A*/, const Pose& /*B*/,
+                                               const Vec6& /*v_A*/, const Vec6& /*v_B*/) const {
+    return 0.0;
+  }
+  /// the anchor point fixed in body A, in A's frame (m): where the joint's reaction is reported
+  [[nodiscard]] virtual Vec3 anchor_in_A() const { return Vec3::Zero(); }
   /// limit rows whose bound is within `margin` of being reached (0, 1 or 2 rows),
   /// g = coordinate − lower ≥ 0 and g = upper − coordinate ≥ 0; out is resized
   virtual void limits(const Pose& /*A*/, const Pose& /*B*/, double /*margin*/,

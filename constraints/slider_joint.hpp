@@ -47,6 +47,9 @@ class SliderJoint final : public Joint {
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
   /// the displacement s = t0·(p_B − p_A) in m, 0 at creation
   [[nodiscard]] double coordinate(const Pose& A, const Pose& B) const override;
+  [[nodiscard]] double coordinate_rate(const Pose& A, const Pose& B, const Vec6& v_A,
+                                       const Vec6& v_B) const override;
+  [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }
   /// g = s − lower ≥ 0 (J = ds/dt row) and g = upper − s ≥ 0 (J = −ds/dt row), each only when
   /// its g ≤ margin (m); none without limits
   void limits(const Pose& A, const Pose& B, double margin, ConstraintRows& out) const override;

@@ -37,6 +37,7 @@ class UniversalJoint final : public Joint {
                  const Pose& B0);
 
   [[nodiscard]] JointType type() const override { return JointType::universal; }
+  [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }
   /// 4
   [[nodiscard]] int equality_rows() const override { return 4; }
   /// rows 0–2 ball, row 3 axis angle (see the top of this file)

@@ -326,6 +326,12 @@ std::vector<Contact> World::current_contacts() {
   return contacts;
 }
 
+RayHit World::ray_cast(const Vec3& origin_W, const Vec3& direction_W, double max_range,
+                       int ignore_body) const {
+  return collision_->ray_cast([this](int i) { return set_.pose(i); }, origin_W, direction_W,
+                              max_range, ignore_body);
+}
+
 double World::deepest_penetration(const std::vector<Contact>& contacts) {
   double depth = 0.0;
   for (const Contact& c : contacts) depth = std::max(depth, -c.gap);

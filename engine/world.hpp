@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "pivot/collision/collision_world.hpp"
 #include "pivot/collision/contact.hpp"
 #include "pivot/constraints/ball_joint.hpp"
 #include "pivot/constraints/fixed_joint.hpp"
@@ -272,6 +273,11 @@ class World {
   /// collision detection at the current state: the contacts with gap ≤ the contact margin
   /// (what the step's stages detect; e.g. for the animator mode, engine/animator.hpp)
   [[nodiscard]] std::vector<Contact> current_contacts();
+  /// the first body surface a ray from origin_W along direction_W meets within max_range (m)
+  /// at the current poses, `ignore_body`'s shape left out (CollisionWorld::ray_cast; a ray
+  /// starting inside a convex shape does not hit it). Throws pivot::Error for non-finite input
+  [[nodiscard]] RayHit ray_cast(const Vec3& origin_W, const Vec3& direction_W, double max_range,
+                                int ignore_body = kWorldBody) const;
 
   /// kinetic energy Σ ½ vᵀ M v, J
   [[nodiscard]] double kinetic_energy() const;
