@@ -1,8 +1,10 @@
+// Long file: the one Bullet bridge, every Bullet-backed manifold and the narrow-phase dispatch
+// in one place (docs/collision.md).
+//
 // The Bullet bridge, the only source of Pivot that includes Bullet (through bullet_shapes.hpp):
 // the shapes as Bullet objects, the broadphase, GJK/EPA, the mesh queries, and the narrow
 // phase's dispatch through the pair table (pair_table.hpp); the analytic manifolds are in
-// manifold_plane.cpp and manifold_segments.cpp (manifold.hpp). A long file, since every
-// Bullet-backed manifold and the dispatch are kept in one place (docs/collision.md).
+// manifold_plane.cpp and manifold_segments.cpp (manifold.hpp).
 //
 // What Bullet does here: it holds one btCollisionObject per body (shapes mapped one to one:
 // btSphereShape, btBoxShape, btCapsuleShapeZ, btCylinderShapeZ, an exact ellipsoid,

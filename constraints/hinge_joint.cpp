@@ -77,13 +77,6 @@ double HingeJoint::coordinate(const Pose& A, const Pose& B) const {
   return angle(A, B, nullptr, nullptr);
 }
 
-double HingeJoint::coordinate_rate(const Pose& A, const Pose& B, const Vec6& v_A,
-                                   const Vec6& v_B) const {
-  Eigen::Matrix<double, 1, 6> j_A, j_B;
-  angle(A, B, &j_A, &j_B);
-  return (j_A * v_A + j_B * v_B)(0);
-}
-
 void HingeJoint::limits(const Pose& A, const Pose& B, double margin, ConstraintRows& out) const {
   if (!limits_) {
     out.resize(0);
@@ -94,7 +87,7 @@ void HingeJoint::limits(const Pose& A, const Pose& B, double margin, ConstraintR
   joint_detail::write_limit_rows(theta, j_A, j_B, *limits_, margin, out);
 }
 
-bool HingeJoint::coordinate_rate(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {
+bool HingeJoint::coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {
   angle(A, B, &J_A, &J_B);
   return true;
 }

@@ -50,8 +50,6 @@ class HingeJoint final : public Joint {
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
   /// the hinge angle θ in rad, in (−π, π], 0 at creation
   [[nodiscard]] double coordinate(const Pose& A, const Pose& B) const override;
-  [[nodiscard]] double coordinate_rate(const Pose& A, const Pose& B, const Vec6& v_A,
-                                       const Vec6& v_B) const override;
   [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }
   /// g = θ − lower ≥ 0 (J = dθ/dt row) and g = upper − θ ≥ 0 (J = −dθ/dt row), each only when
   /// its g ≤ margin (rad); none without limits
@@ -59,7 +57,7 @@ class HingeJoint final : public Joint {
   /// the row with J_A v_A + J_B v_B = dθ/dt, the target and the impulse bound; none without motor
   [[nodiscard]] std::optional<MotorRow> motor(const Pose& A, const Pose& B) const override;
   /// the rate row of coordinate(): the motor's row, with or without a motor
-  bool coordinate_rate(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const override;
+  bool coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const override;
 
   /// the hinge axis in A's body frame (unit)
   [[nodiscard]] const Vec3& axis_A() const { return axis_A_; }

@@ -88,10 +88,12 @@ class Joint {
     return 0.0;
   }
   /// the rate of coordinate() at poses A, B and twists v_A, v_B (rad/s or m/s; 0 for joints
-  /// without a single free coordinate): the limit and motor rows' Jacobian times the twists
-  [[nodiscard]] virtual double coordinate_rate(const Pose& /*A*/, const Pose& /*B*/,
-                                               const Vec6& /*v_A*/, const Vec6& /*v_B*/) const {
-    return 0.0;
+  /// without a single free coordinate): J_A v_A + J_B v_B with the rows of coordinate_row
+  [[nodiscard]] double coordinate_rate(const Pose& A, const Pose& B, const Vec6& v_A,
+                                       const Vec6& v_B) const {
+    Row6 J_A, J_B;
+    if (!coordinate_row(A, B, J_A, J_B)) return 0.0;
+    return (J_A * v_A + J_B * v_B)(0);
   }
   /// the anchor point fixed in body A, in A's frame (m): where the joint's reaction is reported
   [[nodiscard]] virtual Vec3 anchor_in_A() const { return Vec3::Zero(); }
@@ -103,8 +105,8 @@ class Joint {
   }
   /// the rate row of the joint's free coordinate, q̇ = J_A v_A + J_B v_B (hinge angle θ in
   /// rad, slider displacement in m); false for joints without a single free coordinate
-  virtual bool coordinate_rate(const Pose& /*A*/, const Pose& /*B*/, Row6& /*J_A*/,
-                               Row6& /*J_B*/) const {
+  virtual bool coordinate_row(const Pose& /*A*/, const Pose& /*B*/, Row6& /*J_A*/,
+                              Row6& /*J_B*/) const {
     return false;
   }
   /// the motor row, if this joint has a motor

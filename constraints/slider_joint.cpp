@@ -63,13 +63,6 @@ double SliderJoint::coordinate(const Pose& A, const Pose& B) const {
   return along(A, B, t_A_[0], nullptr, nullptr);
 }
 
-double SliderJoint::coordinate_rate(const Pose& A, const Pose& B, const Vec6& v_A,
-                                    const Vec6& v_B) const {
-  Eigen::Matrix<double, 1, 6> j_A, j_B;
-  along(A, B, t_A_[0], &j_A, &j_B);
-  return (j_A * v_A + j_B * v_B)(0);
-}
-
 void SliderJoint::limits(const Pose& A, const Pose& B, double margin, ConstraintRows& out) const {
   if (!limits_) {
     out.resize(0);
@@ -80,7 +73,7 @@ void SliderJoint::limits(const Pose& A, const Pose& B, double margin, Constraint
   joint_detail::write_limit_rows(s, j_A, j_B, *limits_, margin, out);
 }
 
-bool SliderJoint::coordinate_rate(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {
+bool SliderJoint::coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {
   along(A, B, t_A_[0], &J_A, &J_B);
   return true;
 }

@@ -47,8 +47,6 @@ class SliderJoint final : public Joint {
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
   /// the displacement s = t0·(p_B − p_A) in m, 0 at creation
   [[nodiscard]] double coordinate(const Pose& A, const Pose& B) const override;
-  [[nodiscard]] double coordinate_rate(const Pose& A, const Pose& B, const Vec6& v_A,
-                                       const Vec6& v_B) const override;
   [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }
   /// g = s − lower ≥ 0 (J = ds/dt row) and g = upper − s ≥ 0 (J = −ds/dt row), each only when
   /// its g ≤ margin (m); none without limits
@@ -56,7 +54,7 @@ class SliderJoint final : public Joint {
   /// the row with J_A v_A + J_B v_B = ds/dt, the target and the impulse bound; none without motor
   [[nodiscard]] std::optional<MotorRow> motor(const Pose& A, const Pose& B) const override;
   /// the rate row of coordinate(): the motor's row, with or without a motor
-  bool coordinate_rate(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const override;
+  bool coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const override;
 
   /// the sliding axis in A's body frame (unit)
   [[nodiscard]] const Vec3& axis_A() const { return t_A_[0]; }

@@ -271,7 +271,7 @@ int World::add_actuator(const ActuatorSettings& s) {
                             pivot::quoted(s.name), s.joint, joint_count()));
   const Joint& joint = *joints_[s.joint];
   Row6 J_A, J_B;
-  if (!joint.coordinate_rate(set_.pose(joint.body_a()), set_.pose(joint.body_b()), J_A, J_B))
+  if (!joint.coordinate_row(set_.pose(joint.body_a()), set_.pose(joint.body_b()), J_A, J_B))
     throw Error(
         fmt::format("actuator {}: joint {} is a {} joint, without a single free "
                     "coordinate (hinge or slider wanted)",

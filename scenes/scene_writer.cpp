@@ -350,6 +350,26 @@ ojson spring_json(const SceneSpring& sp) {
           {"rest_length", s.rest_length}};
 }
 
+// the target as its keys (a CSV target's rows included: the written scene needs no other file);
+// one key at t = 0 is the constant it came from
+ojson actuator_json(const SceneActuator& a) {
+  const ActuatorSettings& s = a.settings;
+  ojson j = {{"name", s.name}, {"joint", a.joint}, {"type", to_string(s.type)}};
+  if (s.type != ActuatorType::effort) {
+    if (s.type == ActuatorType::position) j["kp"] = s.kp;
+    j["kd"] = s.kd;
+  }
+  j["effort_limit"] = s.effort_limit;
+  if (s.keys.size() == 1 && s.keys[0].first == 0.0) {
+    j["target"] = s.keys[0].second;
+  } else {
+    ojson keys = ojson::array();
+    for (const auto& [t, v] : s.keys) keys.push_back({t, v});
+    j["target"] = {{"keys", keys}};
+  }
+  return j;
+}
+
 ojson manipulandum_json(const SceneManipulandum& m) {
   return {{"body", m.body},
           {"trajectory", m.trajectory_path.string()},
@@ -464,6 +484,10 @@ std::string resolved_scene_json(const Scene& scene) {
   for (const SceneJoint& jt : scene.joints) j["joints"].push_back(joint_json(jt));
   j["springs"] = ojson::array();
   for (const SceneSpring& s : scene.springs) j["springs"].push_back(spring_json(s));
+  if (!scene.actuators.empty()) {
+    j["actuators"] = ojson::array();
+    for (const SceneActuator& a : scene.actuators) j["actuators"].push_back(actuator_json(a));
+  }
   if (!scene.manipulanda.empty()) {
     j["manipulanda"] = ojson::array();
     for (const SceneManipulandum& m : scene.manipulanda)
