@@ -11,31 +11,28 @@
 
 #include <fmt/core.h>
 
+#include "pivot/core/bounded_file.hpp"
 #include "pivot/core/error.hpp"
 
 namespace pivot::detail {
 
 std::string read_mesh_text(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw Error(path, "", "is a folder, not a mesh file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "", "cannot open the mesh file");
-  // read at most kMaxMeshBytes + 1 bytes: a larger file (or an endless one, /dev/zero) is
-  // refused without reading it all
   std::string text;
-  std::array<char, 1 << 16> chunk{};
-  while (in && text.size() <= kMaxMeshBytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  switch (read_at_most(path, kMaxMeshBytes, text)) {
+    case FileRead::ok:
+      return text;
+    case FileRead::folder:
+      throw Error(path, "", "is a folder, not a mesh file");
+    case FileRead::cannot_open:
+      throw Error(path, "", "cannot open the mesh file");
+    case FileRead::cannot_read:
+      throw Error(path, "", "cannot read the mesh file");
+    case FileRead::too_large:
+      break;
   }
-  if (in.bad()) throw Error(path, "", "cannot read the mesh file");
-  if (text.size() > kMaxMeshBytes)
-    throw Error(
-        path, "",
-        fmt::format("the file is larger than the limit of {} MiB for a mesh (docs/limits.md)",
-                    kMaxMeshBytes >> 20));
-  return text;
+  throw Error(path, "",
+              fmt::format("the file is larger than the limit of {} MiB for a mesh (docs/limits.md)",
+                          kMaxMeshBytes >> 20));
 }
 
 namespace {

@@ -3,11 +3,12 @@
 
 #include <fmt/core.h>
 
-#include <optional>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
+#include "pivot/core/bounded_file.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/core/number_text.hpp"
 #include "pivot/scenes/bvh.hpp"
@@ -55,7 +56,8 @@ class Reader {
       ++line_;
       col_ = 0;
     }
-    fail(static_cast<int>(lines_.size()), std::string("unexpected end of file: expected ") + expected);
+    fail(static_cast<int>(lines_.size()),
+         std::string("unexpected end of file: expected ") + expected);
   }
 
   void expect(std::string_view word) {
@@ -72,7 +74,8 @@ class Reader {
   double to_number(const Token& t, const char* what) const {
     const std::optional<double> value = read_finite_number(t.text);
     if (!value)
-      fail(t.line, std::string("expected ") + what + ", a finite number (got " + quoted(t.text) + ")");
+      fail(t.line,
+           std::string("expected ") + what + ", a finite number (got " + quoted(t.text) + ")");
     return *value;
   }
 
@@ -87,7 +90,9 @@ class Reader {
     return out;
   }
 
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+  static bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+  }
 
   std::string_view source_;
 
@@ -132,13 +137,16 @@ void read_joint(Reader& r, BvhClip& clip, int parent, const Token& keyword, int&
   const Token count = r.next("the channel count");
   const double n = r.to_number(count, "the channel count");
   if (n != std::floor(n) || n < 0 || n > 6)
-    r.fail(count.line, "the channel count must be an integer 0 to 6 (got " + quoted(count.text) + ")");
+    r.fail(count.line,
+           "the channel count must be an integer 0 to 6 (got " + quoted(count.text) + ")");
   for (int i = 0; i < static_cast<int>(n); ++i) {
     const Token c = r.next("a channel name");
     const auto ch = parse_channel(c.text);
     if (!ch)
-      r.fail(c.line, "expected a channel (Xposition, Yposition, Zposition, Xrotation, Yrotation, "
-                     "Zrotation), got " + quoted(c.text));
+      r.fail(c.line,
+             "expected a channel (Xposition, Yposition, Zposition, Xrotation, Yrotation, "
+             "Zrotation), got " +
+                 quoted(c.text));
     for (BvhChannel seen : j.channels)
       if (seen == *ch) r.fail(c.line, "channel " + std::string(c.text) + " appears twice");
     j.channels.push_back(*ch);
@@ -152,7 +160,8 @@ void read_joint(Reader& r, BvhClip& clip, int parent, const Token& keyword, int&
     const Token t = r.next("JOINT, End Site or '}'");
     if (t.text == "}") break;
     if (t.text == "JOINT") {
-      if (clip.joints[index].end_site) r.fail(t.line, "a joint with an End Site has no other children");
+      if (clip.joints[index].end_site)
+        r.fail(t.line, "a joint with an End Site has no other children");
       read_joint(r, clip, index, t, channels);
       has_children = true;
     } else if (t.text == "End") {
@@ -200,7 +209,8 @@ BvhClip parse_bvh(std::string_view text, std::string_view source) {
   read_joint(r, clip, -1, root, channels);
   const Token motion = r.next("MOTION");
   if (motion.text == "ROOT") r.fail(motion.line, "a BVH file has one ROOT");
-  if (motion.text != "MOTION") r.fail(motion.line, "expected MOTION (got " + quoted(motion.text) + ")");
+  if (motion.text != "MOTION")
+    r.fail(motion.line, "expected MOTION (got " + quoted(motion.text) + ")");
   r.expect("Frames:");
   const Token count = r.next("the frame count");
   const double frames = r.to_number(count, "the frame count");
@@ -231,16 +241,17 @@ BvhClip parse_bvh(std::string_view text, std::string_view source) {
     const auto tokens = split(line, content);
     if (first) {
       first = false;
-      if (!tokens.empty()) r.fail(line, "unexpected " + quoted(tokens[0].text) + " after the frame time");
+      if (!tokens.empty())
+        r.fail(line, "unexpected " + quoted(tokens[0].text) + " after the frame time");
       continue;
     }
     if (tokens.empty()) continue;
-    if (row >= n)
-      r.fail(line, "more frame lines than Frames: " + std::to_string(n));
+    if (row >= n) r.fail(line, "more frame lines than Frames: " + std::to_string(n));
     if (static_cast<int>(tokens.size()) != channels)
       r.fail(line, "frame " + std::to_string(row) + " has " + std::to_string(tokens.size()) +
                        " values, the hierarchy declares " + std::to_string(channels) + " channels");
-    for (int c = 0; c < channels; ++c) clip.frames(row, c) = r.to_number(tokens[c], "a channel value");
+    for (int c = 0; c < channels; ++c)
+      clip.frames(row, c) = r.to_number(tokens[c], "a channel value");
     ++row;
   }
   if (row < n)
@@ -251,19 +262,20 @@ BvhClip parse_bvh(std::string_view text, std::string_view source) {
 
 BvhClip load_bvh(const std::filesystem::path& file) {
   const std::string name = file.string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw Error(name, "", "is a folder, not a BVH file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(name, "", "cannot open the file");
   std::string text;
-  char chunk[65536];
-  while (in && text.size() <= kMaxBvhBytes) {
-    in.read(chunk, sizeof chunk);
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  switch (detail::read_at_most(file, kMaxBvhBytes, text)) {
+    case detail::FileRead::ok:
+      return parse_bvh(text, name);
+    case detail::FileRead::folder:
+      throw Error(name, "", "is a folder, not a BVH file");
+    case detail::FileRead::cannot_open:
+      throw Error(name, "", "cannot open the file");
+    case detail::FileRead::cannot_read:
+      throw Error(name, "", "cannot read the file");
+    case detail::FileRead::too_large:
+      break;
   }
-  if (text.size() > kMaxBvhBytes)
-    throw Error(name, "", "larger than " + std::to_string(kMaxBvhBytes) + " bytes");
-  return parse_bvh(text, name);
+  throw Error(name, "", "larger than " + std::to_string(kMaxBvhBytes) + " bytes");
 }
 
 }  // namespace pivot

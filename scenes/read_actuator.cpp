@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "pivot/core/bounded_file.hpp"
 #include "pivot/core/csv_line.hpp"
 #include "pivot/core/number_text.hpp"
 #include "pivot/scenes/json_reader.hpp"
@@ -18,19 +19,19 @@ constexpr std::size_t kMaxTargetBytes = std::size_t{64} << 20;
 // a CSV time series "time,value" (an optional header line of non-numbers), times increasing
 std::vector<std::pair<double, double>> read_target_csv(const Context& ctx, const std::string& ptr,
                                                        const fs::path& file) {
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) ctx.fail(ptr, file.string() + " is a folder, not a CSV file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) ctx.fail(ptr, "cannot open the target file " + file.string());
   std::string text;
-  std::array<char, 1 << 16> chunk{};
-  while (in && text.size() <= kMaxTargetBytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  switch (detail::read_at_most(file, kMaxTargetBytes, text)) {
+    case detail::FileRead::ok:
+      break;
+    case detail::FileRead::folder:
+      ctx.fail(ptr, file.string() + " is a folder, not a CSV file");
+    case detail::FileRead::cannot_open:
+      ctx.fail(ptr, "cannot open the target file " + file.string());
+    case detail::FileRead::cannot_read:
+      ctx.fail(ptr, "cannot read the target file " + file.string());
+    case detail::FileRead::too_large:
+      ctx.fail(ptr, file.string() + " is larger than the limit of 64 MiB for a target file");
   }
-  if (in.bad()) ctx.fail(ptr, "cannot read the target file " + file.string());
-  if (text.size() > kMaxTargetBytes)
-    ctx.fail(ptr, file.string() + " is larger than the limit of 64 MiB for a target file");
   std::vector<std::pair<double, double>> keys;
   std::istringstream lines(text);
   std::string line;

@@ -37,23 +37,8 @@ std::vector<SceneVisual> read_visuals(const Context& ctx, const json& j, const s
     } else if (type == "mesh") {
       const Object s(ctx, o.required("shape"), sptr, {"type", "file", "scale"});
       v.type = ShapeType::mesh;
-      v.file = s.required_string("file");
-      if (v.file.empty())
-        ctx.fail(s.pointer("file"), "expected the path of a mesh file (got \"\")");
-      fs::path path(v.file);
-      if (path.is_relative()) path = ctx.base_dir / path;
-      std::error_code ec;
-      const fs::path absolute = fs::absolute(path, ec);
-      v.file_path = (ec ? path : absolute).lexically_normal();
-      if (!std::ifstream(v.file_path))
-        ctx.fail(s.pointer("file"), fmt::format("cannot read the mesh file {}",
-                                                pivot::quoted(v.file_path.string(), 256)));
-      if (s.has("scale")) {
-        const json& scale = s.required("scale");
-        v.scale = scale.is_number()
-                      ? Vec3::Constant(number(ctx, scale, s.pointer("scale"), Range::positive))
-                      : vec3(ctx, scale, s.pointer("scale"), Range::positive);
-      }
+      read_mesh_path(ctx, s, nullptr, v.file, v.file_path);
+      v.scale = read_mesh_scale(ctx, s);
     } else {
       ctx.fail(probe.pointer("type"), fmt::format("unknown visual shape type {} (expected one of: "
                                                   "box, sphere, cylinder, mesh)",

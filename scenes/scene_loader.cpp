@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "pivot/core/bounded_file.hpp"
 #include "pivot/scenes/json_reader.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/section_readers.hpp"
@@ -206,23 +207,23 @@ namespace {
 // the file's text: at most kMaxSceneBytes + 1 bytes are read, so a larger file (or an endless
 // one, /dev/zero) is refused without reading it all
 std::string read_scene_text(const fs::path& file) {
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) throw Error(file.string(), "", "is a folder, not a scene file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(file.string(), "", "cannot open the file");
   std::string text;
-  std::array<char, 1 << 16> chunk{};
-  while (in && text.size() <= kMaxSceneBytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  switch (detail::read_at_most(file, kMaxSceneBytes, text)) {
+    case detail::FileRead::ok:
+      return text;
+    case detail::FileRead::folder:
+      throw Error(file.string(), "", "is a folder, not a scene file");
+    case detail::FileRead::cannot_open:
+      throw Error(file.string(), "", "cannot open the file");
+    case detail::FileRead::cannot_read:
+      throw Error(file.string(), "", "cannot read the file");
+    case detail::FileRead::too_large:
+      break;
   }
-  if (in.bad()) throw Error(file.string(), "", "cannot read the file");
-  if (text.size() > kMaxSceneBytes)
-    throw Error(
-        file.string(), "",
-        fmt::format("the file is larger than the limit of {} MiB for a scene (docs/limits.md)",
-                    kMaxSceneBytes >> 20));
-  return text;
+  throw Error(
+      file.string(), "",
+      fmt::format("the file is larger than the limit of {} MiB for a scene (docs/limits.md)",
+                  kMaxSceneBytes >> 20));
 }
 
 }  // namespace

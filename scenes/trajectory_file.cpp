@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "pivot/core/bounded_file.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/core/number_text.hpp"
 #include "pivot/scenes/json_reader.hpp"
@@ -122,21 +123,21 @@ KinematicTrack parse_trajectory(std::string_view text, std::string_view source) 
 }
 
 KinematicTrack load_trajectory(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec))
-    throw Error(file.string(), "", "is a folder, not a trajectory file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(file.string(), "", "cannot open the trajectory file");
+  const std::string name = file.string();
   std::string text;
-  std::array<char, 1 << 16> chunk{};
-  while (in && text.size() <= kMaxTrajectoryBytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  switch (detail::read_at_most(file, kMaxTrajectoryBytes, text)) {
+    case detail::FileRead::ok:
+      return parse_trajectory(text, name);
+    case detail::FileRead::folder:
+      throw Error(name, "", "is a folder, not a trajectory file");
+    case detail::FileRead::cannot_open:
+      throw Error(name, "", "cannot open the trajectory file");
+    case detail::FileRead::cannot_read:
+      throw Error(name, "", "cannot read the trajectory file");
+    case detail::FileRead::too_large:
+      break;
   }
-  if (in.bad()) throw Error(file.string(), "", "cannot read the trajectory file");
-  if (text.size() > kMaxTrajectoryBytes)
-    throw Error(file.string(), "", "the file is larger than the limit of 64 MiB for a trajectory");
-  return parse_trajectory(text, file.string());
+  throw Error(name, "", "the file is larger than the limit of 64 MiB for a trajectory");
 }
 
 }  // namespace pivot

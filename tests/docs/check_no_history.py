@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The docs and the library's sources describe the code as it is: no line of README.md,
 docs/**/*.md or the library's sources (engine/, collision/, lcp/, constraints/, core/,
-scenes/*.cpp|hpp) numbers a past work period or an issue ("session 12", "issue #24", "(#24)",
-"stop 31"), and none cites a private notes/ file that a clone does not have (notes/kry.md);
+scenes/*.cpp|hpp) numbers a past work period or an issue ("session N", "issue #N", "(#N)",
+"stop N"), and none cites a private notes/ file that a clone does not have (notes/kry.md);
 a comment cites the paper's section or a docs/ page instead. Git keeps the history.
 
 usage: check_no_history.py REPOSITORY_ROOT"""
