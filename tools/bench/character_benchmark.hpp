@@ -1,5 +1,5 @@
 #pragma once
-// The motion-capture-driven character (issue #22, docs/character.md; Cline 2002 §5.1):
+// The motion-capture-driven character (docs/character.md; Cline 2002 §5.1):
 //   - speed: steps per second of the 54-DOF walking character at h = 1 ms, undisturbed and in
 //     the shipped scene with two balls thrown at it, against the issue's target of 1000
 //     steps/s (30× the thesis' ">30 fps" at 30 fps of real time);

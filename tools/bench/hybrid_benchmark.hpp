@@ -1,5 +1,5 @@
 #pragma once
-// The hybrid accuracy/cost study (issue #8, docs/hybrid.md "Accuracy and cost against the LCP"):
+// The hybrid accuracy/cost study (docs/hybrid.md "Accuracy and cost against the LCP"):
 // an ellipsoid rolling without slip on a plane for a few seconds, integrated
 //   - in reduced contact coordinates (Kry & Pai 2002; engine/hybrid/reduced_contact_integrator.hpp)
 //     with 10 ms frames, directly and through World's hybrid switch,

@@ -252,7 +252,7 @@ int run_lcp_benchmark(const LcpBenchOptions& o, std::ostream& out) {
   }
   summary.print(out);
 
-  // the targets of issue #9, measured
+  // the LCP targets, measured
   out << "\nTargets (measured, not asserted):\n\n";
   if (pivot_misses.empty()) {
     out << "- Pivot solves every problem that some peer solves: **met**\n";
@@ -286,7 +286,7 @@ int run_lcp_benchmark(const LcpBenchOptions& o, std::ostream& out) {
         big.empty() ? "—" : format_number(*std::min_element(big.begin(), big.end())),
         format_number(geometric_mean(big)),
         slow.empty() ? "" : fmt::format("; below 2× on {}", fmt::join(slow, ", ")));
-    // issue #16: at n ≤ 30, Pivot's median time no worse than Siconos' (problems both solved)
+    // the small-LCP target: at n ≤ 30, Pivot's median time no worse than Siconos' (problems both solved)
     std::vector<double> pivot_small, siconos_small;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const Cell& c = cells[i][s];

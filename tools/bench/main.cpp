@@ -1,4 +1,4 @@
-// pivot-bench: Pivot side by side with peer engines, in one run (issue #9).
+// pivot-bench: Pivot side by side with peer engines, in one run.
 //
 //   pivot-bench [all]      everything below, in this order (a few minutes on 2 cores)
 //   pivot-bench lcp        LCP solvers on the shared data set and on LCPs of Pivot's own steps
@@ -8,7 +8,7 @@
 //                          (accuracy and cost; docs/hybrid.md)
 //   pivot-bench bowl       the bowl thrown on a table, Loop surfaces: Kry & Pai 2002 Table II
 //                          (docs/loop-surfaces.md)
-//   pivot-bench speed      the targets of issue #16: small scenes, a 20-cube stack, large and
+//   pivot-bench speed      the speed targets: small scenes, a 20-cube stack, large and
 //                          separate pyramids (1 and 2 threads)
 //   pivot-bench character  the motion-capture-driven character: steps/s of the 54-DOF walk,
 //                          tracking error, explicit against implicit feedback (docs/character.md)
@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   auto* scaling = app.add_subcommand("scaling", "time per step against pyramid size");
   auto* hybrid =
       app.add_subcommand("hybrid", "rolling ellipsoid: reduced coordinates against the LCP");
-  auto* speed = app.add_subcommand("speed", "the speed targets of issue #16");
+  auto* speed = app.add_subcommand("speed", "the speed targets");
   auto* small = app.add_subcommand("small", "the small scenes against ODE and the 20-cube stack");
   auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
   auto* character = app.add_subcommand("character", "the motion-capture-driven character");

@@ -1,5 +1,5 @@
 #pragma once
-// Contact generation of sdf shapes (issue #20, docs/distributed-contact.md): the point shell's
+// Contact generation of sdf shapes (docs/distributed-contact.md): the point shell's
 // nested-tree traversal against brute force over every point and against Bullet's GImpact on
 // the same two meshes (sdf_bullet.hpp, when compiled in), along a short motion, on dense pairs
 // (peg in hole, sled over bumps, comb in slots) and sparse ones (the peg on a corner or an edge),

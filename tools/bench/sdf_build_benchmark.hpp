@@ -1,5 +1,5 @@
 #pragma once
-// Building an sdf shape from a large mesh (issue #20's target: a 256³ field from a
+// Building an sdf shape from a large mesh (the target: a 256³ field from a
 // 100k-triangle mesh in under a minute; Barbič 2007 needed about an hour): a closed UV sphere of
 // at least `triangles` triangles is written as an OBJ file and loaded by load_sdf_shape with a
 // voxel of 1/`resolution` of its diameter, the whole path a scene's sdf shape takes (the OBJ

@@ -209,7 +209,7 @@ double calibration_speedup() {
 // 2, …): each round's mean step, the medians over the rounds, and whether every final state is
 // the same bit for bit. The rounds: this 2-core virtual machine's second core is shared, and a
 // single pair of runs gave 1.11× and 1.49× in two runs an hour apart while pivot run gave
-// 1.69–1.82× in between (docs/benchmarks.md, session 15).
+// 1.69–1.82× in between (docs/benchmarks.md).
 void separate_pyramids(const SpeedBenchOptions& o, std::ostream& out) {
   const SceneCase c = separate_pyramids_case(o.separate_pyramids, 10);
   const IsolatedResult r = run_isolated(
@@ -290,7 +290,7 @@ void separate_pyramids(const SpeedBenchOptions& o, std::ostream& out) {
 }  // namespace
 
 void run_speed_benchmark(const SpeedBenchOptions& o, std::ostream& out) {
-  out << "## Speed (issue #16)\n\nMeasured, never asserted; each run in a child process with a "
+  out << "## Speed\n\nMeasured, never asserted; each run in a child process with a "
          "budget of "
       << o.budget_seconds << " s of wall time.\n\n";
   small_scenes(o, out);

@@ -1,5 +1,5 @@
 #pragma once
-// pivot-bench speed: the targets of issue #16 ("speed at both ends"), measured and printed, never
+// pivot-bench speed: the speed targets ("speed at both ends"), measured and printed, never
 // asserted: small scenes against ODE's dWorldStep, a 20-box stack against ODE (dWorldStep and
 // QuickStep) and Bullet, every step of large pyramids, the growth of the step time with the
 // pyramid's size, 8 separate pyramids on 1 and 2 threads, and up to 10⁵ free bodies.
@@ -20,7 +20,7 @@ struct SpeedBenchOptions {
   int separate_steps = 40;
   int separate_rounds = 3;          ///< alternating 1- and 2-thread runs
   double stack_duration = 10.0;     ///< the 20-box stack, s simulated
-  FreeBodiesOptions free_bodies{};  ///< N shapeless free bodies, up to 10⁵ (issue #24)
+  FreeBodiesOptions free_bodies{};  ///< N shapeless free bodies, up to 10⁵
 };
 
 void run_speed_benchmark(const SpeedBenchOptions& options, std::ostream& out);
