@@ -18,9 +18,11 @@
 // for solver trouble: it reports it in the StepReport and never writes a NaN into the state.
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -308,6 +310,23 @@ class World {
   [[nodiscard]] bool in_reduced_mode(int body) const { return is_reduced(body); }
   /// totals over all steps so far
   [[nodiscard]] const RunTotals& totals() const { return totals_; }
+
+  // checkpoints (world_checkpoint.cpp, docs/checkpoints.md)
+  /// everything a step reads that is not the model, as bytes: every body's pose and twist, the
+  /// time, the step count and the time-step history, the LCP warm starts, the hybrid switch's
+  /// entry streaks and back-off counters, and the run totals; stamped with a format version, a
+  /// build fingerprint and the fingerprint of this World's structure, with a checksum. A World
+  /// built from the same scene that restores these bytes steps on bit for bit as this one
+  /// would. Throws pivot::Error while a hybrid pair is in reduced mode (its reduced state is
+  /// not captured)
+  [[nodiscard]] std::string save_state() const;
+  /// puts back a state of save_state. Throws pivot::Error, leaving this World unchanged, for
+  /// bytes that are truncated, corrupt (checksum), of another format version or another build,
+  /// or of a World of another structure (bodies, shapes, joints, forces, settings). The last
+  /// step's results (contacts, impulses, report) are cleared
+  void restore_state(std::string_view bytes);
+  /// the fingerprint of this World's structure that checkpoints carry (docs/checkpoints.md)
+  [[nodiscard]] std::uint64_t structure_fingerprint() const;
 
  private:
   // the stages of step() (world_step.cpp), in order, over the step's context

@@ -37,6 +37,17 @@ class HybridSwitch {
  public:
   /// the pairs in reduced mode
   [[nodiscard]] const std::vector<ReducedPair>& pairs() const { return pairs_; }
+  /// the per-body counters that carry from step to step outside reduced pairs (checkpoints,
+  /// world_checkpoint.cpp): entry streaks, failed exits and back-off steps
+  struct Counters {
+    std::vector<int> streak, failures, backoff;
+  };
+  [[nodiscard]] Counters counters() const { return {streak_, failures_, backoff_}; }
+  void set_counters(Counters c) {
+    streak_ = std::move(c.streak);
+    failures_ = std::move(c.failures);
+    backoff_ = std::move(c.backoff);
+  }
   /// the pairs that separated inside this step: out of reduced mode since the separation
   /// instant, their bodies flown free to the step's end (next_pose, next_twist); kept until
   /// the World has written their poses (end_departures)
