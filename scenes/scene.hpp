@@ -36,6 +36,7 @@
 #include "pivot/engine/actuator.hpp"
 #include "pivot/engine/animator.hpp"
 #include "pivot/engine/rigid_body.hpp"
+#include "pivot/engine/sensors.hpp"
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/character.hpp"
 #include "pivot/scenes/interaction.hpp"
@@ -237,6 +238,9 @@ struct Scene {
   std::vector<SceneSpring> springs;
   /// actuators, added after the joints and springs (World actuator index a is actuators[a])
   std::vector<SceneActuator> actuators;
+  /// sensors ("sensors" in the file; engine/sensors.hpp), their body, joint and actuator
+  /// indices resolved; a run samples them into sensors.csv (docs/sensors.md)
+  std::vector<SensorSettings> sensors;
   /// trajectory couplings, added after the springs
   std::vector<SceneManipulandum> manipulanda;
   /// the character, added after the bodies, joints and springs (its bodies follow theirs)
