@@ -36,9 +36,10 @@ double coordinate(const World& world, int actuator) {
 
 }  // namespace
 
-TEST_CASE("arm_track: a seven-joint arm holds a pose within 1e-3 rad and tracks a 1 Hz sine "
-          "within 1e-2 rad, efforts within their limits",
-          "[scenes][actuator]") {
+TEST_CASE(
+    "arm_track: a seven-joint arm holds a pose within 1e-3 rad and tracks a 1 Hz sine "
+    "within 1e-2 rad, efforts within their limits",
+    "[scenes][actuator]") {
   const Scene scene = load_scene(pivot::test::source_scenes_dir() / "arm_track.json");
   REQUIRE(scene.actuators.size() == 7);
   World world = build_world(scene);

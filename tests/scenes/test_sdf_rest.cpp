@@ -78,15 +78,18 @@ void write_obj(const Mesh& m, const fs::path& file) {
 }
 
 struct Rest {
-  double lowest = 0.0;     // the lowest vertex's world z at the end, m
-  double reported = 0.0;   // World::max_penetration at the end, m
-  double worst_pen = 0.0;  // the deepest vertex below the plane at any step's end, m
-  double centre_z = 0.0;   // the body's final z, m
-  double speed = 0.0;      // its final |v|, m/s
+  double lowest = 0.0;         // the lowest vertex's world z at the end, m
+  double reported = 0.0;       // World::max_penetration at the end, m
+  double worst_pen = 0.0;      // the deepest vertex below the plane at any step's end, m
+  double centre_z = 0.0;       // the body's final z, m
+  double speed = 0.0;          // its final |v|, m/s
+  double other_impulse = 0.0;  // the largest normal impulse from a further body in a step, N·s
 };
 
-/// drops the mesh as an sdf shape on the plane z = 0 and runs it for `duration`
-Rest drop(const Mesh& m, const std::string& name, double z, const Quat& q, double duration) {
+/// drops the mesh as an sdf shape on the plane z = 0 and runs it for `duration`; `others` are
+/// further bodies (JSON objects, each with its leading comma) after it
+Rest drop(const Mesh& m, const std::string& name, double z, const Quat& q, double duration,
+          const std::string& others = "") {
   const fs::path dir =
       fs::temp_directory_path() / ("pivot-test-sdf-rest-" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -95,8 +98,8 @@ Rest drop(const Mesh& m, const std::string& name, double z, const Quat& q, doubl
       R"({{"pivot_scene": 1, "settings": {{"dt": 0.002, "duration": {}}}, "bodies": [
       {{"name": "ground", "fixed": true, "shape": {{"type": "plane"}}, "friction": 0.5}},
       {{"name": "b", "shape": {{"type": "sdf", "mesh": "{}.obj"}}, "mass": 0.5, "friction": 0.5,
-        "position": [0, 0, {}], "quat_wxyz": [{}, {}, {}, {}]}}]}})",
-      duration, name, z, q.w(), q.x(), q.y(), q.z());
+        "position": [0, 0, {}], "quat_wxyz": [{}, {}, {}, {}]}}{}]}})",
+      duration, name, z, q.w(), q.x(), q.y(), q.z(), others);
   World w = build_world(parse_scene(text, dir, name + ".json"));
   fs::remove_all(dir);
   const auto lowest = [&] {
@@ -108,6 +111,9 @@ Rest drop(const Mesh& m, const std::string& name, double z, const Quat& q, doubl
   while (w.time() < duration - 1e-9) {
     w.step();
     r.worst_pen = std::max(r.worst_pen, -lowest());
+    for (const ContactInfo& c : w.contacts())
+      if (c.contact.body_a > 1 || c.contact.body_b > 1)
+        r.other_impulse = std::max(r.other_impulse, c.normal_impulse);
   }
   r.lowest = lowest();
   r.reported = w.max_penetration();
@@ -140,6 +146,28 @@ TEST_CASE("sdf rest: a tilted mesh torus lands and rests within 1e-6 m", "[scene
   CHECK(std::abs(r.centre_z - 0.02) <= 1e-6);  // lying flat on its vertex ring
   CHECK(std::abs(r.reported - std::max(0.0, -r.lowest)) <= 1e-9);
   CHECK(r.speed < 1e-6);
+}
+
+TEST_CASE("sdf rest: a mesh torus dropped over a peg rests on the ground within 1e-6 m",
+          "[scene][sdf]") {
+  // a fixed upright cylinder (radius PEG, 0.1 m tall) inside the ring's hole (radius
+  // R − r = 0.06 m), off the ring's axis: the tilted ring falls around it, meets it and the
+  // ground, and comes to rest flat on its vertex ring, centre at z = r = 0.02 as without the peg
+  const Quat q(Eigen::AngleAxisd(0.3, Vec3(0.0, 1.0, 0.0)));
+  for (const double peg : {0.045, 0.055}) {
+    INFO("peg radius " << peg);
+    // the ring's hole holds the peg only with their axes within 0.06 − peg ≤ 0.015 m
+    const std::string others = fmt::format(
+        R"(, {{"name": "peg", "fixed": true, "friction": 0.5, "position": [0.01, 0, 0.05],
+        "shape": {{"type": "cylinder", "radius": {}, "half_length": 0.05}}}})",
+        peg);
+    const Rest r = drop(torus(0.08, 0.02, 48, 24), "torus_peg", 0.06, q, 2.0, others);
+    CHECK(r.other_impulse > 0.0);  // it did meet the peg
+    CHECK(std::abs(r.lowest) <= 1e-6);
+    CHECK(std::abs(r.centre_z - 0.02) <= 1e-6);
+    CHECK(std::abs(r.reported - std::max(0.0, -r.lowest)) <= 1e-9);
+    CHECK(r.speed < 1e-6);
+  }
 }
 
 TEST_CASE(
