@@ -27,6 +27,8 @@ const char* to_string(InteractionType type) {
       return "set_dt";
     case InteractionType::hybrid:
       return "hybrid";
+    case InteractionType::set_target:
+      return "set_target";
     case InteractionType::end:
       return "end";
   }
@@ -47,11 +49,11 @@ SceneBody InteractionDriver::thrown_ball(const SceneInteraction& e) const {
   if (!e.origin.allFinite() || !e.direction.allFinite() || !(e.direction.norm() > 1e-12))
     throw Error("throw: origin and direction must be finite, the direction non-zero");
   if (!(e.speed >= 0.0 && e.speed <= kMaxThrowSpeed))
-    throw Error(fmt::format("throw: speed must be in [0, {:g}] m/s (got {})", kMaxThrowSpeed,
-                            e.speed));
+    throw Error(
+        fmt::format("throw: speed must be in [0, {:g}] m/s (got {})", kMaxThrowSpeed, e.speed));
   if (!(e.radius > 0.0 && e.radius <= kMaxThrowRadius))
-    throw Error(fmt::format("throw: radius must be in (0, {:g}] m (got {})", kMaxThrowRadius,
-                            e.radius));
+    throw Error(
+        fmt::format("throw: radius must be in (0, {:g}] m (got {})", kMaxThrowRadius, e.radius));
   if (!(e.density > 0.0) || !std::isfinite(e.density))
     throw Error(fmt::format("throw: density must be positive and finite (got {})", e.density));
   SceneBody b;
@@ -122,6 +124,9 @@ void InteractionDriver::apply(const SceneInteraction& e) {
       return;
     case InteractionType::hybrid:
       w.set_hybrid(e.on);
+      return;
+    case InteractionType::set_target:
+      w.set_actuator_target(e.actuator, e.value);  // pivot::Error for an unknown actuator
       return;
     case InteractionType::end:
       return;

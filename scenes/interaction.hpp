@@ -18,34 +18,39 @@ class World;
 struct SceneBody;
 
 enum class InteractionType {
-  pull,      ///< start pulling `body` at `point` (body frame) towards `target`
-  move,      ///< move the pull's target
-  release,   ///< stop pulling
-  throw_ball,///< a ball from `origin` along `direction` at `speed` (Cline 2002 §4.7)
-  set_dt,    ///< change the time step to `dt`
-  hybrid,    ///< switch the hybrid mode `on` or off
-  end,       ///< the run ends after `step` steps (the last event; overrides settings.duration)
+  pull,        ///< start pulling `body` at `point` (body frame) towards `target`
+  move,        ///< move the pull's target
+  release,     ///< stop pulling
+  throw_ball,  ///< a ball from `origin` along `direction` at `speed` (Cline 2002 §4.7)
+  set_dt,      ///< change the time step to `dt`
+  hybrid,      ///< switch the hybrid mode `on` or off
+  set_target,  ///< give actuator `actuator` the constant target `value`
+               ///< (World::set_actuator_target)
+  end,         ///< the run ends after `step` steps (the last event; overrides settings.duration)
 };
 
-/// "pull", "move", "release", "throw", "set_dt", "hybrid", "end" (as in scene files)
+/// "pull", "move", "release", "throw", "set_dt", "hybrid", "set_target", "end" (as in scene
+/// files)
 [[nodiscard]] const char* to_string(InteractionType type);
 
 /// one event; only the fields of its type are meaningful
 struct SceneInteraction {
   long step = 0;  ///< applied after this many steps, ≥ 0
   InteractionType type = InteractionType::release;
-  std::string body;                     ///< pull: the body's name (a thrown ball's too)
-  Vec3 point = Vec3::Zero();            ///< pull: the grabbed point from the COM, body frame, m
-  Vec3 target = Vec3::Zero();           ///< pull, move: the target, world, m
-  double stiffness = 0.0;               ///< pull: k, N/m
-  double damping = 0.0;                 ///< pull: c, N·s/m
-  Vec3 origin = Vec3::Zero();           ///< throw: the ball's centre at release, world, m
-  Vec3 direction = Vec3::UnitX();       ///< throw: unit direction of flight, world
-  double speed = 0.0;                   ///< throw: m/s, ≥ 0
-  double radius = 0.05;                 ///< throw: the ball's radius, m, > 0
-  double density = 1000.0;              ///< throw: the ball's density, kg/m³, > 0
-  double dt = 0.0;                      ///< set_dt: the new time step, s, > 0
-  bool on = false;                      ///< hybrid
+  std::string body;                ///< pull: the body's name (a thrown ball's too)
+  Vec3 point = Vec3::Zero();       ///< pull: the grabbed point from the COM, body frame, m
+  Vec3 target = Vec3::Zero();      ///< pull, move: the target, world, m
+  double stiffness = 0.0;          ///< pull: k, N/m
+  double damping = 0.0;            ///< pull: c, N·s/m
+  Vec3 origin = Vec3::Zero();      ///< throw: the ball's centre at release, world, m
+  Vec3 direction = Vec3::UnitX();  ///< throw: unit direction of flight, world
+  double speed = 0.0;              ///< throw: m/s, ≥ 0
+  double radius = 0.05;            ///< throw: the ball's radius, m, > 0
+  double density = 1000.0;         ///< throw: the ball's density, kg/m³, > 0
+  double dt = 0.0;                 ///< set_dt: the new time step, s, > 0
+  bool on = false;                 ///< hybrid
+  std::string actuator;            ///< set_target: the actuator's name
+  double value = 0.0;              ///< set_target: rad, m, rad/s, m/s, N·m or N by type
 };
 
 /// the pull a user gets without choosing (Cline §4.7 gives no law): a spring of natural

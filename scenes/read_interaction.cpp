@@ -17,6 +17,9 @@ constexpr double kMaxInteractionDt = 1e12;
 // a pull's largest stiffness (N/m) and damping (N·s/m): a pull on the heaviest body (10²⁰ kg)
 // at 10⁵ rad/s; beyond, k times a length of the scene overflows the step's impulses
 constexpr double kMaxPullGain = 1e30;
+// a set_target's largest magnitude: a length, an angle, a rate or an effort within the scene
+// format's bound on lengths (docs/limits.md "Magnitudes at load")
+constexpr double kMaxTarget = kMaxLength;
 
 }  // namespace
 
@@ -24,8 +27,9 @@ SceneInteraction read_interaction(const Context& ctx, const json& j, const std::
   if (!j.is_object()) ctx.fail(ptr, fmt::format("expected an object (got {})", describe(j)));
   const auto type_it = j.find("type");
   if (type_it == j.end() || !type_it->is_string())
-    ctx.fail(ptr + "/type", "expected one of \"pull\", \"move\", \"release\", \"throw\", "
-                            "\"set_dt\", \"hybrid\", \"end\"");
+    ctx.fail(ptr + "/type",
+             "expected one of \"pull\", \"move\", \"release\", \"throw\", "
+             "\"set_dt\", \"hybrid\", \"set_target\", \"end\"");
   const std::string type = type_it->get<std::string>();
   SceneInteraction e;
   std::vector<std::string> keys{"step", "type"};
@@ -46,11 +50,14 @@ SceneInteraction read_interaction(const Context& ctx, const json& j, const std::
   } else if (type == "hybrid") {
     e.type = InteractionType::hybrid;
     keys.emplace_back("on");
+  } else if (type == "set_target") {
+    e.type = InteractionType::set_target;
+    keys.insert(keys.end(), {"actuator", "value"});
   } else if (type == "end") {
     e.type = InteractionType::end;
   } else {
     ctx.fail(ptr + "/type", fmt::format("unknown interaction \"{}\" (expected pull, move, "
-                                        "release, throw, set_dt, hybrid or end)",
+                                        "release, throw, set_dt, hybrid, set_target or end)",
                                         type));
   }
   const Object o(ctx, j, ptr, keys);
@@ -103,6 +110,12 @@ SceneInteraction read_interaction(const Context& ctx, const json& j, const std::
       e.on = on.get<bool>();
       break;
     }
+    case InteractionType::set_target:
+      e.actuator = o.required_string("actuator");
+      if (e.actuator.empty()) ctx.fail(o.pointer("actuator"), "expected an actuator's name");
+      e.value = within(ctx, o.pointer("value"), o.required_number("value", Range::any), kMaxTarget,
+                       "(rad, m, rad/s, m/s, N m or N)");
+      break;
     default:
       break;
   }
@@ -117,8 +130,8 @@ std::vector<SceneInteraction> read_interactions(const Context& ctx, const json& 
     const std::string ptr = "/interactions/" + std::to_string(i);
     SceneInteraction e = read_interaction(ctx, j[i], ptr);
     if (!out.empty() && e.step < out.back().step)
-      ctx.fail(ptr + "/step", fmt::format("steps must not decrease (got {} after {})", e.step,
-                                          out.back().step));
+      ctx.fail(ptr + "/step",
+               fmt::format("steps must not decrease (got {} after {})", e.step, out.back().step));
     if (!out.empty() && out.back().type == InteractionType::end)
       ctx.fail(ptr, "nothing may follow the \"end\" event");
     out.push_back(std::move(e));

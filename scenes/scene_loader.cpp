@@ -4,6 +4,8 @@
 // (json_reader.hpp).
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include <array>
 #include <fstream>
 #include <sstream>
@@ -163,8 +165,20 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
   }
   if (o.has("character"))
     scene.character = read_character(ctx, o.required("character"), "/character");
-  if (o.has("interactions"))
+  if (o.has("interactions")) {
     scene.interactions = read_interactions(ctx, o.required("interactions"));
+    // a set_target names one of the scene's actuators (read above)
+    for (std::size_t i = 0; i < scene.interactions.size(); ++i) {
+      const SceneInteraction& e = scene.interactions[i];
+      if (e.type != InteractionType::set_target) continue;
+      const bool known =
+          std::any_of(scene.actuators.begin(), scene.actuators.end(),
+                      [&](const SceneActuator& a) { return a.settings.name == e.actuator; });
+      if (!known)
+        ctx.fail(fmt::format("/interactions/{}/actuator", i),
+                 fmt::format("no actuator named {}", pivot::quoted(e.actuator)));
+    }
+  }
   return scene;
 }
 

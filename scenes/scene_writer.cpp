@@ -450,6 +450,10 @@ ojson interaction_json(const SceneInteraction& e) {
     case InteractionType::hybrid:
       j["on"] = e.on;
       break;
+    case InteractionType::set_target:
+      j["actuator"] = e.actuator;
+      j["value"] = e.value;
+      break;
     case InteractionType::release:
     case InteractionType::end:
       break;

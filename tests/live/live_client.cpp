@@ -21,6 +21,9 @@
 //                                         served
 //   live_client HOST PORT throws          a flood of throws is rate-limited and a new viewer
 //                                         is served at once
+//   live_client HOST PORT actuator NAME   the bodies message lists the actuators; set_target
+//                                         moves NAME's target (frames show it), bad ones are
+//                                         refused (with --record: the recording replays it)
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -477,6 +480,42 @@ void scenario_throws(const std::string& host, const std::string& port) {
 }
 }  // namespace
 
+// the actuator NAME is offered with a range; a set_target within it is applied (the frames'
+// targets show it) and the joint follows; an unknown actuator and a value beyond the scene
+// format's bound are refused with errors naming them
+void scenario_actuator(Viewer& v, const std::string& name) {
+  greet(v);
+  check(v.in_control, "the first viewer is in control");
+  const json& list = v.bodies["actuators"];
+  check(list.is_array() && !list.empty(), "the bodies message lists the actuators");
+  int index = -1;
+  for (std::size_t a = 0; a < list.size(); ++a)
+    if (list[a]["name"] == name) index = static_cast<int>(a);
+  check(index >= 0, "the actuator " + name + " is listed");
+  const json& entry = list[static_cast<std::size_t>(index)];
+  const double lo = entry["min"].get<double>(), hi = entry["max"].get<double>();
+  check(lo < hi, "the actuator's slider range is not empty");
+  const double value = lo + 0.6 * (hi - lo);
+  v.send(json{{"type", "set_target"}, {"actuator", name}, {"value", value}});
+  v.until(
+      [&](const json& j) {
+        return j["type"] == "frame" && j.contains("targets") &&
+               j["targets"][static_cast<std::size_t>(index)].get<double>() == value;
+      },
+      5, "a frame with the new target");
+  v.send(json{{"type", "set_target"}, {"actuator", "nobody"}, {"value", 0.1}});
+  const std::string unknown = v.next_error("an unknown actuator");
+  check(contains(unknown, "no actuator named \"nobody\""), "unknown actuator: " + unknown);
+  v.send(json{{"type", "set_target"}, {"actuator", name}, {"value", 1e300}});
+  const std::string huge = v.next_error("a value of 1e300");
+  check(contains(huge, "/value"), "a value of 1e300: " + huge);
+  const long s0 = v.next_frame()["step"].get<long>();
+  while (v.next_frame()["step"].get<long>() < s0 + 100) {
+  }
+  std::printf("actuator: %s target %.4f (range %.3f .. %.3f), step %ld\n", name.c_str(), value, lo,
+              hi, v.frame["step"].get<long>());
+}
+
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: live_client HOST PORT SCENARIO [BODY]\n");
@@ -510,6 +549,9 @@ int main(int argc, char** argv) {
       scenario_flood(host, port);
     } else if (scenario == "throws") {
       scenario_throws(host, port);
+    } else if (scenario == "actuator") {
+      Viewer v(host, port);
+      scenario_actuator(v, body);
     } else {
       std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
       return 2;

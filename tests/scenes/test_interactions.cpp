@@ -204,3 +204,52 @@ TEST_CASE("a recorded pull replays to the same state", "[scenes][interactions]")
   }
   CHECK(hashes[0] == hashes[1]);
 }
+
+TEST_CASE("set_target: read against the scene's actuators, written back, applied by the driver",
+          "[scenes][interactions][actuator]") {
+  const std::string base = R"({"pivot_scene": 1, "settings": {"dt": 0.01},
+    "bodies": [{"name": "link", "mass": 1, "shape": {"type": "box", "half_extents": [0.1, 0.1, 0.1]}}],
+    "joints": [{"name": "pin", "type": "hinge", "body_a": "link", "body_b": "world",
+                "anchor": [0, 0, 0], "axis": [0, 1, 0]}],
+    "actuators": [{"name": "servo", "joint": "pin", "type": "position", "kp": 100, "kd": 1,
+                   "effort_limit": 10, "target": 0.1}],
+    "interactions": )";
+  const auto parse = [&](const std::string& events) {
+    return parse_scene(base + events + "}", std::filesystem::current_path(), "servo.json");
+  };
+  const auto error = [&](const std::string& events) {
+    try {
+      (void)parse(events);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const Scene scene =
+      parse(R"([{"step": 3, "type": "set_target", "actuator": "servo", "value": -0.4}])");
+  REQUIRE(scene.interactions.size() == 1);
+  CHECK(scene.interactions[0].type == InteractionType::set_target);
+  CHECK(scene.interactions[0].actuator == "servo");
+  CHECK(scene.interactions[0].value == -0.4);
+  const std::string text = resolved_scene_json(scene);
+  CHECK(resolved_scene_json(parse_scene(text, std::filesystem::current_path(), "again.json")) ==
+        text);
+
+  World world = build_world(scene);
+  CHECK(world.actuator("servo").target(0.0) == 0.1);
+  InteractionDriver driver(world);
+  driver.apply(scene.interactions[0]);
+  CHECK(world.actuator("servo").target(0.0) == -0.4);
+  SceneInteraction unknown = scene.interactions[0];
+  unknown.actuator = "nobody";
+  CHECK_THROWS_WITH(driver.apply(unknown), Catch::Contains("nobody"));
+
+  CHECK_THAT(error(R"([{"step": 0, "type": "set_target", "actuator": "motor", "value": 1}])"),
+             Catch::Contains("/interactions/0/actuator: no actuator named \"motor\""));
+  CHECK_THAT(error(R"([{"step": 0, "type": "set_target", "actuator": "servo", "value": 2e9}])"),
+             Catch::Contains("/interactions/0/value: 2e+09"));
+  CHECK_THAT(error(R"([{"step": 0, "type": "set_target", "actuator": "servo"}])"),
+             Catch::Contains("/interactions/0/value"));
+  CHECK_THAT(error(R"([{"step": 0, "type": "set_target", "value": 1}])"),
+             Catch::Contains("/interactions/0/actuator"));
+}

@@ -16,8 +16,55 @@ using ojson = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 // message types that drive the run, and those any viewer may send
-constexpr const char* kDriving[] = {"pull",   "move", "release", "throw",  "pause",
-                                    "resume", "step", "reset",   "set_dt", "hybrid"};
+constexpr const char* kDriving[] = {"pull", "move",  "release", "throw",  "pause",     "resume",
+                                    "step", "reset", "set_dt",  "hybrid", "set_target"};
+
+// a slider's range for an actuator's target when its joint gives none: an angle's half turn,
+// a metre, a turn per second or a metre per second
+constexpr double kDefaultAngleRange = 3.141592653589793;      // rad
+constexpr double kDefaultLengthRange = 1.0;                   // m
+constexpr double kDefaultAngleRateRange = 6.283185307179586;  // rad/s
+constexpr double kDefaultLengthRateRange = 1.0;               // m/s
+
+// what a viewer's slider for actuator `a` offers: its name, type, unit, range and target now
+ojson actuator_json(const World& w, const SceneActuator& sa, const SceneJoint& joint,
+                    const Actuator& a) {
+  const bool hinge = joint.type() == JointType::hinge;
+  std::optional<JointLimits> limits;
+  if (const auto* h = std::get_if<HingeJointSettings>(&joint.settings)) limits = h->limits;
+  if (const auto* s = std::get_if<SliderJointSettings>(&joint.settings)) limits = s->limits;
+  double lo = 0.0, hi = 0.0;
+  std::string unit;
+  switch (a.type()) {
+    case ActuatorType::position:
+      unit = hinge ? "rad" : "m";
+      if (limits) {
+        lo = limits->lower, hi = limits->upper;
+      } else {
+        hi = hinge ? kDefaultAngleRange : kDefaultLengthRange;
+        lo = -hi;
+      }
+      break;
+    case ActuatorType::velocity:
+      unit = hinge ? "rad/s" : "m/s";
+      hi = joint.velocity_limit.value_or(hinge ? kDefaultAngleRateRange : kDefaultLengthRateRange);
+      lo = -hi;
+      break;
+    case ActuatorType::effort:
+      unit = hinge ? "N m" : "N";
+      hi = a.settings().effort_limit;
+      lo = -hi;
+      break;
+  }
+  ojson j;
+  j["name"] = sa.settings.name;
+  j["type"] = to_string(a.type());
+  j["unit"] = unit;
+  j["min"] = lo;
+  j["max"] = hi;
+  j["target"] = a.target(w.time());
+  return j;
+}
 
 }  // namespace
 
@@ -130,7 +177,7 @@ LiveReply LiveSession::handle(const json& message) {
       return reply;
     }
     if (type == "pull" || type == "move" || type == "release" || type == "throw" ||
-        type == "set_dt" || type == "hybrid") {
+        type == "set_dt" || type == "hybrid" || type == "set_target") {
       if (message.contains("step"))
         throw Error(
             "message: /step: unknown key (the server applies an interaction at its "
@@ -149,7 +196,7 @@ LiveReply LiveSession::handle(const json& message) {
     }
     reply.error = fmt::format(
         "unknown message type \"{}\" (expected pull, move, release, throw, pause, resume, step, "
-        "reset, set_dt, hybrid, take_control or contacts)",
+        "reset, set_dt, hybrid, set_target, take_control or contacts)",
         type);
   } catch (const std::exception& e) {
     reply.error = e.what();
@@ -225,6 +272,11 @@ std::string LiveSession::frame_json(bool contacts) const {
                                p.q_WB.y(), p.q_WB.z()});
   }
   j["poses"] = poses;
+  if (w.actuator_count() > 0) {  // the actuators' targets now, in bodies_json's order
+    std::vector<double> targets;
+    for (int a = 0; a < w.actuator_count(); ++a) targets.push_back(w.actuator(a).target(w.time()));
+    j["targets"] = targets;
+  }
   const PullForce& pull = driver_->pull();
   if (pull.active()) {
     const PullSettings& s = pull.settings();
@@ -258,6 +310,15 @@ std::string LiveSession::bodies_json() const {
   for (int i = 0; i < world_->body_count(); ++i)
     if (world_->bodies().body(i).moves()) dynamic.push_back(i);
   j["dynamic"] = dynamic;
+  // one slider per actuator (docs/viewer.md "Live runs"); a set_target message moves it
+  ojson actuators = ojson::array();
+  for (std::size_t a = 0; a < scene_.actuators.size(); ++a) {
+    const SceneActuator& sa = scene_.actuators[a];
+    actuators.push_back(actuator_json(*world_, sa,
+                                      scene_.joints[static_cast<std::size_t>(sa.settings.joint)],
+                                      world_->actuator(static_cast<int>(a))));
+  }
+  j["actuators"] = actuators;
   return j.dump();
 }
 

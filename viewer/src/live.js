@@ -2,7 +2,8 @@
 // that `pivot serve` sends holds <script id="pivot-live">{"ws": "/ws"}</script>; this connects
 // there, draws the bodies at the poses of each frame the server streams, and turns the mouse
 // into messages: drag a body to pull it (pull, move, release), click with "throw" chosen (or
-// shift-click) to throw a ball from the eye through the clicked pixel (Cline 2002 §4.7).
+// shift-click) to throw a ball from the eye through the clicked pixel (Cline 2002 §4.7). A
+// scene with actuators gets a slider per actuator that sets its target (set_target).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { buildBodies, showVisual } from './shapes.js';
@@ -62,10 +63,51 @@ function buildBar(bar, send) {
   return ui;
 }
 
+// the actuators' sliders: one per actuator of the "bodies" message (name, type, unit, min, max,
+// target), each sending set_target while it moves; the frames' targets move them back when
+// another viewer, a reset or the scene's own curve changes a target
+function buildActuators(panel, send) {
+  let sliders = [];
+  let last = 0;
+  const ui = {};
+  ui.set = (actuators) => {
+    panel.replaceChildren();
+    sliders = actuators.map((a) => {
+      const row = el('label', { className: 'pivot-live-actuator', title: `${a.type} actuator: its target, ${a.unit}` });
+      const input = el('input', { type: 'range', min: a.min, max: a.max, step: (a.max - a.min) / 1000, value: a.target });
+      input.dataset.actuator = a.name;
+      const text = el('span', {}, `${Number(a.target).toPrecision(3)} ${a.unit}`);
+      input.oninput = () => {
+        text.textContent = `${Number(input.value).toPrecision(3)} ${a.unit}`;
+        const now = performance.now();
+        if (now - last < 20) return;
+        last = now;
+        send({ type: 'set_target', actuator: a.name, value: Number(input.value) });
+      };
+      input.onchange = () => send({ type: 'set_target', actuator: a.name, value: Number(input.value) });
+      row.append(`${a.name} `, input, ' ', text);
+      panel.append(row);
+      return { input, text, unit: a.unit };
+    });
+    panel.style.display = actuators.length ? 'block' : 'none';
+  };
+  ui.show = (targets) => {
+    if (!targets) return;
+    sliders.forEach((s, i) => {
+      if (document.activeElement === s.input || targets[i] === undefined) return;
+      s.input.value = targets[i];
+      s.text.textContent = `${Number(targets[i]).toPrecision(3)} ${s.unit}`;
+    });
+  };
+  ui.names = () => sliders.map((s) => s.input.dataset.actuator);
+  return ui;
+}
+
 export function startLive(config) {
   const app = el('div', { id: 'pivot-app', className: 'live' });
   app.innerHTML = `<div id="pivot-view"><div id="pivot-info"><h1></h1><div class="meta"></div></div>
-    <div id="pivot-counter"></div><div id="pivot-tip"></div><div id="pivot-live-error"></div></div>
+    <div id="pivot-counter"></div><div id="pivot-tip"></div><div id="pivot-live-error"></div>
+    <div id="pivot-live-actuators"></div></div>
     <div id="pivot-bar"></div>`;
   document.body.appendChild(app);
   const view = document.getElementById('pivot-view');
@@ -106,6 +148,7 @@ export function startLive(config) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   }
   const ui = buildBar(document.getElementById('pivot-bar'), send);
+  const actuators = buildActuators(document.getElementById('pivot-live-actuators'), send);
 
   function showError(text) {
     live.errors.push(text);
@@ -119,6 +162,7 @@ export function startLive(config) {
     for (const b of bodies) scene.remove(b.group);
     run = message;
     ui.setPlanar(message.dimension === 2);
+    actuators.set(message.actuators || []);
     const box = new THREE.Box3();
     const sizes = [];
     for (const b of message.bodies) {
@@ -182,6 +226,7 @@ export function startLive(config) {
         new THREE.LineBasicMaterial({ color: 0x2a6fd6 })));
     }
     ui.show(f);
+    actuators.show(f.targets);
     const state = f.failed ? 'failed: reset' : f.paused ? 'paused' : `real-time factor ${f.rtf.toFixed(2)}`;
     counter.textContent = `step ${f.step} · t = ${f.t.toFixed(3)} s · h = ${f.dt} s · ${state}`;
     dirty = true;
@@ -306,6 +351,8 @@ export function startLive(config) {
       const r = renderer.domElement.getBoundingClientRect();
       return { x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
     },
+    // the actuators that have a slider, by name
+    actuators: () => actuators.names(),
     nameOf(index) {
       return run && run.bodies[index] ? run.bodies[index].name : null;
     },
