@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "pivot/lcp/active_set.hpp"
 #include "pivot/lcp/equilibrate.hpp"
@@ -31,6 +33,11 @@ constexpr double kDenseFraction = 0.25;
 // a problem with a nonzero entry beyond 2^±this (10^±150: the product of two entries over- or
 // underflows) is solved equilibrated from the start (docs/lcp.md, "Scaling")
 constexpr int kExtremeExponent = 500;
+
+// a problem whose rows or columns of M have largest entries more than 2^this (about 10¹²) apart
+// is solved equilibrated from the start too (docs/lcp.md, "Scaling"): no contact problem of the
+// scene format's magnitudes comes near it
+constexpr int kWideSpreadExponent = 40;
 
 template <typename Matrix>
 LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& options) {
@@ -250,11 +257,14 @@ LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibrati
   return result;
 }
 
-/// whether some nonzero finite entry of M or q is beyond 2^±kExtremeExponent in magnitude (one
-/// pass of comparisons: this runs before every solve; data that are not finite are left to
-/// solve()'s input check)
+/// whether the data call for the equilibrated solve first: a nonzero finite entry of M or q
+/// beyond 2^±kExtremeExponent in magnitude, or rows or columns of M whose largest entries span
+/// more than 2^kWideSpreadExponent (the residual check's measures relative to ‖z‖∞ are global:
+/// an entry of z that many orders below the largest passes as zero, so a copy of a problem in
+/// such units can be answered "solved" with a z that is not the original's). One pass over the
+/// entries; data that are not finite are left to solve()'s input check.
 template <typename Matrix>
-bool has_extreme_entries(const Matrix& M, const Vector& q) {
+bool needs_equilibration(const Matrix& M, const Vector& q) {
   const double big = std::ldexp(1.0, kExtremeExponent), small = std::ldexp(1.0, -kExtremeExponent);
   if (M.rows() != q.size() || M.cols() != q.size()) return false;  // solve() names the sizes
   bool extreme = false;
@@ -263,8 +273,25 @@ bool has_extreme_entries(const Matrix& M, const Vector& q) {
     extreme = extreme || (std::isfinite(a) && (a > big || (a != 0.0 && a < small)));
   };
   for (Eigen::Index i = 0; i < q.size(); ++i) check(q(i));
-  access::for_each_nonzero(M, [&](Eigen::Index, Eigen::Index, double m) { check(m); });
-  return extreme;
+  const auto n = static_cast<std::size_t>(q.size());
+  thread_local std::vector<double> row_max, col_max;
+  row_max.assign(n, 0.0);
+  col_max.assign(n, 0.0);
+  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+    check(m);
+    const double a = std::abs(m);
+    if (!std::isfinite(a)) return;
+    row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
+    col_max[static_cast<std::size_t>(j)] = std::max(col_max[static_cast<std::size_t>(j)], a);
+  });
+  if (extreme) return true;
+  const auto wide = [](const std::vector<double>& maxima) {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+    for (const double x : maxima)
+      if (x > 0.0) lo = std::min(lo, x), hi = std::max(hi, x);
+    return hi > 0.0 && hi > lo * std::ldexp(1.0, kWideSpreadExponent);
+  };
+  return wide(row_max) || wide(col_max);
 }
 
 // Scale-free solving (docs/lcp.md, "Scaling"): a problem with entries beyond 2^±kExtremeExponent
@@ -274,7 +301,7 @@ bool has_extreme_entries(const Matrix& M, const Vector& q) {
 // passed the residual check on the data as given. The success path computes no factors.
 template <typename Matrix>
 LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions& options) {
-  if (has_extreme_entries(M, q)) return solve_equilibrated(M, q, equilibrate(M, q), options);
+  if (needs_equilibration(M, q)) return solve_equilibrated(M, q, equilibrate(M, q), options);
   LcpResult result = solve(M, q, options);
   if (result.ok() || result.status == LcpStatus::invalid_input ||
       (options.interrupted && options.interrupted()))

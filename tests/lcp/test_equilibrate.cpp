@@ -207,9 +207,10 @@ TEST_CASE("equilibrate: every LCP of the shared suite and its scaled copies get 
     }
 }
 
-// A known limit, kept visible: a copy whose columns differ in scale by up to 10²⁴ can be
-// answered "solved" with a z that, mapped back, is not the original's answer (2 of the 80
-// random copies; 3 copies of lcp_inf_sol_perturbed). The residual check's measures relative to
+// A known limit, kept visible: a copy whose rows and columns each spread less than 2⁴⁰ (wider
+// ones are solved equilibrated first) can be answered "solved" with a z that, mapped back, is
+// not the original's answer (1 of the 80 random copies; one copy of lcp_inf_sol_perturbed and
+// one of Box_Stacks-i0122-82-5_d4). The residual check's measures relative to
 // ‖z‖∞, and its noise floor, are global, so entries of z 10²⁰ below the largest pass as zero.
 // Equilibration does not remove it: a problem that solves as given is not re-solved, because
 // judging every answer on the equilibrated problem rejects right answers of contact problems
