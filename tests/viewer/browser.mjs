@@ -1,11 +1,11 @@
 // What the headless-chromium checks (check_replay.mjs, check_live.mjs) share: chromium or CTest's
 // skip (exit 77), puppeteer-core from the viewer's development packages (viewer/package.json),
-// the list of checks, and a page that collects console errors.
+// the list of checks, a page that collects console errors, and a live check from start to exit.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** the chromium binary (PIVOT_CHROMIUM, else /usr/bin/chromium); exits 77 when there is none */
@@ -91,4 +91,33 @@ export async function startServer(pivot, sceneFile) {
     setTimeout(() => fail(new Error(`no address from pivot serve: ${out} ${serverErr}`)), 20000);
   });
   return { server, address, exit };
+}
+
+/**
+ * One live-viewer check from start to exit: `pivot serve SCENE --port 0`, a page on it once five
+ * frames have arrived, `checks(page)`, then a screenshot, no console errors, the browser closed
+ * and the server stopped with SIGINT (exit 0 required); exits the process with 0 when every
+ * check passed, 1 otherwise. `what` names the run in the failure of an exception.
+ */
+export async function runLiveCheck(pivot, sceneFile, screenshot, what, checks) {
+  const chromium = findChromium();
+  const { server, address, exit: serverExit } = await startServer(pivot, sceneFile);
+  const browser = await launchBrowser(chromium);
+  try {
+    const { page, errors } = await openPage(browser);
+    await page.goto(address, { waitUntil: 'load', timeout: 60000 });
+    await page.waitForFunction(() => window.pivotLive && window.pivotLive.state.frames >= 5, { timeout: 60000 });
+    await checks(page);
+    mkdirSync(dirname(screenshot), { recursive: true });
+    await page.screenshot({ path: screenshot });
+    check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  } catch (e) {
+    check(false, `${what}: ${e.message}`);
+  } finally {
+    await browser.closeAndClean();
+    server.kill('SIGINT');
+    const { code } = await serverExit;
+    check(code === 0, `pivot serve stops cleanly on SIGINT (exit ${code})`);
+  }
+  process.exit(failures.length ? 1 : 0);
 }

@@ -3,21 +3,11 @@
 // shape, at y = 0, moving) instead of the error "a planar world needs a planar shape".
 //   node check_live_planar.mjs PIVOT SCENE SCREENSHOT.png
 // Exit 0 when every check passes, 1 when one fails, 77 without chromium.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-
-import { check, failures, findChromium, launchBrowser, openPage, startServer } from './browser.mjs';
+import { check, runLiveCheck } from './browser.mjs';
 
 const [pivot, sceneFile, screenshot] = process.argv.slice(2);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const chromium = findChromium();
-const { server, address, exit: serverExit } = await startServer(pivot, sceneFile);
-
-const browser = await launchBrowser(chromium);
-try {
-  const { page, errors } = await openPage(browser);
-  await page.goto(address, { waitUntil: 'load', timeout: 60000 });
-  await page.waitForFunction(() => window.pivotLive && window.pivotLive.state.frames >= 5, { timeout: 60000 });
+await runLiveCheck(pivot, sceneFile, screenshot, 'the live viewer runs a planar scene', async (page) => {
   const bar = await page.evaluate(() => ({
     hybrid: getComputedStyle(document.getElementById('pivot-live-hybrid').parentElement).display,
     mode: document.querySelector('#pivot-live-mode option[value="throw"]').textContent,
@@ -41,15 +31,4 @@ try {
     check(p0[1] === 0 && p1[1] === 0, `the disc stays in the plane y = 0 (${p0[1]}, ${p1[1]})`);
     check(Math.hypot(p1[0] - p0[0], p1[2] - p0[2]) > 1e-3, 'the disc moves');
   }
-  mkdirSync(dirname(screenshot), { recursive: true });
-  await page.screenshot({ path: screenshot });
-  check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
-} catch (e) {
-  check(false, `the live viewer runs a planar scene: ${e.message}`);
-} finally {
-  await browser.closeAndClean();
-  server.kill('SIGINT');
-  const { code } = await serverExit;
-  check(code === 0, `pivot serve stops cleanly on SIGINT (exit ${code})`);
-}
-process.exit(failures.length ? 1 : 0);
+});
