@@ -28,7 +28,10 @@ enum class LcpStatus {
 ///                         (q_i > 0 and M_ij ≥ 0, or the mirror) never count as 0
 ///   min_z               = min(0, min_i z_i) / ‖z‖∞
 ///   min_w               = min(0, min_i w̃_i / s_i)
-///   max_complementarity = max_i min(|z_i| / ‖z‖∞, |w̃_i| / s_i)
+///   max_complementarity = max_i min(ζ_i, |w̃_i| / s_i), with z_i's size
+///                         ζ_i = max(|z_i| / ‖z‖∞, max_k |M_ki z_i| / s_k), the second term
+///                         (invariant to scaling rows and columns) only for |z_i| beyond the
+///                         rounding 100 n ε ‖z‖∞ and rows k with s_k > η
 /// (0/0 counts as 0; a z or w that is not finite gives ±∞.) w is recomputed as M z + q from the
 /// problem, never taken from the solver.
 ///   rounding_share      = max_i Σ_j |M_ij| · 100 n ε ‖z‖∞ / ‖q‖∞, what z's rounding can make

@@ -318,12 +318,29 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     if (judged_rows_consistent(M, q, z, box, sums, judged))
       for (Eigen::Index i = 0; i < n; ++i)
         if (judged[static_cast<std::size_t>(i)]) w_judged(i) = 0.0;
+    // z_i's size for complementarity: its share of ‖z‖∞, or, when larger, the largest share it
+    // has of a row's magnitude, max_k |M_ki z_i| / (|q_k| + Σ_j |M_kj z_j|) (≤ 1), which does not
+    // change when rows or columns are scaled. Beside ‖z‖∞ alone, a z_i 10¹⁰ below the largest
+    // counted as 0 although it made most of a row (z = (5.3e8, 0.053), w₂ = 1.2e-3 where w₂
+    // had to be 0: a scaled copy of a P-matrix LCP, tests/lcp/test_equilibrate.cpp). A z_i
+    // within the rounding box of a 0 (≤ δ) keeps its share of ‖z‖∞ (rounding is not a size), and
+    // rows whose magnitude is within the noise floor η are no measure of anything.
     r.min_z = quotient(std::min(0.0, z.minCoeff()), z_scale);
+    thread_local std::vector<double> row_share;
+    row_share.assign(static_cast<std::size_t>(n), 0.0);
+    access::for_each_nonzero(M, [&](Eigen::Index k, Eigen::Index i, double m) {
+      const double zi = std::abs(z(i));
+      if (zi <= delta || w_scale(k) <= eta) return;
+      const double share = quotient(std::abs(m) * zi, w_scale(k));
+      double& best = row_share[static_cast<std::size_t>(i)];
+      best = std::max(best, share);
+    });
     for (Eigen::Index i = 0; i < n; ++i) {
       r.min_w = std::min(r.min_w, quotient(w_judged(i), w_scale(i)));
+      const double z_size =
+          std::max(quotient(std::abs(z(i)), z_scale), row_share[static_cast<std::size_t>(i)]);
       r.max_complementarity = std::max(
-          r.max_complementarity,
-          std::min(quotient(std::abs(z(i)), z_scale), quotient(std::abs(w_judged(i)), w_scale(i))));
+          r.max_complementarity, std::min(z_size, quotient(std::abs(w_judged(i)), w_scale(i))));
     }
   }
   if (w_out) *w_out = std::move(w);

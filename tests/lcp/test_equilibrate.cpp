@@ -207,14 +207,12 @@ TEST_CASE("equilibrate: every LCP of the shared suite and its scaled copies get 
     }
 }
 
-// A known limit, kept visible: a copy whose rows and columns each spread less than 2⁴⁰ (wider
-// ones are solved equilibrated first) can be answered "solved" with a z that, mapped back, is
-// not the original's answer (1 of the 80 random copies; one copy of lcp_inf_sol_perturbed and
-// one of Box_Stacks-i0122-82-5_d4). The residual check's measures relative to
-// ‖z‖∞, and its noise floor, are global, so entries of z 10²⁰ below the largest pass as zero.
-// Equilibration does not remove it: a problem that solves as given is not re-solved, because
-// judging every answer on the equilibrated problem rejects right answers of contact problems
-// whose rows are rounding noise (docs/lcp.md, "Scaling"). [!mayfail] runs and reports these.
+// A known limit, kept visible: a copy can be answered "solved" with a z that, mapped back, is
+// not the original's answer (one copy of lcp_inf_sol_perturbed and one of
+// Box_Stacks-i0122-82-5_d4: an entry of z below zero by rounding on the copy, −0.5 of a row's
+// magnitude in the original; docs/lcp.md "Scaling": min_z is measured against ‖z‖∞, because
+// against each row's magnitude it rejects right answers of contact problems whose rows cancel to
+// rounding). [!mayfail] runs and reports these.
 TEST_CASE("equilibrate: a scaled copy's answer is the original's, mapped back",
           "[lcp][scale][data][!mayfail]") {
   std::vector<CopyAnswers> all = random_copies();
@@ -233,4 +231,28 @@ TEST_CASE("equilibrate: a scaled copy's answer is the original's, mapped back",
       CHECK(measure_residuals(a.original.M, a.original.q, z).worst() <= 1e-7);
     }
   }
+}
+
+TEST_CASE("equilibrate: a z entry 1e10 below the largest that makes most of a row is not 0",
+          "[lcp][scale]") {
+  // A scaled copy of a random 2 × 2 P-matrix problem (its data rounded to six digits here):
+  // Lemke's answer to the copy, z = (5.3e8, 0.053), leaves w₂ = 1.2e-3 with z₂ > 0, and passed
+  // the check because z₂ / ‖z‖∞ = 1e-10 counted as 0. z₂'s share of row 2's magnitude is 0.92
+  // (the complementarity measure's per-entry size, lcp_result.hpp): refused.
+  MatrixXd M(2, 2);
+  M << 0.000394594, 1.91564e+06, -8.24654e-14, 0.024575;
+  const VectorXd q = (VectorXd(2) << -311155.0, -6.31183e-05).finished();
+  const VectorXd wrong = (VectorXd(2) << 5.30839e+08, 0.0530839).finished();
+  CHECK(measure_residuals(M, q, wrong).worst() > kDefaultResidualTolerance);
+  // the solution: both z > 0 and w = M z + q = 0 (Cramer's rule; M is a P-matrix, so it is the
+  // only one)
+  const double det = M(0, 0) * M(1, 1) - M(0, 1) * M(1, 0);
+  const VectorXd expected = (VectorXd(2) << (-q(0) * M(1, 1) + q(1) * M(0, 1)) / det,
+                             (-q(1) * M(0, 0) + q(0) * M(1, 0)) / det)
+                                .finished();
+  REQUIRE(expected.minCoeff() > 0.0);
+  const LcpResult r = solve_lemke(LcpProblem{M, q, "copy"});
+  REQUIRE(r.ok());
+  CHECK(relative_gap(r.z, expected) < 1e-9);
+  CHECK(std::abs(r.z(1) - expected(1)) < 1e-9 * expected(1));  // z₂ itself, not only ‖z‖∞
 }
