@@ -395,14 +395,11 @@ void put_state(World& w, const Saved& s) {
   }
 }
 
-/// fresh sensors of the same settings, observed once at the World's time
+/// fresh sensors of the same settings, not yet observed: they read the values now until the
+/// next step observes them first (at the state a program may still change, e.g. set_state)
 void reset_sensors(const World& w, WorldSensors& sensors) {
   WorldSensors fresh;
   for (const SensorSettings& s : sensors.settings) add_sensor(w, fresh, s);
-  if (!fresh.set.empty()) {
-    fresh.set.observe(w);
-    fresh.primed = true;
-  }
   sensors = std::move(fresh);
 }
 

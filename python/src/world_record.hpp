@@ -54,8 +54,7 @@ std::string sensor_op(const SensorSettings& s);
 /// a new handle: a World of these settings, or a World built from the scene (its sensors added)
 std::unique_ptr<WorldHandle> new_world(const WorldSettings& settings);
 std::unique_ptr<WorldHandle> new_scene_world(std::shared_ptr<const Scene> scene);
-/// a handle of a World that a run of the scene stepped (pivot.run_scene): its sensors observed
-/// once at the World's time
+/// a handle of a World that a run of the scene stepped (pivot.run_scene), its sensors new
 std::unique_ptr<WorldHandle> ran_scene_world(World world, std::shared_ptr<const Scene> scene);
 
 /// performs a structural op on the held World (a snapshot first when its state changed since
@@ -68,8 +67,8 @@ void state_changed(const WorldHandle::Use& world);
 /// World.save(): the record and the state. Throws pivot::Error when the World cannot be saved
 /// (a hybrid pair in reduced mode now or at a structural call)
 std::string save_world(const WorldHandle::Use& world);
-/// World.load(): a new World from save_world's bytes, its sensors observed once at the loaded
-/// time. Throws pivot::Error for bytes that are not a saved World, truncated or corrupt
+/// World.load(): a new World from save_world's bytes, its sensors new (observed first at its
+/// next step). Throws pivot::Error for bytes that are not a saved World, truncated or corrupt
 std::unique_ptr<WorldHandle> load_world(std::string_view bytes);
 /// World.restore(): puts the state of save_world's bytes back into this World, which must have
 /// been built by the same calls (else pivot::Error, the World unchanged)
