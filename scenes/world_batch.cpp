@@ -27,8 +27,7 @@ void observe(const World& world, const SensorSet& sensors, double* out) {
   }
   for (int s = 0; s < sensors.size(); ++s) {
     const SensorSample& latest = sensors.latest(s);
-    const std::vector<double> values =
-        latest.time < 0.0 ? sensors.read(world, s) : latest.values;
+    const std::vector<double> values = latest.time < 0.0 ? sensors.read(world, s) : latest.values;
     for (const double v : values) *out++ = v;
   }
 }
@@ -44,8 +43,7 @@ WorldBatch::WorldBatch(const Scene& scene, int n, int threads) : scene_(scene) {
     for (const SensorSettings& s : scene_.sensors) sensors_[i].add(s);
     sensors_[i].observe(worlds_[i]);
   }
-  pool_ = std::make_unique<detail::ThreadPool>(
-      std::min(n, detail::resolve_thread_count(threads)));
+  pool_ = std::make_unique<detail::ThreadPool>(std::min(n, detail::resolve_thread_count(threads)));
 }
 
 WorldBatch::~WorldBatch() = default;

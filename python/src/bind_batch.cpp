@@ -7,9 +7,9 @@
 #include <string>
 
 #include "bindings.hpp"
-#include "scene_arg.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/scenes/world_batch.hpp"
+#include "scene_arg.hpp"
 
 namespace py = pybind11;
 
@@ -20,8 +20,7 @@ using Array = py::array_t<double>;
 
 std::string shape_text(const py::array& a) {
   std::string s = "(";
-  for (py::ssize_t i = 0; i < a.ndim(); ++i)
-    s += (i ? ", " : "") + std::to_string(a.shape(i));
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) s += (i ? ", " : "") + std::to_string(a.shape(i));
   return s + (a.ndim() == 1 ? ",)" : ")");
 }
 
@@ -58,8 +57,7 @@ void bind_batch(py::module_& m) {
           [](WorldBatch& b, const py::array& actions, int steps) {
             const auto n = static_cast<py::ssize_t>(b.size()),
                        k = static_cast<py::ssize_t>(b.action_size());
-            const std::string expected =
-                "(" + std::to_string(n) + ", " + std::to_string(k) + ")";
+            const std::string expected = "(" + std::to_string(n) + ", " + std::to_string(k) + ")";
             if (actions.ndim() != 2 || actions.shape(0) != n || actions.shape(1) != k)
               throw Error("Batch.step: actions must have the shape " + expected +
                           " (copies × actuator targets), got " + shape_text(actions));
@@ -77,9 +75,8 @@ void bind_batch(py::module_& m) {
           py::arg("actions"), py::arg("steps") = 1,
           "sets copy i's actuator targets to actions[i] (an (n, k) array, actuator order), steps "
           "every copy `steps` times without the GIL; returns the (n, m) observations")
-      .def(
-          "reset", &reset,
-          "every copy back to the scene's initial state; returns the (n, m) observations")
+      .def("reset", &reset,
+           "every copy back to the scene's initial state; returns the (n, m) observations")
       .def(
           "state_hashes",
           [](const WorldBatch& b) {

@@ -30,7 +30,8 @@ Array array_of(const std::vector<double>& v) {
 }
 
 ActuatorType actuator_type(const std::string& type) {
-  for (const ActuatorType t : {ActuatorType::effort, ActuatorType::position, ActuatorType::velocity})
+  for (const ActuatorType t :
+       {ActuatorType::effort, ActuatorType::position, ActuatorType::velocity})
     if (type == to_string(t)) return t;
   throw Error("add_actuator: unknown type \"" + type +
               "\" (expected \"effort\", \"position\" or \"velocity\")");
@@ -47,7 +48,8 @@ int joint_index(const World& w, const IndexOrName& joint, const char* who) {
 int body_index(const World& w, const IndexOrName& body, const char* who) {
   if (const int* b = std::get_if<int>(&body)) return *b;
   const int b = w.find_body(std::get<std::string>(body));
-  if (b < 0) throw Error(std::string(who) + ": no body named \"" + std::get<std::string>(body) + "\"");
+  if (b < 0)
+    throw Error(std::string(who) + ": no body named \"" + std::get<std::string>(body) + "\"");
   return b;
 }
 
@@ -122,17 +124,20 @@ void bind_views(py::module_& m) {
       });
 
   py::class_<ActuatorView>(m, "Actuator", "an actuator of a World (world.actuators[name])")
-      .def_property_readonly(
-          "name", [](const ActuatorView& a) { return WorldHandle::Use(a.handle())->actuator(a.index).name(); })
-      .def_property_readonly(
-          "index", [](const ActuatorView& a) { return a.index; })
-      .def_property_readonly(
-          "joint", [](const ActuatorView& a) { return WorldHandle::Use(a.handle())->actuator(a.index).joint(); })
-      .def_property_readonly("type",
+      .def_property_readonly("name",
                              [](const ActuatorView& a) {
-                               return std::string(
-                                   to_string(WorldHandle::Use(a.handle())->actuator(a.index).type()));
+                               return WorldHandle::Use(a.handle())->actuator(a.index).name();
                              })
+      .def_property_readonly("index", [](const ActuatorView& a) { return a.index; })
+      .def_property_readonly("joint",
+                             [](const ActuatorView& a) {
+                               return WorldHandle::Use(a.handle())->actuator(a.index).joint();
+                             })
+      .def_property_readonly(
+          "type",
+          [](const ActuatorView& a) {
+            return std::string(to_string(WorldHandle::Use(a.handle())->actuator(a.index).type()));
+          })
       .def_property(
           "target",
           [](const ActuatorView& a) {
@@ -145,7 +150,10 @@ void bind_views(py::module_& m) {
           "the target at the World's time (rad, m, rad/s, m/s, N·m or N by type and joint); "
           "setting it makes it that constant from the next step on")
       .def_property_readonly(
-          "effort", [](const ActuatorView& a) { return WorldHandle::Use(a.handle())->actuator(a.index).effort(); },
+          "effort",
+          [](const ActuatorView& a) {
+            return WorldHandle::Use(a.handle())->actuator(a.index).effort();
+          },
           "the effort of the last step, N·m or N")
       .def("__repr__", [](const ActuatorView& a) {
         const WorldHandle::Use w(a.handle());
@@ -154,14 +162,21 @@ void bind_views(py::module_& m) {
       });
 
   py::class_<SensorView>(m, "Sensor", "a sensor of a World (world.sensors[name])")
+      .def_property_readonly("name",
+                             [](const SensorView& s) {
+                               return WorldHandle::Use(s.handle()).sensors().set.name(s.index);
+                             })
       .def_property_readonly(
-          "name", [](const SensorView& s) { return WorldHandle::Use(s.handle()).sensors().set.name(s.index); })
-      .def_property_readonly(
-          "fields", [](const SensorView& s) { return WorldHandle::Use(s.handle()).sensors().set.fields(s.index); },
+          "fields",
+          [](const SensorView& s) {
+            return WorldHandle::Use(s.handle()).sensors().set.fields(s.index);
+          },
           "the names of read()'s values, in order")
       .def_property_readonly(
           "time",
-          [](const SensorView& s) { return WorldHandle::Use(s.handle()).sensors().set.latest(s.index).time; },
+          [](const SensorView& s) {
+            return WorldHandle::Use(s.handle()).sensors().set.latest(s.index).time;
+          },
           "the time of the latest sample, s (-1 before the first)")
       .def(
           "read",
@@ -174,18 +189,22 @@ void bind_views(py::module_& m) {
           "the latest sample's values (sampled after each step at the sensor's period; before "
           "the first sample, the values now), a NumPy array in the order of .fields")
       .def("__repr__", [](const SensorView& s) {
-        return "<pivot.Sensor \"" + WorldHandle::Use(s.handle()).sensors().set.name(s.index) + "\">";
+        return "<pivot.Sensor \"" + WorldHandle::Use(s.handle()).sensors().set.name(s.index) +
+               "\">";
       });
 }
 
 // ---- add_actuator, add_sensor ----
 
 int add_actuator(WorldHandle& h, const IndexOrName& joint, const std::string& type, double kp,
-                 double kd, double effort_limit, const py::object& target, const std::string& name) {
+                 double kd, double effort_limit, const py::object& target,
+                 const std::string& name) {
   const WorldHandle::Use w(h);
   ActuatorSettings s;
-  s.joint = joint_index(*w, joint, name.empty() ? "add_actuator" : ("actuator \"" + name + "\"").c_str());
-  s.name = name.empty() && s.joint >= 0 && s.joint < w->joint_count() ? w->joint(s.joint).name() : name;
+  s.joint =
+      joint_index(*w, joint, name.empty() ? "add_actuator" : ("actuator \"" + name + "\"").c_str());
+  s.name =
+      name.empty() && s.joint >= 0 && s.joint < w->joint_count() ? w->joint(s.joint).name() : name;
   s.type = actuator_type(type);
   s.kp = kp;
   s.kd = kd;
@@ -203,7 +222,8 @@ int add_sensor(WorldHandle& h, const std::string& type, const std::string& name,
   const std::string who = "sensor \"" + name + "\"";
   const auto need = [&](const std::optional<IndexOrName>& v, const char* key) {
     if (!v) throw Error(who + ": a " + type + " sensor needs " + key + "=");
-    return key == std::string("joint") ? joint_index(*w, *v, who.c_str()) : body_index(*w, *v, who.c_str());
+    return key == std::string("joint") ? joint_index(*w, *v, who.c_str())
+                                       : body_index(*w, *v, who.c_str());
   };
   SensorSettings s;
   if (type == "joint") {
@@ -214,11 +234,12 @@ int add_sensor(WorldHandle& h, const std::string& type, const std::string& name,
                               .other = other ? body_index(*w, *other, who.c_str()) : -1,
                               .period = period};
   } else if (type == "imu") {
-    s = ImuSensorSettings{.name = name,
-                          .body = need(body, "body"),
-                          .p_BS = position,
-                          .q_BS = Quat(quat_wxyz(0), quat_wxyz(1), quat_wxyz(2), quat_wxyz(3)).normalized(),
-                          .period = period};
+    s = ImuSensorSettings{
+        .name = name,
+        .body = need(body, "body"),
+        .p_BS = position,
+        .q_BS = Quat(quat_wxyz(0), quat_wxyz(1), quat_wxyz(2), quat_wxyz(3)).normalized(),
+        .period = period};
   } else if (type == "range") {
     s = RangeSensorSettings{.name = name,
                             .body = need(body, "body"),
@@ -247,13 +268,16 @@ void bind_world_control(py::module_& m, py::class_<WorldHandle>& c) {
   bind_views(m);
   c.def("add_actuator", &add_actuator, py::arg("joint"), py::arg("type") = "effort",
         py::arg("kp") = 0.0, py::arg("kd") = 0.0,
-        py::arg("effort_limit") = std::numeric_limits<double>::infinity(),
-        py::arg("target") = 0.0, py::arg("name") = "",
+        py::arg("effort_limit") = std::numeric_limits<double>::infinity(), py::arg("target") = 0.0,
+        py::arg("name") = "",
         "an actuator on a hinge or slider joint (index or name): type \"effort\", \"position\" or "
         "\"velocity\", gains kp, kd, effort_limit (N·m or N), target a number or keys "
         "[(t, value), ...]; name defaults to the joint's. Returns its index")
       .def_property_readonly(
-          "actuators", [](py::object self) { return Members{std::move(self), false}; },
+          "actuators",
+          [](py::object self) {
+            return Members{std::move(self), false};
+          },
           "the actuators by name (or index): .target (get, set), .effort, .type, .joint")
       .def("add_sensor", &add_sensor, py::arg("type"), py::arg("name") = "",
            py::arg("joint") = py::none(), py::arg("body") = py::none(),
@@ -265,7 +289,10 @@ void bind_world_control(py::module_& m, py::class_<WorldHandle>& c) {
            "\"imu\" (body=, position=, quat_wxyz=), \"range\" (body=, position= the ray's origin, "
            "direction=, max_range=); period s (0: every step). Returns its index")
       .def_property_readonly(
-          "sensors", [](py::object self) { return Members{std::move(self), true}; },
+          "sensors",
+          [](py::object self) {
+            return Members{std::move(self), true};
+          },
           "the sensors by name (or index): .read(), .fields, .time")
       .def(
           "observation",

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "scene_arg.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/simulation.hpp"
+#include "scene_arg.hpp"
 #include "world_handle.hpp"
 #include "world_record.hpp"
 
@@ -112,7 +112,8 @@ void bind_scene(py::module_& m) {
         // summary.json's keys and values (docs/cli.md), with no files in "outputs"
         const py::object parsed = py::module_::import("json").attr("loads")(summary_json(summary));
         World world = std::move(sim.world());
-        auto handle = ran_scene_world(std::move(world), std::make_shared<const Scene>(std::move(s)));
+        auto handle =
+            ran_scene_world(std::move(world), std::make_shared<const Scene>(std::move(s)));
         if (frames) return py::make_tuple(std::move(handle), parsed, arrays.arrays());
         return py::make_tuple(std::move(handle), parsed);
       },

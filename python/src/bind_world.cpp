@@ -188,8 +188,9 @@ template <class Settings>
 int add_axis_joint(WorldHandle& h, int body_a, int body_b, const Vec3& anchor, const Vec3& axis,
                    const std::optional<std::pair<double, double>>& limits,
                    const std::optional<std::pair<double, double>>& motor, const std::string& name) {
-  return record_op(WorldHandle::Use(h),
-                   joint_op(axis_joint<Settings>(anchor, axis, limits, motor, name), body_a, body_b));
+  return record_op(
+      WorldHandle::Use(h),
+      joint_op(axis_joint<Settings>(anchor, axis, limits, motor, name), body_a, body_b));
 }
 
 void bind_joints(py::class_<WorldHandle>& c) {
@@ -214,9 +215,10 @@ void bind_joints(py::class_<WorldHandle>& c) {
              const std::string& n) {
             return record_op(
                 WorldHandle::Use(h),
-                joint_op(UniversalJointSettings{
-                             .name = n, .anchor_W = p, .axis_a_W = axis_a, .axis_b_W = axis_b},
-                         ba, bb));
+                joint_op(
+                    UniversalJointSettings{
+                        .name = n, .anchor_W = p, .axis_a_W = axis_a, .axis_b_W = axis_b},
+                    ba, bb));
           },
           a, b, anchor, py::arg("axis_a"), py::arg("axis_b"), name)
       .def(
@@ -240,7 +242,8 @@ void bind_world_class(py::module_& m) {
   py::class_<WorldHandle> c(m, "World",
                             "a simulation: bodies, joints, forces and the step (one call at a "
                             "time: a call from another thread during a step raises RuntimeError)");
-  c.def(py::init([](std::optional<WorldSettings> s) { return new_world(s.value_or(WorldSettings{})); }),
+  c.def(py::init(
+            [](std::optional<WorldSettings> s) { return new_world(s.value_or(WorldSettings{})); }),
         py::arg("settings") = py::none())
       .def("add_body", &add_body, py::arg("name") = "", py::arg("mass") = 1.0,
            py::arg("shape") = py::none(), py::arg("position") = Vec3::Zero(),

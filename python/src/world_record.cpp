@@ -501,8 +501,8 @@ std::string joint_op(const SliderJointSettings& s, int body_a, int body_b) {
 }
 std::string joint_op(const UniversalJointSettings& s, int body_a, int body_b) {
   ByteWriter w;
-  put(w, Op::universal), put(w, s.name), put(w, s.anchor_W), put(w, s.axis_a_W),
-      put(w, s.axis_b_W), put(w, body_a), put(w, body_b);
+  put(w, Op::universal), put(w, s.name), put(w, s.anchor_W), put(w, s.axis_a_W), put(w, s.axis_b_W),
+      put(w, body_a), put(w, body_b);
   return std::move(w.str());
 }
 std::string force_op(const ConstantForceSettings& s) {
@@ -540,8 +540,8 @@ std::string sensor_op(const SensorSettings& settings) {
                               put(w, s.period);
                         },
                         [&](const RangeSensorSettings& s) {
-                          put(w, s.name), put(w, s.body), put(w, s.origin_B),
-                              put(w, s.direction_B), put(w, s.max_range), put(w, s.period);
+                          put(w, s.name), put(w, s.body), put(w, s.origin_B), put(w, s.direction_B),
+                              put(w, s.max_range), put(w, s.period);
                         }},
              settings);
   return std::move(w.str());
