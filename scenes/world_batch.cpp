@@ -75,7 +75,8 @@ void WorldBatch::write_observations(double* out) const {
 }
 
 void WorldBatch::reset(double* observations) {
-  pool_->run(size(), [&](int i) { build(i); });
+  // one by one: building a World sets up its collision world, which is left to one thread
+  for (int i = 0; i < size(); ++i) build(i);
   write_observations(observations);
 }
 
