@@ -34,6 +34,8 @@ void observe(const World& world, const SensorSet& sensors, double* out) {
 
 WorldBatch::WorldBatch(const Scene& scene, int n, int threads) : scene_(scene) {
   if (n < 1) throw Error(fmt::format("a batch needs at least one world (got {})", n));
+  if (threads < 0 || threads > kMaxThreads)
+    throw Error(fmt::format("a batch's threads must be in [0, {}] (got {})", kMaxThreads, threads));
   // each copy single-threaded: the batch's pool runs the copies side by side
   scene_.settings.world.threads = 1;
   worlds_.reserve(static_cast<std::size_t>(n));

@@ -36,8 +36,9 @@ void observe(const World& world, const SensorSet& sensors, double* out);
 class WorldBatch {
  public:
   /// n ≥ 1 copies of the scene's World (each with WorldSettings::threads = 1), with the scene's
-  /// sensors observed once at t = 0; `threads` steps them (0: every core). Throws pivot::Error
-  /// for n < 1 or a scene that does not build
+  /// sensors observed once at t = 0; min(n, threads) threads step them (0: every core).
+  /// Throws pivot::Error for n < 1, threads outside [0, kMaxThreads] or a scene that does not
+  /// build
   WorldBatch(const Scene& scene, int n, int threads = 0);
   ~WorldBatch();
   WorldBatch(const WorldBatch&) = delete;

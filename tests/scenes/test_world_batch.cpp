@@ -62,6 +62,8 @@ TEST_CASE("world batch: 4 copies with sensors equal 4 separate runs", "[scenes][
 TEST_CASE("world batch: bad input is refused before any copy steps", "[scenes][batch]") {
   const Scene scene = load_scene(pivot::test::source_scenes_dir() / "cart_pole.json");
   CHECK_THROWS_WITH(WorldBatch(scene, 0), Catch::Contains("at least one world"));
+  CHECK_THROWS_WITH(WorldBatch(scene, 2, -1), Catch::Contains("threads"));
+  CHECK_THROWS_WITH(WorldBatch(scene, 2, kMaxThreads + 1), Catch::Contains("threads"));
   WorldBatch batch(scene, 3, 1);
   std::vector<double> actions{1.0, std::numeric_limits<double>::quiet_NaN(), 2.0};
   CHECK_THROWS_WITH(batch.step(actions.data(), 1, nullptr),
