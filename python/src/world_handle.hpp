@@ -42,6 +42,7 @@ class WorldInUse : public std::runtime_error {
 /// where a structural call followed a change of state (a step, set_state, ...)
 struct WorldRecord {
   std::shared_ptr<const Scene> scene;  ///< null: the first op is the World's settings
+  std::string scene_json;              ///< the scene's resolved JSON, made at the first save
   std::string ops;                     ///< the ops, concatenated
   bool state_changed = false;          ///< since the last op: a snapshot precedes the next op
   std::string broken;                  ///< non-empty: why the record cannot rebuild the World

@@ -403,6 +403,12 @@ void reset_sensors(const World& w, WorldSensors& sensors) {
   sensors = std::move(fresh);
 }
 
+/// the scene's resolved JSON (resolved_scene_json), made once
+const std::string& scene_json(WorldRecord& record) {
+  if (record.scene_json.empty()) record.scene_json = resolved_scene_json(*record.scene);
+  return record.scene_json;
+}
+
 }  // namespace
 
 // ---- shapes ----
@@ -606,7 +612,7 @@ void state_changed(const WorldHandle::Use& u) {
 }
 
 std::string save_world(const WorldHandle::Use& u) {
-  const WorldRecord& record = u.record();
+  WorldRecord& record = u.record();
   if (!record.broken.empty())
     throw Error("World.save: a structural call followed a state that cannot be saved (" +
                 record.broken + ")");
@@ -615,7 +621,7 @@ std::string save_world(const WorldHandle::Use& u) {
   w.u64(kVersion);
   w.u64(record.scene ? 1 : 0);
   if (record.scene) {
-    w.text(resolved_scene_json(*record.scene));
+    w.text(scene_json(record));
     w.text(record.scene->source);
   }
   w.text(record.ops);
@@ -642,6 +648,7 @@ std::unique_ptr<WorldHandle> load_world(std::string_view bytes) {
   const WorldHandle::Use u(*h);
   apply_all(*u, u.sensors(), s.ops);
   u.record().ops = std::string(s.ops);
+  u.record().scene_json = s.scene_json;
   put_state(*u, s);
   state_changed(u);
   reset_sensors(*u, u.sensors());
@@ -650,9 +657,9 @@ std::unique_ptr<WorldHandle> load_world(std::string_view bytes) {
 
 void restore_world(const WorldHandle::Use& u, std::string_view bytes) {
   const Saved s = parse_saved(bytes);
-  const WorldRecord& record = u.record();
+  WorldRecord& record = u.record();
   if (s.ops != record.ops || s.has_scene != static_cast<bool>(record.scene) ||
-      (s.has_scene && s.scene_json != resolved_scene_json(*record.scene)))
+      (s.has_scene && s.scene_json != scene_json(record)))
     throw Error(
         "World.restore: the bytes are of a World built by other calls (pivot.World.load makes a "
         "new World from them)");
