@@ -1,7 +1,9 @@
 #pragma once
 // The bytes of a Python World's record (world_record.hpp): the op and shape codes, and the
-// values of ops written and read back bit for bit (engine/checkpoint_bytes.hpp). Internal to
-// the module: world_ops.cpp writes ops, world_record.cpp reads them.
+// values of ops written and read back bit for bit. Internal to the module: world_ops.cpp writes
+// ops, world_record.cpp reads them. It uses the engine's internal byte stream
+// (engine/checkpoint_bytes.hpp), the module's one include beyond the public headers, so that a
+// saved World's numbers are encoded as the engine's checkpoints encode theirs.
 
 #include <optional>
 #include <string>
