@@ -311,6 +311,23 @@ class Batch(unittest.TestCase):
             pivot.Batch("cart_pole", 0)
 
 
+class Stub(unittest.TestCase):
+    def test_the_stub_names_what_the_module_has(self):
+        # every method and property the stub gives World, Batch, Env, Actuator and Sensor exists
+        import re
+        stub = (Path(__file__).resolve().parents[2] / "python/pivot/__init__.pyi").read_text()
+        for cls in ["World", "Batch", "Env", "Actuator", "Sensor"]:
+            block = re.search(rf"^class {cls}\b.*?(?=^class |^def |\Z)", stub, re.S | re.M).group(0)
+            names = set(re.findall(r"^    def (\w+)", block, re.M))
+            names |= set(re.findall(r"^    (\w+): ", block, re.M))
+            self.assertTrue(names, cls)
+            for name in names - {"__init__"}:
+                with self.subTest(cls=cls, name=name):
+                    self.assertTrue(hasattr(getattr(pivot, cls), name) or
+                                    name in ("world", "steps", "max_steps", "step_count"),
+                                    f"pivot.{cls}.{name}")
+
+
 if __name__ == "__main__":
     print(f"pivot {pivot.__version__} from {pivot.__file__}", file=sys.stderr)
     unittest.main(verbosity=2)
