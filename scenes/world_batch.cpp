@@ -42,6 +42,7 @@ WorldBatch::WorldBatch(const Scene& scene, int n, int threads) : scene_(scene) {
   sensors_.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     worlds_.push_back(build_world(scene_));
+    if (i == 0) initial_ = worlds_.front().save_state();
     for (const SensorSettings& s : scene_.sensors) sensors_[i].add(s);
     sensors_[i].observe(worlds_[i]);
   }
@@ -60,12 +61,21 @@ int WorldBatch::threads() const {
   return pool_->threads();
 }
 
-void WorldBatch::build(int i) {
+// the scene's initial state back through the engine's checkpoint (docs/checkpoints.md: a World
+// that restores it steps on bit for bit as one built anew), without building the World again
+// (a new World sets up its collision world: milliseconds); the actuators' targets are the
+// scene's again and the sensors start anew
+void WorldBatch::restart(int i) {
   const auto k = static_cast<std::size_t>(i);
-  worlds_[k] = build_world(scene_);
+  World& w = worlds_[k];
+  w.restore_state(initial_);
+  for (int a = 0; a < w.actuator_count(); ++a) {
+    w.actuator(a).set_keys(scene_.actuators[static_cast<std::size_t>(a)].settings.keys);
+    w.actuator(a).set_effort(0.0);
+  }
   sensors_[k] = SensorSet();
   for (const SensorSettings& s : scene_.sensors) sensors_[k].add(s);
-  sensors_[k].observe(worlds_[k]);
+  sensors_[k].observe(w);
 }
 
 void WorldBatch::write_observations(double* out) const {
@@ -77,8 +87,7 @@ void WorldBatch::write_observations(double* out) const {
 }
 
 void WorldBatch::reset(double* observations) {
-  // one by one: building a World sets up its collision world, which is left to one thread
-  for (int i = 0; i < size(); ++i) build(i);
+  pool_->run(size(), [&](int i) { restart(i); });
   write_observations(observations);
 }
 

@@ -12,6 +12,7 @@
 // (q, q̇), followed by the latest sample of each of the scene's sensors in their order.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "pivot/engine/sensors.hpp"
@@ -52,8 +53,8 @@ class WorldBatch {
   [[nodiscard]] int threads() const;
   [[nodiscard]] const World& world(int i) const { return worlds_.at(static_cast<std::size_t>(i)); }
 
-  /// every copy back to the scene's initial state (built anew); writes the n × m observations
-  /// to `observations` when not null
+  /// every copy back to the scene's initial state (its checkpoint restored, the actuators'
+  /// targets the scene's, the sensors new); writes the n × m observations when not null
   void reset(double* observations = nullptr);
   /// copy i's actuator targets ← actions[i k .. i k + k) (World::set_actuator_target, in
   /// actuator order), then `steps` ≥ 1 steps of every copy, each copy's sensors observed after
@@ -63,10 +64,11 @@ class WorldBatch {
   void step(const double* actions, int steps, double* observations);
 
  private:
-  void build(int i);
+  void restart(int i);
   void write_observations(double* out) const;
 
   Scene scene_;
+  std::string initial_;  ///< World::save_state of a copy as built
   std::vector<World> worlds_;
   std::vector<SensorSet> sensors_;
   std::unique_ptr<detail::ThreadPool> pool_;

@@ -2,8 +2,9 @@
 // A batch of cart-poles (docs/python.md "Batches of worlds", scenes/cart_pole.json): world-steps
 // per second of a pivot::WorldBatch of 64 copies stepped on the thread pool, each copy under its
 // own PD push on the cart (as pivot.Batch.step does, without Python), against the target of
-// 100 000 world-steps per second on this machine's 2 cores; and the time of one world-step.
-// Prints a Markdown table.
+// 100 000 world-steps per second on this machine's 2 cores; and the time of one world-step, wall
+// and CPU (the process's CPU time over the world-steps: what a step costs a core, whatever else
+// the machine runs). Every round starts with WorldBatch::reset. Prints a Markdown table.
 
 #include <iosfwd>
 #include <string>
