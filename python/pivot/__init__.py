@@ -49,7 +49,9 @@ _check_environment()
 
 from ._pivot import (  # noqa: E402,F401  (re-exported)
     WORLD,
+    Actuator,
     Error,
+    Sensor,
     Shape,
     World,
     WorldSettings,
@@ -57,7 +59,9 @@ from ._pivot import (  # noqa: E402,F401  (re-exported)
     lcp,
     shapes,
 )
+from ._pivot import Batch as _Batch  # noqa: E402
 from ._pivot import load_scene as _load_scene  # noqa: E402
+from .control import Env  # noqa: E402,F401  (re-exported)
 from ._pivot import run_scene as _run_scene  # noqa: E402
 
 
@@ -107,8 +111,21 @@ def run_scene(scene, duration: float | None = None, frames: bool = False):
     run_scene does (docs/python.md)."""
     return _run_scene(_scene_argument(scene), duration, frames)
 
-__all__ = ["WORLD", "Error", "Shape", "World", "WorldSettings", "__version__", "cli_path", "lcp",
-           "load_scene", "run", "run_scene", "scene_folders", "shapes"]
+
+
+class Batch(_Batch):
+    """n independent copies of a scene's World (a path, a shipped scene's name or a dict),
+    stepped together on a thread pool without the GIL: step(actions, steps=1) takes an (n, k)
+    array of actuator targets and returns the (n, m) observations (docs/python.md "Batches of
+    worlds")."""
+
+    def __init__(self, scene, n: int, threads: int = 0) -> None:
+        super().__init__(_scene_argument(scene), n, threads)
+
+
+__all__ = ["WORLD", "Actuator", "Batch", "Env", "Error", "Sensor", "Shape", "World",
+           "WorldSettings", "__version__", "cli_path", "lcp", "load_scene", "run", "run_scene",
+           "scene_folders", "shapes"]
 
 
 def cli_path() -> str:

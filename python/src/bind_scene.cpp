@@ -18,22 +18,14 @@
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/simulation.hpp"
+#include "scene_arg.hpp"
 #include "world_handle.hpp"
+#include "world_record.hpp"
 
 namespace py = pybind11;
 
 namespace pivot::python {
 namespace {
-
-/// a path (str or os.PathLike) is read as a file; a dict as the scene's JSON, with relative
-/// mesh paths resolved against the current folder and "<dict>" naming it in errors
-Scene scene_from(const py::object& scene) {
-  if (py::isinstance<py::dict>(scene)) {
-    const auto text = py::cast<std::string>(py::module_::import("json").attr("dumps")(scene));
-    return parse_scene(text, std::filesystem::current_path(), "<dict>");
-  }
-  return load_scene(py::cast<std::filesystem::path>(scene));
-}
 
 /// every frame of a run (the frames of trajectory.csv) as the 13 numbers of each body, collected
 /// without the GIL and turned into arrays after the run
@@ -82,7 +74,7 @@ void bind_scene(py::module_& m) {
   m.def(
       "load_scene",
       [](const py::object& scene) {
-        return std::make_unique<WorldHandle>(build_world(scene_from(scene)));
+        return new_scene_world(std::make_shared<const Scene>(scene_from(scene)));
       },
       py::arg("scene"), "a World built from a scene file's path or a dict of its JSON");
   m.def(
@@ -120,7 +112,8 @@ void bind_scene(py::module_& m) {
         // summary.json's keys and values (docs/cli.md), with no files in "outputs"
         const py::object parsed = py::module_::import("json").attr("loads")(summary_json(summary));
         World world = std::move(sim.world());
-        auto handle = std::make_unique<WorldHandle>(std::move(world));
+        auto handle =
+            ran_scene_world(std::move(world), std::make_shared<const Scene>(std::move(s)));
         if (frames) return py::make_tuple(std::move(handle), parsed, arrays.arrays());
         return py::make_tuple(std::move(handle), parsed);
       },

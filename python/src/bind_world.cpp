@@ -17,7 +17,9 @@
 #include "pivot/engine/world_settings_table.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "world_args.hpp"
+#include "world_control.hpp"
 #include "world_handle.hpp"
+#include "world_record.hpp"
 
 namespace py = pybind11;
 
@@ -142,49 +144,43 @@ void bind_settings(py::module_& m) {
 }
 
 void bind_shapes(py::module_& m) {
-  // pybind11 holders cannot be shared_ptr<const T>: shapes are held as shared_ptr<Shape> and
-  // never modified (no setter is bound)
-  py::class_<Shape, std::shared_ptr<Shape>>(m, "Shape", "a collision shape (pivot.shapes)")
-      .def_property_readonly("type", [](const Shape& s) { return to_string(s.type); })
-      .def("__repr__",
-           [](const Shape& s) { return std::string("<pivot.Shape ") + to_string(s.type) + ">"; });
+  // a shape is never modified (no setter is bound); it keeps the factory call that made it, so
+  // that a saved World rebuilds it (world_record.hpp)
+  py::class_<ShapeRecipe>(m, "Shape", "a collision shape (pivot.shapes)")
+      .def_property_readonly("type", [](const ShapeRecipe& s) { return to_string(s.shape->type); })
+      .def("__repr__", [](const ShapeRecipe& s) {
+        return std::string("<pivot.Shape ") + to_string(s.shape->type) + ">";
+      });
   py::module_ shapes = m.def_submodule("shapes", "collision shapes, in the body's shape frame");
-  const auto held = [](ShapePtr s) { return std::const_pointer_cast<Shape>(std::move(s)); };
-  shapes.def(
-      "sphere", [=](double r) { return held(make_sphere(r)); }, py::arg("radius"));
-  shapes.def(
-      "box", [=](const Vec3& e) { return held(make_box(e)); }, py::arg("half_extents"));
-  shapes.def(
-      "capsule", [=](double r, double l) { return held(make_capsule(r, l)); }, py::arg("radius"),
-      py::arg("half_length"), "along the shape frame's z axis");
-  shapes.def(
-      "cylinder", [=](double r, double l) { return held(make_cylinder(r, l)); }, py::arg("radius"),
-      py::arg("half_length"), "along the shape frame's z axis");
-  shapes.def(
-      "ellipsoid", [=](const Vec3& r) { return held(make_ellipsoid(r)); }, py::arg("radii"));
+  shapes.def("sphere", &sphere_shape, py::arg("radius"));
+  shapes.def("box", &box_shape, py::arg("half_extents"));
+  shapes.def("capsule", &capsule_shape, py::arg("radius"), py::arg("half_length"),
+             "along the shape frame's z axis");
+  shapes.def("cylinder", &cylinder_shape, py::arg("radius"), py::arg("half_length"),
+             "along the shape frame's z axis");
+  shapes.def("ellipsoid", &ellipsoid_shape, py::arg("radii"));
   shapes.def(
       "convex",
-      [=](const Eigen::Matrix<double, Eigen::Dynamic, 3>& points) {
+      [](const Eigen::Matrix<double, Eigen::Dynamic, 3>& points) {
         std::vector<Vec3> p;
         for (Eigen::Index i = 0; i < points.rows(); ++i) p.emplace_back(points.row(i).transpose());
-        return held(make_convex(std::move(p)));
+        return convex_shape(p);
       },
       py::arg("points"), "the convex hull of the points, an (n, 3) array");
-  shapes.def(
-      "plane", [=](const Vec3& n, double d) { return held(make_plane(n, d)); }, py::arg("normal"),
-      py::arg("offset"), "the half-space normal·x ≤ offset (fixed bodies only)");
-  shapes.def(
-      "mesh", [=](const std::string& path) { return held(load_mesh_file(path)); },
-      py::arg("obj_path"), "a fixed triangle mesh from a mesh file (STL, OBJ, PLY, Collada, glTF)");
+  shapes.def("plane", &plane_shape, py::arg("normal"), py::arg("offset"),
+             "the half-space normal·x ≤ offset (fixed bodies only)");
+  shapes.def("mesh", &mesh_shape, py::arg("obj_path"),
+             "a fixed triangle mesh from a mesh file (STL, OBJ, PLY, Collada, glTF)");
 }
 
-int add_body(WorldHandle& h, const std::string& name, double mass, std::shared_ptr<Shape> shape,
+int add_body(WorldHandle& h, const std::string& name, double mass, const ShapeRecipe* shape,
              const Vec3& position, const Eigen::Vector4d& quat_wxyz, const Vec3& velocity,
              const Vec3& angular_velocity, bool fixed, double density,
              std::optional<Vec3> inertia_diag, double friction, double restitution) {
-  return WorldHandle::Use(h)->add_body(body_settings(name, mass, std::move(shape), position,
-                                                     quat_wxyz, velocity, angular_velocity, fixed,
-                                                     density, inertia_diag, friction, restitution));
+  const BodySettings s =
+      body_settings(name, mass, shape ? shape->shape : nullptr, position, quat_wxyz, velocity,
+                    angular_velocity, fixed, density, inertia_diag, friction, restitution);
+  return record_op(WorldHandle::Use(h), body_op(s, shape));
 }
 
 /// a joint with an axis, optional limits and an optional motor (hinge, slider)
@@ -192,8 +188,9 @@ template <class Settings>
 int add_axis_joint(WorldHandle& h, int body_a, int body_b, const Vec3& anchor, const Vec3& axis,
                    const std::optional<std::pair<double, double>>& limits,
                    const std::optional<std::pair<double, double>>& motor, const std::string& name) {
-  return WorldHandle::Use(h)->add_joint(axis_joint<Settings>(anchor, axis, limits, motor, name),
-                                        body_a, body_b);
+  return record_op(
+      WorldHandle::Use(h),
+      joint_op(axis_joint<Settings>(anchor, axis, limits, motor, name), body_a, body_b));
 }
 
 void bind_joints(py::class_<WorldHandle>& c) {
@@ -202,7 +199,8 @@ void bind_joints(py::class_<WorldHandle>& c) {
   c.def(
        "add_ball_joint",
        [](WorldHandle& h, int ba, int bb, const Vec3& p, const std::string& n) {
-         return WorldHandle::Use(h)->add_joint(BallJointSettings{.name = n, .anchor_W = p}, ba, bb);
+         return record_op(WorldHandle::Use(h),
+                          joint_op(BallJointSettings{.name = n, .anchor_W = p}, ba, bb));
        },
        a, b, anchor, name, "a ball joint at the world point anchor; body_b = -1 is the world")
       .def("add_hinge_joint", &add_axis_joint<HingeJointSettings>, a, b, anchor, py::arg("axis"),
@@ -215,17 +213,19 @@ void bind_joints(py::class_<WorldHandle>& c) {
           "add_universal_joint",
           [](WorldHandle& h, int ba, int bb, const Vec3& p, const Vec3& axis_a, const Vec3& axis_b,
              const std::string& n) {
-            return WorldHandle::Use(h)->add_joint(
-                UniversalJointSettings{
-                    .name = n, .anchor_W = p, .axis_a_W = axis_a, .axis_b_W = axis_b},
-                ba, bb);
+            return record_op(
+                WorldHandle::Use(h),
+                joint_op(
+                    UniversalJointSettings{
+                        .name = n, .anchor_W = p, .axis_a_W = axis_a, .axis_b_W = axis_b},
+                    ba, bb));
           },
           a, b, anchor, py::arg("axis_a"), py::arg("axis_b"), name)
       .def(
           "add_fixed_joint",
           [](WorldHandle& h, int ba, int bb, const Vec3& p, const std::string& n) {
-            return WorldHandle::Use(h)->add_joint(FixedJointSettings{.name = n, .anchor_W = p}, ba,
-                                                  bb);
+            return record_op(WorldHandle::Use(h),
+                             joint_op(FixedJointSettings{.name = n, .anchor_W = p}, ba, bb));
           },
           a, b, anchor, name);
 }
@@ -242,9 +242,8 @@ void bind_world_class(py::module_& m) {
   py::class_<WorldHandle> c(m, "World",
                             "a simulation: bodies, joints, forces and the step (one call at a "
                             "time: a call from another thread during a step raises RuntimeError)");
-  c.def(py::init([](std::optional<WorldSettings> s) {
-          return std::make_unique<WorldHandle>(World(s.value_or(WorldSettings{})));
-        }),
+  c.def(py::init(
+            [](std::optional<WorldSettings> s) { return new_world(s.value_or(WorldSettings{})); }),
         py::arg("settings") = py::none())
       .def("add_body", &add_body, py::arg("name") = "", py::arg("mass") = 1.0,
            py::arg("shape") = py::none(), py::arg("position") = Vec3::Zero(),
@@ -257,8 +256,8 @@ void bind_world_class(py::module_& m) {
   c.def(
        "add_force",
        [](WorldHandle& h, int body, const Vec3& f, const Vec3& tau) {
-         WorldHandle::Use(h)->add_force(
-             ConstantForceSettings{.body = body, .force = f, .torque = tau});
+         record_op(WorldHandle::Use(h),
+                   force_op(ConstantForceSettings{.body = body, .force = f, .torque = tau}));
        },
        py::arg("body"), py::arg("force") = Vec3::Zero(), py::arg("torque") = Vec3::Zero(),
        "a constant force (N, world, at the COM) and torque (N·m)")
@@ -266,13 +265,13 @@ void bind_world_class(py::module_& m) {
           "add_spring",
           [](WorldHandle& h, int ba, const Vec3& pa, int bb, const Vec3& pb, double k, double c,
              double l0) {
-            WorldHandle::Use(h)->add_spring(SpringSettings{.body_a = ba,
-                                                           .p_APa = pa,
-                                                           .body_b = bb,
-                                                           .p_BPb = pb,
-                                                           .stiffness = k,
-                                                           .damping = c,
-                                                           .rest_length = l0});
+            record_op(WorldHandle::Use(h), spring_op(SpringSettings{.body_a = ba,
+                                                                    .p_APa = pa,
+                                                                    .body_b = bb,
+                                                                    .p_BPb = pb,
+                                                                    .stiffness = k,
+                                                                    .damping = c,
+                                                                    .rest_length = l0}));
           },
           py::arg("body_a"), py::arg("point_a"), py::arg("body_b"), py::arg("point_b"),
           py::arg("stiffness"), py::arg("damping") = 0.0, py::arg("rest_length") = 0.0,
@@ -283,15 +282,26 @@ void bind_world_class(py::module_& m) {
             if (n < 1) throw Error("step: n must be at least 1 (got " + std::to_string(n) + ")");
             // held before the GIL is released and until the report is read
             const WorldHandle::Use w(h);
+            state_changed(w);
+            WorldSensors& sensors = w.sensors();
             {
               py::gil_scoped_release release;
-              for (long k = 0; k < n; ++k) w->step();
+              // the sensors sample t = 0 (and store what the IMUs difference) before the first
+              // step, then after each step
+              if (!sensors.set.empty() && !sensors.primed) {
+                sensors.set.observe(*w);
+                sensors.primed = true;
+              }
+              for (long k = 0; k < n; ++k) {
+                w->step();
+                if (!sensors.set.empty()) sensors.set.observe(*w);
+              }
             }
             return report_dict(w->last_report());
           },
           py::arg("n") = 1,
-          "advances n steps (without the GIL; the World refuses other calls meanwhile); returns "
-          "the last step's report")
+          "advances n steps (without the GIL; the World refuses other calls meanwhile), its "
+          "sensors observed after each; returns the last step's report")
       .def_property_readonly("time", guarded<&World::time>(), "s")
       .def_property_readonly("step_count", guarded<&World::step_count>())
       .def_property_readonly("body_count", guarded<&World::body_count>())
@@ -333,14 +343,18 @@ void bind_world_class(py::module_& m) {
       .def(
           "set_state",
           [](WorldHandle& h, int body, const Vec3& p, const Eigen::Vector4d& q, const Vec6& twist) {
-            WorldHandle::Use(h)->set_state(body, Pose{p, quat_from_wxyz(q)}, twist);
+            const WorldHandle::Use w(h);
+            state_changed(w);
+            w->set_state(body, Pose{p, quat_from_wxyz(q)}, twist);
           },
           py::arg("body"), py::arg("position"), py::arg("quat_wxyz"), py::arg("twist"),
           "sets a body's COM position, orientation and twist (ω; v); validated")
       .def(
           "apply_impulse",
           [](WorldHandle& h, int body, const Vec3& impulse, const Vec3& point) {
-            WorldHandle::Use(h)->apply_impulse(body, impulse, point);
+            const WorldHandle::Use w(h);
+            state_changed(w);
+            w->apply_impulse(body, impulse, point);
           },
           py::arg("body"), py::arg("impulse"), py::arg("point"),
           "an impulse (N·s, world) at a world point on a dynamic body, between steps; a body in "
@@ -361,12 +375,18 @@ void bind_world_class(py::module_& m) {
           },
           py::arg("joint"), "the joint's equality-row impulses of the last step")
       .def(
-          "set_hybrid", [](WorldHandle& h, bool on) { WorldHandle::Use(h)->set_hybrid(on); },
+          "set_hybrid",
+          [](WorldHandle& h, bool on) {
+            const WorldHandle::Use w(h);
+            state_changed(w);
+            w->set_hybrid(on);
+          },
           py::arg("on"))
       .def(
           "state_hash",
           [](WorldHandle& h) { return hash_to_hex(state_hash(*WorldHandle::Use(h))); },
           "the final-state hash of `pivot run` (16 hex digits)");
+  bind_world_control(m, c);
 }
 
 }  // namespace

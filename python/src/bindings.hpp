@@ -12,6 +12,8 @@ void bind_errors(pybind11::module_& m);
 void bind_world(pybind11::module_& m);
 /// pivot.load_scene, pivot.run, pivot.state_hash
 void bind_scene(pybind11::module_& m);
+/// pivot.Batch (the native class; python/pivot/__init__.py resolves scene names)
+void bind_batch(pybind11::module_& m);
 /// pivot.lcp.solve
 void bind_lcp(pybind11::module_& m);
 /// pivot._pivot.load_sweep and Sweep, used by pivot.sweep

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_pivot, m) {
   pivot::python::bind_errors(m);
   pivot::python::bind_world(m);
   pivot::python::bind_scene(m);
+  pivot::python::bind_batch(m);
   pivot::python::bind_lcp(m);
   pivot::python::bind_sweep(m);
 }

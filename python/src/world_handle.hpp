@@ -1,6 +1,7 @@
 #pragma once
-// The object behind a Python pivot.World (docs/python.md "Threads"): the World and a flag that
-// one call at a time holds.
+// The object behind a Python pivot.World (docs/python.md "Threads", "Copies and checkpoints"):
+// the World, its sensors, the record of how it was built, and a flag that one call at a time
+// holds.
 //
 // World.step releases the GIL while it steps, so another Python thread can call into the same
 // World meanwhile; a World is not safe to use from two threads at once (an add_body during a
@@ -8,12 +9,21 @@
 // for the whole call (WorldHandle::Use); a call that finds it held raises RuntimeError at once,
 // before touching the World. The flag is an atomic exchange, so the check holds without the
 // GIL too (a free-threaded interpreter).
+//
+// The record (world_record.hpp) is what World.save() writes besides the engine's checkpoint:
+// a World has no description of itself that rebuilds it (a scene cannot hold a constant force
+// or a body added after steps), so the handle keeps every call that changed its structure.
 
 #include <atomic>
+#include <memory>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "pivot/engine/sensors.hpp"
 #include "pivot/engine/world.hpp"
+#include "pivot/scenes/scene.hpp"
 
 namespace pivot::python {
 
@@ -27,9 +37,28 @@ class WorldInUse : public std::runtime_error {
             "World)") {}
 };
 
+/// what rebuilds a World's structure: the scene it was built from (if any), then the
+/// structural calls in order as bytes (world_record.hpp), with the engine checkpoints taken
+/// where a structural call followed a change of state (a step, set_state, ...)
+struct WorldRecord {
+  std::shared_ptr<const Scene> scene;  ///< null: the first op is the World's settings
+  std::string scene_json;              ///< the scene's resolved JSON, made at the first save
+  std::string ops;                     ///< the ops, concatenated
+  bool state_changed = false;          ///< since the last op: a snapshot precedes the next op
+  std::string broken;                  ///< non-empty: why the record cannot rebuild the World
+};
+
+/// the Python World's sensors (engine/sensors.hpp), observed after each of its steps
+struct WorldSensors {
+  SensorSet set;
+  std::vector<SensorSettings> settings;  ///< as added, in order
+  bool primed = false;                   ///< observed once before the first step
+};
+
 class WorldHandle {
  public:
-  explicit WorldHandle(World world) : world_(std::move(world)) {}
+  WorldHandle(World world, WorldRecord record)
+      : world_(std::move(world)), record_(std::move(record)) {}
   WorldHandle(const WorldHandle&) = delete;
   WorldHandle& operator=(const WorldHandle&) = delete;
 
@@ -44,6 +73,8 @@ class WorldHandle {
     Use& operator=(const Use&) = delete;
     World& operator*() const { return h_->world_; }
     World* operator->() const { return &h_->world_; }
+    [[nodiscard]] WorldRecord& record() const { return h_->record_; }
+    [[nodiscard]] WorldSensors& sensors() const { return h_->sensors_; }
 
    private:
     WorldHandle* h_;
@@ -51,6 +82,8 @@ class WorldHandle {
 
  private:
   World world_;
+  WorldRecord record_;
+  WorldSensors sensors_;
   std::atomic<bool> busy_{false};
 };
 

@@ -12,6 +12,8 @@
 //                          separate pyramids (1 and 2 threads)
 //   pivot-bench character  the motion-capture-driven character: steps/s of the 54-DOF walk,
 //                          tracking error, explicit against implicit feedback (docs/character.md)
+//   pivot-bench control    a batch of 64 cart-poles on the thread pool: world-steps/s (not in
+//                          all)
 //   pivot-bench dump-lcps  only write the LCPs of Pivot's scenes (to --scene-lcps)
 //
 // Tables are Markdown, printed to stdout; docs/benchmarks.md holds the latest run.
@@ -26,6 +28,7 @@
 
 #include "bowl_benchmark.hpp"
 #include "character_benchmark.hpp"
+#include "control_benchmark.hpp"
 #include "hybrid_benchmark.hpp"
 #include "lcp_benchmark.hpp"
 #include "report.hpp"
@@ -75,6 +78,8 @@ int main(int argc, char** argv) {
   auto* small = app.add_subcommand("small", "the small scenes against ODE and the 20-cube stack");
   auto* bowl = app.add_subcommand("bowl", "bowl on table, Loop surfaces: Kry & Pai 2002 Table II");
   auto* character = app.add_subcommand("character", "the motion-capture-driven character");
+  auto* control = app.add_subcommand(
+      "control", "a batch of 64 cart-poles on the thread pool: world-steps/s (not in all)");
   auto* dump = app.add_subcommand("dump-lcps", "only write the LCPs of Pivot's scenes");
   auto* sdf = app.add_subcommand(
       "sdf", "sdf contact generation: point tree against brute force and Bullet GImpact");
@@ -140,6 +145,10 @@ int main(int argc, char** argv) {
     run_sdf_benchmark(sdf_options, std::cout);
   }
   if (sdf_build->parsed()) run_sdf_build_benchmark({}, std::cout);
+  if (control->parsed())
+    run_control_benchmark({.scene = std::string(PIVOT_SOURCE_SCENES_DIR) + "/cart_pole.json",
+                           .budget_seconds = quick ? 0.5 : 3.0},
+                          std::cout);
   std::cout << fmt::format("pivot-bench: done in {:.0f} s\n", seconds_since(start));
   return 0;
 }
