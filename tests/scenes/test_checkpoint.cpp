@@ -178,3 +178,48 @@ TEST_CASE("checkpoint: bad checkpoints are refused and leave the World unchanged
   target.step();
   CHECK(state_hash(target) == state_hash(world));
 }
+
+// A checkpoint whose checksum is made good again after a word of its payload was overwritten
+// (a bug or a tampered file, not caught by the checksum): restore_state refuses it or restores
+// a World that steps without a crash and without a non-finite state. Every 64-bit word of the
+// payload of a rolling_sphere_hybrid checkpoint with its pair in reduced mode, three values each.
+TEST_CASE("checkpoint: a corrupt payload with a good checksum never crashes") {
+  const Scene scene = load_scene(pivot::test::source_scenes_dir() / "rolling_sphere_hybrid.json");
+  World world = build_world(scene);
+  for (int k = 0; k < 30; ++k) world.step();
+  REQUIRE(any_reduced(world));
+  const std::string blob = world.save_state();
+  const auto with_checksum = [](std::string bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (std::size_t i = 0; i + 8 < bytes.size(); ++i) {
+      h ^= static_cast<unsigned char>(bytes[i]);
+      h *= 0x100000001b3ULL;
+    }
+    for (int b = 0; b < 8; ++b)
+      bytes[bytes.size() - 8 + b] = static_cast<char>((h >> (8 * b)) & 0xff);
+    return bytes;
+  };
+  constexpr std::size_t kHeader = 8 * 6;  // magic, version, fingerprints, payload size
+  int refused = 0, restored = 0;
+  for (std::size_t at = kHeader; at + 16 <= blob.size(); at += 8) {
+    for (const std::uint64_t value :
+         {0xffffffffffffffffULL, 0x7ff0000000000001ULL, 0x0000000000001000ULL}) {
+      std::string bytes = blob;
+      for (int b = 0; b < 8; ++b) bytes[at + b] = static_cast<char>((value >> (8 * b)) & 0xff);
+      World target = build_world(scene);
+      try {
+        target.restore_state(with_checksum(bytes));
+      } catch (const Error& e) {
+        CHECK(std::string(e.what()).starts_with("checkpoint: "));
+        ++refused;
+        continue;
+      }
+      ++restored;
+      for (int k = 0; k < 3; ++k) target.step();
+      CHECK(target.bodies().positions().allFinite());
+      CHECK(target.bodies().velocities().allFinite());
+    }
+  }
+  CHECK(refused > 0);
+  CHECK(restored > 0);
+}
