@@ -243,6 +243,8 @@ void write_json(const fs::path& file, const ojson& j) {
 
 int run_scene(const Scene& scene, const fs::path& target, const RunOptions& options) {
   StopSignals signals;  // from before the world is built: a signal is never a kill
+  if (scene.settings.animator && options.checkpoint)
+    throw Error("--checkpoint-every: an animator scene is not checkpointed");
   if (scene.settings.animator) return animate_scene(scene, target, options);  // cmd_animate.cpp
   const bool quiet = options.quiet;
   const fs::path& dump_failed_dir = options.dump_failed_dir;
