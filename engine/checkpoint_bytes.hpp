@@ -70,6 +70,10 @@ class ByteReader {
     at_ += n;
     return s;
   }
+  /// a text written by ByteWriter::text
+  [[nodiscard]] std::string text(const char* what) {
+    return std::string(bytes(count(what, 1), what));
+  }
   [[nodiscard]] std::size_t remaining() const { return in_.size() - at_; }
 
  private:

@@ -314,11 +314,12 @@ class World {
   // checkpoints (world_checkpoint.cpp, docs/checkpoints.md)
   /// everything a step reads that is not the model, as bytes: every body's pose and twist, the
   /// time, the step count and the time-step history, the LCP warm starts, the hybrid switch's
-  /// entry streaks and back-off counters, and the run totals; stamped with a format version, a
-  /// build fingerprint and the fingerprint of this World's structure, with a checksum. A World
-  /// built from the same scene that restores these bytes steps on bit for bit as this one
-  /// would. Throws pivot::Error while a hybrid pair is in reduced mode (its reduced state is
-  /// not captured)
+  /// state (the reduced pairs with their contact coordinates, rates, friction mode and the
+  /// reduced integrator's next step size; the exit impulses, entry streaks and back-off
+  /// counters), the actuators' targets and last efforts, and the run totals; stamped with a
+  /// format version, a build fingerprint and the fingerprint of this World's structure, with a
+  /// checksum. A World built from the same scene that restores these bytes steps on bit for bit
+  /// as this one would. Works between any two steps
   [[nodiscard]] std::string save_state() const;
   /// puts back a state of save_state. Throws pivot::Error, leaving this World unchanged, for
   /// bytes that are truncated, corrupt (checksum), of another format version or another build,

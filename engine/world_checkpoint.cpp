@@ -4,14 +4,15 @@
 //   u64 payload bytes | payload | u64 checksum (FNV-1a 64 of every byte before it)
 //
 // payload: time, steps, h, hybrid on, the time-step history, 13 doubles per body (p, q, ω, v as
-// stored), the warm starts by island, the hybrid counters, the run totals. Integers are 64-bit
-// little-endian, doubles their IEEE-754 bits: a restored value is the saved one bit for bit.
-// restore_state parses everything before it changes the World (all or nothing).
+// stored), the warm starts by island, the hybrid switch's state (its reduced pairs included:
+// hybrid/hybrid_checkpoint.cpp), per actuator its target keys and last effort, the run totals.
+// Integers are 64-bit little-endian, doubles their IEEE-754 bits: a restored value is the saved one
+// bit for bit. restore_state parses everything before it changes the World (all or nothing).
 
 #include <fmt/format.h>
 
 #include "pivot/engine/checkpoint_bytes.hpp"
-#include "pivot/engine/hybrid/hybrid_switch.hpp"
+#include "pivot/engine/hybrid/hybrid_checkpoint.hpp"
 #include "pivot/engine/step_workspace.hpp"
 #include "pivot/engine/world.hpp"
 #include "pivot/version.hpp"
@@ -21,7 +22,7 @@ namespace pivot {
 namespace {
 
 constexpr std::string_view kMagic = "PIVOTCKP";
-constexpr std::uint64_t kFormatVersion = 1;
+constexpr std::uint64_t kFormatVersion = 2;
 
 /// the build's fingerprint: the library version, the compiler and the format's platform
 /// assumptions; a checkpoint of another build is refused (its steps may round differently)
@@ -112,15 +113,17 @@ std::uint64_t World::structure_fingerprint() const {
     w.i64(j->body_b());
   }
   w.u64(forces_.size());
+  w.u64(actuators_.size());
+  for (const Actuator& a : actuators_) {
+    w.text(a.name());
+    w.i64(a.joint());
+    w.i64(static_cast<int>(a.type()));
+    for (const double x : {a.settings().kp, a.settings().kd, a.settings().effort_limit}) w.f64(x);
+  }
   return detail::fnv1a(w.str());
 }
 
 std::string World::save_state() const {
-  if (!hybrid_->pairs().empty() || !hybrid_->departures().empty())
-    throw Error(fmt::format(
-        "checkpoint: cannot save at step {}: {} hybrid pair(s) in reduced mode (their reduced "
-        "contact state is not captured; save between reduced phases or with hybrid off)",
-        steps_, hybrid_->pairs().size() + hybrid_->departures().size()));
   detail::ByteWriter p;
   p.f64(time_);
   p.i64(steps_);
@@ -147,10 +150,15 @@ std::string World::save_state() const {
   } else {
     p.u64(0);
   }
-  const detail::HybridSwitch::Counters c = hybrid_->counters();
-  write_ints(p, c.streak);
-  write_ints(p, c.failures);
-  write_ints(p, c.backoff);
+  detail::write_hybrid_state(p, hybrid_->state());
+  for (const Actuator& a : actuators_) {
+    p.u64(a.settings().keys.size());
+    for (const auto& [t, value] : a.settings().keys) {
+      p.f64(t);
+      p.f64(value);
+    }
+    p.f64(a.effort());
+  }
   write_totals(p, totals_);
 
   detail::ByteWriter out;
@@ -221,10 +229,25 @@ void World::restore_state(std::string_view bytes) {
     ws.step = r.i64("a warm start");
     warm.emplace(std::move(bodies), std::move(ws));
   }
-  detail::HybridSwitch::Counters c;
-  c.streak = read_ints(r, "the hybrid entry streaks");
-  c.failures = read_ints(r, "the hybrid failure counts");
-  c.backoff = read_ints(r, "the hybrid back-off counters");
+  detail::HybridSwitch::State hybrid_state = detail::read_hybrid_state(r, set_);
+  // the actuators' targets (set_target, set_keys) and last efforts, checked as add_actuator
+  // checks them, on copies
+  std::vector<Actuator> actuators = actuators_;
+  for (Actuator& a : actuators) {
+    std::vector<std::pair<double, double>> keys(r.count("an actuator's keys", 16));
+    for (auto& [t, value] : keys) {
+      t = r.f64("an actuator's keys");
+      value = r.f64("an actuator's keys");
+    }
+    try {
+      a.set_keys(std::move(keys));
+    } catch (const Error& e) {
+      throw Error(fmt::format("checkpoint: corrupt ({})", e.what()));
+    }
+    const double effort = r.f64("an actuator's effort");
+    if (!std::isfinite(effort)) throw Error("checkpoint: corrupt (a non-finite actuator effort)");
+    a.set_effort(effort);
+  }
   const RunTotals totals = read_totals(r);
   if (r.remaining() != 8) throw Error("checkpoint: corrupt (bytes left after the payload)");
 
@@ -243,10 +266,13 @@ void World::restore_state(std::string_view bytes) {
     set_.twist(i) = vel.segment<6>(6 * i);
   }
   workspace().warm_start = std::move(warm);
-  hybrid_->set_counters(std::move(c));
+  hybrid_->set_state(std::move(hybrid_state));
+  actuators_ = std::move(actuators);
   totals_ = totals;
   contacts_.clear();
   report_ = StepReport{};
+  // the last step's count of reduced pairs, which a run's summary reads at its end
+  report_.reduced_pairs = static_cast<int>(hybrid_->pairs().size());
   recorded_lcps_.clear();
   for (auto& imp : joint_impulse_) imp.setZero();
   std::fill(limit_impulse_.begin(), limit_impulse_.end(), 0.0);

@@ -121,25 +121,27 @@ const StepReport& Simulation::step() {
 
 const RunSummary& Simulation::run(RunSink* sink, const RunHooks& hooks) {
   using Clock = std::chrono::steady_clock;
-  if (summary_.status != RunStatus::running || summary_.steps > 0)
-    throw Error("Simulation::run: a Simulation runs once, from its start");
-  if (!state_is_finite(world_)) {
-    summary_.status = RunStatus::not_finite;
-    summary_.failure = "the initial state is not finite";
-    return finish();
+  if (summary_.status != RunStatus::running || (summary_.steps > 0 && !resumed_))
+    throw Error("Simulation::run: a Simulation runs once, from its start or its checkpoint");
+  if (!resumed_) {
+    if (!state_is_finite(world_)) {
+      summary_.status = RunStatus::not_finite;
+      summary_.failure = "the initial state is not finite";
+      return finish();
+    }
+    summary_.initial_energy = energy(world_);
+    if (sink) sink->frame(world_, run_time(world_));
+    position_ = RunPosition{};
   }
-  summary_.initial_energy = energy(world_);
-  if (sink) sink->frame(world_, run_time(world_));
+  resumed_ = false;
   const double h = world_.settings().time_step;
-  long next_frame = 1;  // index of the next output time next_frame / rate
-  bool last_written = true;
+  RunPosition& at = position_;  // the next output time, the steps taken
   if (hooks.stop) world_.set_interrupt_check(hooks.stop);
-  long k = 0;
   const auto start = Clock::now();
   try {
-    while (k < total_steps_) {
-      if (hooks.before_step) hooks.before_step(k);
-      ++k;
+    while (at.steps < total_steps_) {
+      if (hooks.before_step) hooks.before_step(at.steps);
+      const long k = ++at.steps;
       const std::size_t kept = summary_.warnings.size();
       const StepReport& r = step();
       if (summary_.status == RunStatus::not_finite) break;
@@ -151,13 +153,13 @@ const RunSummary& Simulation::run(RunSink* sink, const RunHooks& hooks) {
       }
       // frames at the first step at or after each output time j / rate (decided on k h, not on
       // the accumulated time, so a frame never slips by one step through rounding)
-      last_written = false;
+      at.last_written = false;
       const double steps_time = static_cast<double>(k) * h;
       if (output_rate_hz_ > 0.0 &&
-          steps_time * output_rate_hz_ >= static_cast<double>(next_frame) - 1e-9) {
+          steps_time * output_rate_hz_ >= static_cast<double>(at.next_frame) - 1e-9) {
         if (sink) sink->frame(world_, t);
-        last_written = true;
-        next_frame = static_cast<long>(std::floor(steps_time * output_rate_hz_ + 1e-9)) + 1;
+        at.last_written = true;
+        at.next_frame = static_cast<long>(std::floor(steps_time * output_rate_hz_ + 1e-9)) + 1;
       }
       if (hooks.progress) hooks.progress(k, total_steps_, t);
       if (hooks.stop && hooks.stop()) {
@@ -173,8 +175,8 @@ const RunSummary& Simulation::run(RunSink* sink, const RunHooks& hooks) {
   world_.set_interrupt_check({});
   if (summary_.status == RunStatus::not_finite) return finish();
   if (summary_.status == RunStatus::running) summary_.status = RunStatus::finished;
-  if (hooks.before_step) hooks.before_step(k);
-  if (!last_written && sink) sink->frame(world_, run_time(world_));
+  if (hooks.before_step) hooks.before_step(at.steps);
+  if (!at.last_written && sink) sink->frame(world_, run_time(world_));
   return finish();
 }
 

@@ -15,6 +15,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -120,6 +121,13 @@ struct RunHooks {
   std::function<void(long steps)> before_step;
 };
 
+/// where a run loop stands between two steps (Simulation::position)
+struct RunPosition {
+  long steps = 0;            ///< steps taken by the run
+  long next_frame = 1;       ///< index j of the next output time j / output_rate_hz
+  bool last_written = true;  ///< the last step's frame was written
+};
+
 class Simulation {
  public:
   /// builds the scene's World (build_world: pivot::Error for a bad scene); the run lasts the
@@ -151,6 +159,18 @@ class Simulation {
   /// fills the summary's fields of the end from the World as it is now, and returns it
   const RunSummary& finish();
 
+  // checkpoints of a run (simulation_checkpoint.cpp, docs/checkpoints.md)
+  /// where the run loop stands (up to date when RunHooks::progress is called)
+  [[nodiscard]] const RunPosition& position() const { return position_; }
+  /// the run as bytes between two steps: World::save_state, the run's length, the loop's
+  /// position and the summary's tallies. pivot::Error for a run that is not finite
+  [[nodiscard]] std::string save_checkpoint() const;
+  /// puts back a run of save_checkpoint into this Simulation (built from the same scene), before
+  /// run(): run() then continues it (no initial frame) to total_steps(). Throws pivot::Error
+  /// ("checkpoint: ...") for bytes that are not such a checkpoint, truncated or corrupt ones,
+  /// and all of World::restore_state's refusals; this Simulation is unchanged then
+  void restore_checkpoint(std::string_view bytes);
+
  private:
   void tally(const StepReport& report);
   bool check(const StepReport& report, const Energy& e, double t);
@@ -160,6 +180,8 @@ class Simulation {
   double output_rate_hz_ = 0.0;
   RunSummary summary_;
   std::set<std::pair<StepWarning, int>> seen_warnings_;  // (kind, subject) already seen
+  RunPosition position_;
+  bool resumed_ = false;  // restore_checkpoint: run() continues from position_
 };
 
 }  // namespace pivot

@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pivot/collision/contact.hpp"
@@ -37,16 +38,27 @@ class HybridSwitch {
  public:
   /// the pairs in reduced mode
   [[nodiscard]] const std::vector<ReducedPair>& pairs() const { return pairs_; }
-  /// the per-body counters that carry from step to step outside reduced pairs (checkpoints,
-  /// world_checkpoint.cpp): entry streaks, failed exits and back-off steps
-  struct Counters {
+  /// everything of the switch that carries from one step to the next (checkpoints,
+  /// hybrid_checkpoint.hpp): the reduced pairs with their reduced state, this step's departures
+  /// (empty between steps), the exit impulses the next LCP may read, the per-body entry
+  /// streaks, failed exits and back-off steps, and the events not yet reported
+  struct State {
+    std::vector<ReducedPair> pairs, departures;
+    std::vector<ExitImpulse> exit_impulses;
     std::vector<int> streak, failures, backoff;
+    std::vector<SwitchEvent> pending;
   };
-  [[nodiscard]] Counters counters() const { return {streak_, failures_, backoff_}; }
-  void set_counters(Counters c) {
-    streak_ = std::move(c.streak);
-    failures_ = std::move(c.failures);
-    backoff_ = std::move(c.backoff);
+  [[nodiscard]] State state() const {
+    return {pairs_, departures_, exit_impulses_, streak_, failures_, backoff_, pending_};
+  }
+  void set_state(State s) {
+    pairs_ = std::move(s.pairs);
+    departures_ = std::move(s.departures);
+    exit_impulses_ = std::move(s.exit_impulses);
+    streak_ = std::move(s.streak);
+    failures_ = std::move(s.failures);
+    backoff_ = std::move(s.backoff);
+    pending_ = std::move(s.pending);
   }
   /// the pairs that separated inside this step: out of reduced mode since the separation
   /// instant, their bodies flown free to the step's end (next_pose, next_twist); kept until

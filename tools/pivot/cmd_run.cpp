@@ -1,5 +1,6 @@
 // pivot run [SCENE.json | NAME] [--out DIR] [--duration T] [--dt H] [--set P=V]... [--quiet]
-//           [--no-forces] [--html] [--threads N] [--profile]
+//           [--no-forces] [--html] [--threads N] [--profile] [--checkpoint-every T]
+// pivot run --resume DIR [--duration T] [--quiet] [--threads N]
 //
 // Runs a scene (a file, the name of a shipped scene, or the built-in default scene without
 // SCENE), edited by --set, and writes DIR/trajectory.csv, DIR/metrics.csv, DIR/summary.json and
@@ -35,6 +36,7 @@
 #include "pivot/scenes/simulation.hpp"
 #include "replay_geometry.hpp"
 #include "replay_html.hpp"
+#include "run_checkpoint.hpp"
 #include "run_forces.hpp"
 #include "run_interactions.hpp"
 #include "run_output.hpp"
@@ -60,9 +62,11 @@ struct RunArgs {
   bool no_forces = false;
   bool no_ground = false;  // a URDF model without the ground plane
   bool html = false;
-  int threads = 0;              // 0: every core
-  bool profile = false;         // stage times (run_profile.hpp)
-  std::string dump_failed_lcp;  // folder, empty: none
+  int threads = 0;                // 0: every core
+  bool profile = false;           // stage times (run_profile.hpp)
+  std::string dump_failed_lcp;    // folder, empty: none
+  double checkpoint_every = 0.0;  // s of simulated time; 0: no checkpoints
+  std::string resume;             // the folder of the run to continue
   CLI::Option* duration_option = nullptr;
   CLI::Option* dt_option = nullptr;
 };
@@ -239,12 +243,15 @@ void write_json(const fs::path& file, const ojson& j) {
 
 int run_scene(const Scene& scene, const fs::path& target, const RunOptions& options) {
   StopSignals signals;  // from before the world is built: a signal is never a kill
+  if (scene.settings.animator && options.checkpoint)
+    throw Error("--checkpoint-every: an animator scene is not checkpointed");
   if (scene.settings.animator) return animate_scene(scene, target, options);  // cmd_animate.cpp
   const bool quiet = options.quiet;
   const fs::path& dump_failed_dir = options.dump_failed_dir;
   if (options.html) require_viewer();
   Simulation sim(scene);
   World& world = sim.world();
+  if (options.resume) resume_simulation(sim, scene, *options.resume, target);
   if (!dump_failed_dir.empty()) {
     std::error_code ec;
     fs::create_directories(dump_failed_dir, ec);
@@ -262,7 +269,15 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
         "--html: the replay cannot show balls thrown during a run yet (the scene's "
         "\"interactions\" throw some); run without --html");
 
-  OutputDir dir(target);
+  if (options.checkpoint && !scene.interactions.empty())
+    throw Error("--checkpoint-every: a recorded run's interactions are not checkpointed");
+  std::unique_ptr<OutputDir> dir_in =
+      options.checkpoint ? std::make_unique<OutputDir>(target, OutputDir::InPlace{})
+                         : std::make_unique<OutputDir>(target);
+  OutputDir& dir = *dir_in;
+  std::optional<RunCheckpointer> checkpoints;
+  if (options.checkpoint) checkpoints.emplace(*options.checkpoint, dir.target(), options.resume);
+  if (options.resume) checkpoints->continue_files(*options.resume);
   write_json(dir.file("shapes.json"), replay_shapes(scene, world));
   Progress progress(!quiet, sim.total_steps());
   RunFiles files(scene, world, dir, options.forces, progress);
@@ -272,9 +287,13 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   if (options.html) outputs.push_back("replay.html");
   if (scene.character) outputs.push_back("character.csv");
 
+  if (checkpoints) checkpoints->start();
   RunHooks hooks;
   hooks.stop = [] { return g_stop_signal != 0; };
-  hooks.progress = [&](long k, long, double t) { progress.update(k, t); };
+  hooks.progress = [&](long k, long, double t) {
+    progress.update(k, t);
+    if (checkpoints) checkpoints->after_step(sim, t, g_stop_signal != 0);
+  };
   hooks.before_step = [&](long steps) { interactions.apply_until(steps); };
   const RunSummary& summary = sim.run(&files, hooks);
   progress.done();
@@ -304,7 +323,7 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
     replay = write_run_replay(dir, outputs);
     if (!replay.error.empty()) write_summary();
   }
-  dir.commit(outputs, stale_outputs(outputs));
+  dir.commit(outputs, stale_outputs(checkpoints ? with_checkpoint(outputs) : outputs));
   if (!quiet) {
     print_summary(world, summary, dir.target());
     if (replay.written) print_replay_written(*replay.written);
@@ -316,8 +335,9 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
 
 namespace {
 
-int run(const RunArgs& args) {
-  StopSignals signals;
+/// the scene of `pivot run` from its arguments; `duration`, `dt`: the options when given
+Scene load_run_scene(const RunArgs& args, std::optional<double> duration,
+                     std::optional<double> dt) {
   std::vector<SceneEdit> edits;
   for (const std::string& s : args.sets) edits.push_back(parse_scene_edit(s));
   Scene scene;
@@ -330,6 +350,89 @@ int run(const RunArgs& args) {
                                   UrdfSceneOptions{.ground = !args.no_ground});
   }
   print_scene_warnings(scene);
+  if (duration) scene.settings.duration = *duration;
+  if (dt) scene.settings.world.time_step = *dt;
+  // the options' names in the message when they made the step longer than the run
+  if ((duration || dt) && scene.settings.world.time_step > scene.settings.duration)
+    throw Error(fmt::format("{}: the time step {:g} s is longer than the run's duration {:g} s",
+                            dt && duration ? "--dt and --duration"
+                            : dt           ? "--dt (the scene's duration)"
+                                           : "--duration (the scene's dt)",
+                            scene.settings.world.time_step, scene.settings.duration));
+  scene.settings.world.threads =
+      args.threads > 0
+          ? args.threads
+          : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
+  scene.settings.world.profile = args.profile;
+  return scene;
+}
+
+std::optional<double> option_value(const CLI::Option* option, double value) {
+  return option->count() > 0 ? std::optional<double>(value) : std::nullopt;
+}
+
+/// what a checkpoint keeps of the arguments (run_checkpoint.hpp)
+RunRecipe run_recipe(const RunArgs& args) {
+  RunRecipe r;
+  if (!args.scene.empty()) {
+    const fs::path file = fs::absolute(resolve_scene_path(args.scene));
+    r.scene = file.string();
+    r.scene_hash = file_hash(file);
+  }
+  r.sets = args.sets;
+  r.duration = option_value(args.duration_option, args.duration);
+  r.dt = option_value(args.dt_option, args.dt);
+  r.no_ground = args.no_ground;
+  r.forces = !args.no_forces;
+  r.html = args.html;
+  r.profile = args.profile;
+  r.dump_failed_lcp = args.dump_failed_lcp;
+  r.checkpoint_every = args.checkpoint_every;
+  return r;
+}
+
+/// pivot run --resume DIR: the run of DIR's checkpoint, with the options it was started with
+/// (--duration: a new end)
+int resume_run(const RunArgs& args) {
+  const std::pair<bool, const char*> fixed[] = {
+      {!args.scene.empty(), "a scene"},
+      {!args.out.empty(), "--out"},
+      {!args.sets.empty(), "--set"},
+      {args.dt_option->count() > 0, "--dt"},
+      {args.no_forces, "--no-forces"},
+      {args.no_ground, "--no-ground"},
+      {args.html, "--html"},
+      {args.profile, "--profile"},
+      {!args.dump_failed_lcp.empty(), "--dump-failed-lcp"},
+      {args.checkpoint_every > 0.0, "--checkpoint-every"}};
+  for (const auto& [given, name] : fixed)
+    if (given)
+      throw Error(fmt::format(
+          "--resume continues a run with the options of its checkpoint; {} is not taken with it",
+          name));
+  const RunCheckpoint c = read_run_checkpoint(args.resume);
+  RunRecipe recipe = c.recipe;
+  if (args.duration_option->count() > 0) recipe.duration = args.duration;
+  RunArgs again = args;
+  again.scene = recipe.scene;
+  again.sets = recipe.sets;
+  again.no_ground = recipe.no_ground;
+  again.profile = recipe.profile;
+  const Scene scene = load_run_scene(again, recipe.duration, recipe.dt);
+  return run_scene(scene, args.resume,
+                   {.quiet = args.quiet,
+                    .dump_failed_dir = recipe.dump_failed_lcp,
+                    .forces = recipe.forces,
+                    .html = recipe.html,
+                    .checkpoint = &recipe,
+                    .resume = &c});
+}
+
+int run(const RunArgs& args) {
+  StopSignals signals;
+  if (!args.resume.empty()) return resume_run(args);
+  const Scene scene = load_run_scene(args, option_value(args.duration_option, args.duration),
+                                     option_value(args.dt_option, args.dt));
   if (g_stop_signal != 0) {
     fmt::print(stderr,
                "pivot: interrupted (signal {}) while the scene was loading: nothing was "
@@ -337,29 +440,18 @@ int run(const RunArgs& args) {
                static_cast<int>(g_stop_signal));
     return kInterruptedExitCode;
   }
-  if (args.duration_option->count() > 0) scene.settings.duration = args.duration;
-  if (args.dt_option->count() > 0) scene.settings.world.time_step = args.dt;
-  // the options' names in the message when they made the step longer than the run
-  if ((args.duration_option->count() > 0 || args.dt_option->count() > 0) &&
-      scene.settings.world.time_step > scene.settings.duration)
-    throw Error(fmt::format("{}: the time step {:g} s is longer than the run's duration {:g} s",
-                            args.dt_option->count() > 0 && args.duration_option->count() > 0
-                                ? "--dt and --duration"
-                            : args.dt_option->count() > 0 ? "--dt (the scene's duration)"
-                                                          : "--duration (the scene's dt)",
-                            scene.settings.world.time_step, scene.settings.duration));
-  scene.settings.world.threads =
-      args.threads > 0
-          ? args.threads
-          : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxThreads);
-  scene.settings.world.profile = args.profile;
   const fs::path target =
       args.out.empty() ? fs::path("pivot-out") / slugify(scene.name) : fs::path(args.out);
-  return run_scene(scene, target,
-                   {.quiet = args.quiet,
-                    .dump_failed_dir = args.dump_failed_lcp,
-                    .forces = !args.no_forces,
-                    .html = args.html});
+  RunOptions options{.quiet = args.quiet,
+                     .dump_failed_dir = args.dump_failed_lcp,
+                     .forces = !args.no_forces,
+                     .html = args.html};
+  RunRecipe recipe;
+  if (args.checkpoint_every > 0.0) {
+    recipe = run_recipe(args);
+    options.checkpoint = &recipe;
+  }
+  return run_scene(scene, target, options);
 }
 
 }  // namespace
@@ -397,6 +489,12 @@ void register_run(CLI::App& app, Registry& registry) {
                 "time the stages of every step: a table at the end, and `profile` in summary.json");
   sub->add_option("--dump-failed-lcp", args->dump_failed_lcp,
                   "write every island LCP that fails into this folder (docs/development.md)");
+  sub->add_option("--checkpoint-every", args->checkpoint_every,
+                  "write OUT/checkpoint.pivot every T s of simulated time, the files in place, "
+                  "for --resume (docs/cli.md)")
+      ->check(positive_seconds());
+  sub->add_option("--resume", args->resume,
+                  "continue the checkpointed run in this folder to its end (docs/cli.md)");
   auto action = [args] { return run(*args); };
   registry.actions.emplace_back(sub, action);
   registry.default_action = action;

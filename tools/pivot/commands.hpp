@@ -26,6 +26,10 @@ struct RunOptions {
   std::filesystem::path dump_failed_dir{};
   bool forces = true;  ///< contacts.csv and joints.csv (run_forces.hpp)
   bool html = false;   ///< replay.html (replay_html.hpp)
+  /// --checkpoint-every: checkpoints into the target, written in place (run_checkpoint.hpp)
+  const struct RunRecipe* checkpoint = nullptr;
+  /// --resume: the checkpoint the run continues (with `checkpoint` set too)
+  const struct RunCheckpoint* resume = nullptr;
 };
 
 /// the exit code of a run ended by SIGINT or SIGTERM (128 + SIGINT, as shells report Ctrl-C)

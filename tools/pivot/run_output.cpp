@@ -9,6 +9,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
@@ -54,9 +57,10 @@ void remove_stale_partials(const fs::path& parent, const std::string& name) {
 /// files before), pivot render's run.mp4 and frame-T.png, --dump-failed-lcp's problems, and
 /// hidden partial files and folders
 bool is_run_file(const std::string& name) {
-  static const char* const kNames[] = {
-      "trajectory.csv", "metrics.csv",  "summary.json", "shapes.json",   "contacts.csv",
-      "joints.csv",     "animator.csv", "replay.html",  "character.csv", "scene.json"};
+  static const char* const kNames[] = {"trajectory.csv", "metrics.csv",     "summary.json",
+                                       "shapes.json",    "contacts.csv",    "joints.csv",
+                                       "animator.csv",   "replay.html",     "character.csv",
+                                       "scene.json",     "checkpoint.pivot"};
   for (const char* n : kNames)
     if (name == n) return true;
   if ((name.starts_with("metric-") || name.starts_with("body-")) && name.ends_with(".svg"))
@@ -108,8 +112,21 @@ OutputDir::OutputDir(fs::path target) : target_(std::move(target)) {
                                          ec ? ec.message() : "it exists"));
 }
 
+OutputDir::OutputDir(fs::path target, InPlace) : target_(std::move(target)), in_place_(true) {
+  if (!target_.has_filename()) target_ = target_.parent_path();
+  std::error_code ec;
+  if (fs::exists(target_, ec) && !fs::is_directory(target_, ec))
+    throw std::runtime_error(fmt::format("{} exists and is not a folder", target_.string()));
+  require_run_folder(target_);
+  fs::create_directories(target_, ec);
+  if (ec)
+    throw std::runtime_error(
+        fmt::format("cannot create the folder {}: {}", target_.string(), ec.message()));
+  temp_ = target_;
+}
+
 OutputDir::~OutputDir() {
-  if (committed_) return;
+  if (committed_ || in_place_) return;
   std::error_code ec;
   fs::remove_all(temp_, ec);
 }
@@ -117,6 +134,13 @@ OutputDir::~OutputDir() {
 void OutputDir::commit(const std::vector<std::string>& files,
                        const std::vector<std::string>& stale) {
   std::error_code ec;
+  if (in_place_) {
+    for (const std::string& name : stale)
+      if (fs::is_regular_file(fs::symlink_status(target_ / name, ec)))
+        fs::remove(target_ / name, ec);
+    committed_ = true;
+    return;
+  }
   if (!fs::exists(target_, ec)) {
     fs::rename(temp_, target_, ec);
     if (!ec) {
@@ -186,19 +210,76 @@ void OutputDir::replace_files(const std::vector<std::string>& files,
   }
 }
 
+namespace {
+
+// the OutputFiles open in this process, and the files the next ones continue (a resumed run)
+std::mutex g_files_mutex;
+std::vector<OutputFile*> g_open_files;
+std::map<fs::path, OutputFile::Continued> g_continued;
+
+}  // namespace
+
+void OutputFile::continue_next(const fs::path& path, Continued c) {
+  const std::lock_guard<std::mutex> lock(g_files_mutex);
+  g_continued[path] = c;
+}
+
 OutputFile::OutputFile(const fs::path& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "wb");
+  std::optional<Continued> continued;
+  {
+    const std::lock_guard<std::mutex> lock(g_files_mutex);
+    if (auto it = g_continued.find(path); it != g_continued.end()) {
+      continued = it->second;
+      g_continued.erase(it);
+    }
+  }
+  if (continued) {
+    // the kept part stays; its header is read back to be checked against the writer's
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (ec || size < continued->bytes)
+      throw std::runtime_error(
+          fmt::format("cannot continue {}: it holds {} bytes, fewer than the {} of its checkpoint",
+                      path.string(), ec ? 0 : size, continued->bytes));
+    file_ = std::fopen(path.c_str(), "r+b");
+    if (file_) {
+      header_.resize(static_cast<std::size_t>(continued->header));
+      if (std::fread(header_.data(), 1, header_.size(), file_) != header_.size() ||
+          ::ftruncate(::fileno(file_), static_cast<off_t>(continued->bytes)) != 0 ||
+          std::fseek(file_, 0, SEEK_END) != 0) {
+        std::fclose(file_);
+        file_ = nullptr;
+      }
+    }
+  } else {
+    file_ = std::fopen(path.c_str(), "wb");
+  }
   if (!file_)
     throw std::runtime_error(
         fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+  const std::lock_guard<std::mutex> lock(g_files_mutex);
+  g_open_files.push_back(this);
 }
 
 OutputFile::~OutputFile() {
+  {
+    const std::lock_guard<std::mutex> lock(g_files_mutex);
+    std::erase(g_open_files, this);
+  }
   if (file_) std::fclose(file_);
 }
 
 void OutputFile::write(std::string_view text) {
+  if (!header_.empty()) {
+    // a continued file: its writer's header again, dropped once checked
+    const std::size_t n = std::min(header_.size(), text.size());
+    if (text.substr(0, n) != std::string_view(header_).substr(0, n))
+      throw std::runtime_error(fmt::format(
+          "cannot continue {}: its header differs from the resumed run's", path_.string()));
+    header_.erase(0, n);
+    text.remove_prefix(n);
+  }
   if (text.empty()) return;
   errno = 0;
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
@@ -206,6 +287,24 @@ void OutputFile::write(std::string_view text) {
     throw std::runtime_error(fmt::format("cannot write {}: {}", path_.string(),
                                          error != 0 ? std::strerror(error) : "write error"));
   }
+}
+
+std::vector<std::pair<std::string, std::uintmax_t>> OutputFile::sync_open_files(
+    const fs::path& folder) {
+  const std::lock_guard<std::mutex> lock(g_files_mutex);
+  std::vector<std::pair<std::string, std::uintmax_t>> out;
+  for (OutputFile* f : g_open_files) {
+    if (!f->file_ || f->path_.parent_path() != folder) continue;
+    errno = 0;
+    const long at =
+        std::fflush(f->file_) == 0 && ::fsync(::fileno(f->file_)) == 0 ? std::ftell(f->file_) : -1L;
+    if (at < 0)
+      throw std::runtime_error(
+          fmt::format("cannot write {}: {}", f->path_.string(), std::strerror(errno)));
+    out.emplace_back(f->path_.filename().string(), static_cast<std::uintmax_t>(at));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 void OutputFile::close() {
@@ -270,9 +369,9 @@ std::array<double, 13> body_state(const World& world, int i) {
 }
 
 std::vector<std::string> stale_outputs(const std::vector<std::string>& written) {
-  static const char* const kOutputs[] = {"trajectory.csv", "metrics.csv",  "summary.json",
-                                         "shapes.json",    "contacts.csv", "joints.csv",
-                                         "animator.csv",   "replay.html",  "character.csv"};
+  static const char* const kOutputs[] = {
+      "trajectory.csv", "metrics.csv",  "summary.json", "shapes.json",   "contacts.csv",
+      "joints.csv",     "animator.csv", "replay.html",  "character.csv", "checkpoint.pivot"};
   std::vector<std::string> stale;
   for (const char* f : kOutputs)
     if (std::find(written.begin(), written.end(), f) == written.end()) stale.emplace_back(f);

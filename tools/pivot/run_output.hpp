@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pivot {
@@ -47,6 +48,11 @@ class OutputDir {
   /// (`--out /`, `--out ~`) is a pivot::Error naming it, before anything is written; throws
   /// std::runtime_error naming the folder when that fails
   explicit OutputDir(std::filesystem::path target);
+  /// in place (a checkpointed run, run_checkpoint.hpp): the files are written into the target
+  /// folder itself (created if needed, checked as above), so that a run killed at any point
+  /// leaves its files up to its last checkpoint there; nothing is removed on failure
+  struct InPlace {};
+  OutputDir(std::filesystem::path target, InPlace);
   /// removes the temporary folder unless committed
   ~OutputDir();
   OutputDir(const OutputDir&) = delete;
@@ -70,6 +76,7 @@ class OutputDir {
   std::filesystem::path target_;
   std::filesystem::path temp_;
   bool committed_ = false;
+  bool in_place_ = false;
 };
 
 /// a FILE* opened for writing with a large buffer; close() reports write errors
@@ -94,9 +101,26 @@ class OutputFile {
   /// write error
   void close();
 
+  // checkpointed runs (run_checkpoint.hpp): every OutputFile open in this process is listed
+  /// a file continued by a resumed run: its first `bytes` are kept (the rest is cut off), and
+  /// the first `header` bytes written to it (its header, written again by its writer) are
+  /// checked against the file's and dropped
+  struct Continued {
+    std::uintmax_t bytes = 0;
+    std::uintmax_t header = 0;
+  };
+  /// the next OutputFile opened on `path` continues the file (a std::runtime_error naming it
+  /// when it is shorter than `c.bytes`)
+  static void continue_next(const std::filesystem::path& path, Continued c);
+  /// flushes every open OutputFile in `folder` to the disk (fflush, fsync) and returns their
+  /// names and sizes in bytes; std::runtime_error naming a file that cannot be written
+  [[nodiscard]] static std::vector<std::pair<std::string, std::uintmax_t>> sync_open_files(
+      const std::filesystem::path& folder);
+
  private:
   std::filesystem::path path_;
   std::FILE* file_ = nullptr;
+  std::string header_;  // a continued file's header, still to be written again and dropped
 };
 
 /// a CSV field: quoted (with doubled quotes) when it holds a comma, quote or line break
