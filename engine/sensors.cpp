@@ -89,6 +89,29 @@ std::vector<double> contact_values(const World& world, const ContactSensorSettin
   return {f.x(), f.y(), f.z(), tau.x(), tau.y(), tau.z()};
 }
 
+// an actuator's target at the sample time, the value it commands (position: q, velocity: q̇,
+// effort: the clamped effort it applies), target − value and its last effort (actuator.hpp)
+std::vector<double> actuator_values(const World& world, const ActuatorSensorSettings& s) {
+  if (s.actuator < 0 || s.actuator >= world.actuator_count())
+    throw Error(fmt::format("sensor \"{}\": actuator index {} is not an actuator of the world",
+                            s.name, s.actuator));
+  const Actuator& act = world.actuator(s.actuator);
+  const Joint& joint = world.joint(act.joint());
+  const int a = joint.body_a(), b = joint.body_b();
+  const Pose A = world.pose(a);
+  const Pose B = b == kWorldBody ? Pose{} : world.pose(b);
+  const double target = act.target(world.time());
+  double value = act.effort();
+  if (act.type() == ActuatorType::position) {
+    value = joint.coordinate(A, B);
+  } else if (act.type() == ActuatorType::velocity) {
+    const Vec6 v_A = world.twist(a);
+    const Vec6 v_B = b == kWorldBody ? Vec6(Vec6::Zero()) : Vec6(world.twist(b));
+    value = joint.coordinate_rate(A, B, v_A, v_B);
+  }
+  return {target, value, target - value, act.effort()};
+}
+
 }  // namespace
 
 int SensorSet::add(const SensorSettings& settings) {
@@ -141,7 +164,10 @@ std::vector<std::string> SensorSet::fields(int sensor) const {
           [](const ImuSensorSettings&) -> std::vector<std::string> {
             return {"ax", "ay", "az", "wx", "wy", "wz", "qw", "qx", "qy", "qz"};
           },
-          [](const RangeSensorSettings&) -> std::vector<std::string> { return {"distance"}; }},
+          [](const RangeSensorSettings&) -> std::vector<std::string> { return {"distance"}; },
+          [](const ActuatorSensorSettings&) -> std::vector<std::string> {
+            return {"target", "value", "error", "effort"};
+          }},
       sensors_.at(static_cast<std::size_t>(sensor)).settings);
 }
 
@@ -184,7 +210,8 @@ std::vector<double> SensorSet::compute(const World& world, const Entry& e) const
                    const RayHit hit = world.ray_cast(P.to_world(s.origin_B),
                                                      P.rotate(s.direction_B), s.max_range, s.body);
                    return std::vector<double>{hit.distance};
-                 }},
+                 },
+                 [&](const ActuatorSensorSettings& s) { return actuator_values(world, s); }},
       e.settings);
 }
 

@@ -22,7 +22,10 @@
 //            angular velocity in the sensor frame (rad/s); orientation q_WS (w, x, y, z).
 //   range:   the distance along a ray fixed in a body to the first surface of another body
 //            (m, a World::ray_cast); max_range when nothing is hit within it.
-// An actuator effort sensor is a further Settings alternative read from the actuator.
+//   actuator: the actuator's target at the sample time, the value it commands (position servo:
+//            q; velocity servo: q̇; effort actuator: the effort u applied), the error
+//            target − value, and the effort of the last step (Actuator::effort: N·m or N,
+//            along q̇'s row, + on body B).
 
 #include <string>
 #include <variant>
@@ -68,8 +71,15 @@ struct RangeSensorSettings {
   double period = 0.0;               ///< s, ≥ 0; 0 = after every step
 };
 
+/// an actuator's target, the value it commands, their difference and its effort
+struct ActuatorSensorSettings {
+  std::string name{};
+  int actuator = -1;    ///< actuator index in the World
+  double period = 0.0;  ///< s, ≥ 0; 0 = after every step
+};
+
 using SensorSettings = std::variant<JointSensorSettings, ContactSensorSettings, ImuSensorSettings,
-                                    RangeSensorSettings>;
+                                    RangeSensorSettings, ActuatorSensorSettings>;
 
 /// one sample: its time and the sensor's values in the order of SensorSet::fields
 struct SensorSample {
@@ -81,6 +91,7 @@ class SensorSet {
  public:
   /// adds a sensor; returns its index. Throws pivot::Error naming the sensor for a negative or
   /// non-finite period, a zero direction or a non-positive range (body and joint indices are
+  /// actuator indices are
   /// checked by the first observe())
   int add(const SensorSettings& settings);
   [[nodiscard]] int size() const { return static_cast<int>(sensors_.size()); }

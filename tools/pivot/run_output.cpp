@@ -55,8 +55,8 @@ void remove_stale_partials(const fs::path& parent, const std::string& name) {
 /// hidden partial files and folders
 bool is_run_file(const std::string& name) {
   static const char* const kNames[] = {
-      "trajectory.csv", "metrics.csv",  "summary.json", "shapes.json",   "contacts.csv",
-      "joints.csv",     "animator.csv", "replay.html",  "character.csv", "scene.json"};
+      "trajectory.csv", "metrics.csv", "summary.json",  "shapes.json", "contacts.csv", "joints.csv",
+      "animator.csv",   "replay.html", "character.csv", "scene.json",  "sensors.csv"};
   for (const char* n : kNames)
     if (name == n) return true;
   if ((name.starts_with("metric-") || name.starts_with("body-")) && name.ends_with(".svg"))
@@ -270,9 +270,9 @@ std::array<double, 13> body_state(const World& world, int i) {
 }
 
 std::vector<std::string> stale_outputs(const std::vector<std::string>& written) {
-  static const char* const kOutputs[] = {"trajectory.csv", "metrics.csv",  "summary.json",
-                                         "shapes.json",    "contacts.csv", "joints.csv",
-                                         "animator.csv",   "replay.html",  "character.csv"};
+  static const char* const kOutputs[] = {
+      "trajectory.csv", "metrics.csv",  "summary.json", "shapes.json",   "contacts.csv",
+      "joints.csv",     "animator.csv", "replay.html",  "character.csv", "sensors.csv"};
   std::vector<std::string> stale;
   for (const char* f : kOutputs)
     if (std::find(written.begin(), written.end(), f) == written.end()) stale.emplace_back(f);
