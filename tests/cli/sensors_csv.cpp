@@ -124,6 +124,12 @@ TEST_CASE("pivot run: sensors.csv equals a library run's readings; the replay sh
   CHECK(run_pivot("replay \"" + out.string() + "\" --quiet --out \"" +
                   (out.parent_path() / "sensors_again.html").string() + "\"") == 0);
 
+  // pivot plot draws a plot per sensor (the range finder's distance varies by an ulp or two
+  // about 0.5, an axis range below the spacing of doubles)
+  CHECK(run_pivot("plot \"" + out.string() + "\" > /dev/null") == 0);
+  for (const char* name : {"imu", "floor", "down", "swing", "servo"})
+    CHECK(fs::exists(out / "plots" / (std::string("sensor-") + name + ".svg")));
+
   // a scene without sensors: no sensors.csv, and a rerun into the folder removes the old one
   const fs::path pendulum = pivot::test::source_scenes_dir() / "pendulum.json";
   REQUIRE(run_pivot("run \"" + pendulum.string() + "\" --quiet --duration 0.05 --out \"" +

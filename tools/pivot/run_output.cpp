@@ -59,7 +59,8 @@ bool is_run_file(const std::string& name) {
       "animator.csv",   "replay.html", "character.csv", "scene.json",  "sensors.csv"};
   for (const char* n : kNames)
     if (name == n) return true;
-  if ((name.starts_with("metric-") || name.starts_with("body-")) && name.ends_with(".svg"))
+  if ((name.starts_with("metric-") || name.starts_with("body-") || name.starts_with("sensor-")) &&
+      name.ends_with(".svg"))
     return true;
   if (name == "plots" || name == "run.mp4") return true;
   if (name.starts_with("frame-") && name.ends_with(".png")) return true;
