@@ -1,5 +1,7 @@
 #include "pivot/engine/sensors.hpp"
 
+#include "pivot/engine/checkpoint_bytes.hpp"
+
 #include <fmt/core.h>
 #include <cmath>
 
@@ -89,6 +91,29 @@ std::vector<double> contact_values(const World& world, const ContactSensorSettin
   return {f.x(), f.y(), f.z(), tau.x(), tau.y(), tau.z()};
 }
 
+// an actuator's target at the sample time, the value it commands (position: q, velocity: q̇,
+// effort: the clamped effort it applies), target − value and its last effort (actuator.hpp)
+std::vector<double> actuator_values(const World& world, const ActuatorSensorSettings& s) {
+  if (s.actuator < 0 || s.actuator >= world.actuator_count())
+    throw Error(fmt::format("sensor \"{}\": actuator index {} is not an actuator of the world",
+                            s.name, s.actuator));
+  const Actuator& act = world.actuator(s.actuator);
+  const Joint& joint = world.joint(act.joint());
+  const int a = joint.body_a(), b = joint.body_b();
+  const Pose A = world.pose(a);
+  const Pose B = b == kWorldBody ? Pose{} : world.pose(b);
+  const double target = act.target(world.time());
+  double value = act.effort();
+  if (act.type() == ActuatorType::position) {
+    value = joint.coordinate(A, B);
+  } else if (act.type() == ActuatorType::velocity) {
+    const Vec6 v_A = world.twist(a);
+    const Vec6 v_B = b == kWorldBody ? Vec6(Vec6::Zero()) : Vec6(world.twist(b));
+    value = joint.coordinate_rate(A, B, v_A, v_B);
+  }
+  return {target, value, target - value, act.effort()};
+}
+
 }  // namespace
 
 int SensorSet::add(const SensorSettings& settings) {
@@ -141,7 +166,10 @@ std::vector<std::string> SensorSet::fields(int sensor) const {
           [](const ImuSensorSettings&) -> std::vector<std::string> {
             return {"ax", "ay", "az", "wx", "wy", "wz", "qw", "qx", "qy", "qz"};
           },
-          [](const RangeSensorSettings&) -> std::vector<std::string> { return {"distance"}; }},
+          [](const RangeSensorSettings&) -> std::vector<std::string> { return {"distance"}; },
+          [](const ActuatorSensorSettings&) -> std::vector<std::string> {
+            return {"target", "value", "error", "effort"};
+          }},
       sensors_.at(static_cast<std::size_t>(sensor)).settings);
 }
 
@@ -184,7 +212,8 @@ std::vector<double> SensorSet::compute(const World& world, const Entry& e) const
                    const RayHit hit = world.ray_cast(P.to_world(s.origin_B),
                                                      P.rotate(s.direction_B), s.max_range, s.body);
                    return std::vector<double>{hit.distance};
-                 }},
+                 },
+                 [&](const ActuatorSensorSettings& s) { return actuator_values(world, s); }},
       e.settings);
 }
 
@@ -221,6 +250,45 @@ bool SensorSet::sampled(int sensor) const {
 
 const SensorSample& SensorSet::latest(int sensor) const {
   return sensors_.at(static_cast<std::size_t>(sensor)).latest;
+}
+
+std::string SensorSet::save_state() const {
+  detail::ByteWriter w;
+  w.u64(sensors_.size());
+  for (const Entry& e : sensors_) {
+    w.f64(e.next_time);
+    w.i64(e.sampled ? 1 : 0);
+    w.f64(e.latest.time);
+    w.u64(e.latest.values.size());
+    for (const double v : e.latest.values) w.f64(v);
+    for (int k = 0; k < 3; ++k) w.f64(e.v_prev_W[k]);
+    w.f64(e.t_prev);
+  }
+  return std::move(w.str());
+}
+
+void SensorSet::restore_state(std::string_view bytes) {
+  detail::ByteReader r(bytes);
+  const std::size_t n = r.count("the sensors", 8);
+  if (n != sensors_.size())
+    throw Error(fmt::format("checkpoint: {} sensors saved, the run has {}", n, sensors_.size()));
+  std::vector<Entry> entries = sensors_;
+  for (std::size_t i = 0; i < n; ++i) {
+    Entry& e = entries[i];
+    e.next_time = r.f64("a sensor's next sample time");
+    e.sampled = r.i64("a sensor's state") != 0;
+    e.latest.time = r.f64("a sensor's sample");
+    e.latest.values.resize(r.count("a sensor's values", 8));
+    const std::size_t fields_n = fields(static_cast<int>(i)).size();
+    if (!e.latest.values.empty() && e.latest.values.size() != fields_n)
+      throw Error(fmt::format("checkpoint: sensor \"{}\" saved with {} values, it has {} fields",
+                              name(static_cast<int>(i)), e.latest.values.size(), fields_n));
+    for (double& v : e.latest.values) v = r.f64("a sensor's values");
+    for (int k = 0; k < 3; ++k) e.v_prev_W[k] = r.f64("an IMU's previous velocity");
+    e.t_prev = r.f64("an IMU's previous time");
+  }
+  if (r.remaining() != 0) throw Error("checkpoint: corrupt (bytes left after the sensors)");
+  sensors_ = std::move(entries);
 }
 
 }  // namespace pivot

@@ -22,9 +22,13 @@
 //            angular velocity in the sensor frame (rad/s); orientation q_WS (w, x, y, z).
 //   range:   the distance along a ray fixed in a body to the first surface of another body
 //            (m, a World::ray_cast); max_range when nothing is hit within it.
-// An actuator effort sensor is a further Settings alternative read from the actuator.
+//   actuator: the actuator's target at the sample time, the value it commands (position servo:
+//            q; velocity servo: q̇; effort actuator: the effort u applied), the error
+//            target − value, and the effort of the last step (Actuator::effort: N·m or N,
+//            along q̇'s row, + on body B).
 
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -68,8 +72,15 @@ struct RangeSensorSettings {
   double period = 0.0;               ///< s, ≥ 0; 0 = after every step
 };
 
+/// an actuator's target, the value it commands, their difference and its effort
+struct ActuatorSensorSettings {
+  std::string name{};
+  int actuator = -1;    ///< actuator index in the World
+  double period = 0.0;  ///< s, ≥ 0; 0 = after every step
+};
+
 using SensorSettings = std::variant<JointSensorSettings, ContactSensorSettings, ImuSensorSettings,
-                                    RangeSensorSettings>;
+                                    RangeSensorSettings, ActuatorSensorSettings>;
 
 /// one sample: its time and the sensor's values in the order of SensorSet::fields
 struct SensorSample {
@@ -81,6 +92,7 @@ class SensorSet {
  public:
   /// adds a sensor; returns its index. Throws pivot::Error naming the sensor for a negative or
   /// non-finite period, a zero direction or a non-positive range (body and joint indices are
+  /// actuator indices are
   /// checked by the first observe())
   int add(const SensorSettings& settings);
   [[nodiscard]] int size() const { return static_cast<int>(sensors_.size()); }
@@ -101,6 +113,14 @@ class SensorSet {
   /// the sensor's values now, whatever its period (an IMU reads zero acceleration before its
   /// second observe())
   [[nodiscard]] std::vector<double> read(const World& world, int sensor) const;
+
+  /// what observe() carries between calls (each sensor's next sample time, latest sample and
+  /// an IMU's previous velocity), as bytes, so that a run continued from a checkpoint samples as
+  /// the run never interrupted (docs/checkpoints.md)
+  [[nodiscard]] std::string save_state() const;
+  /// puts back save_state()'s bytes into a set of the same sensors; pivot::Error naming what
+  /// does not fit (another number of sensors or fields, truncated bytes), the set unchanged
+  void restore_state(std::string_view bytes);
 
  private:
   struct Entry {

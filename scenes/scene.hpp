@@ -292,6 +292,9 @@ struct SceneSummary {
 /// engine are rethrown as pivot::Error with the JSON pointer of the offending entry (`/bodies/2:
 /// body "link3": ...`).
 [[nodiscard]] World build_world(const Scene& scene);
+/// the scene's sensors (Scene::sensors) in a SensorSet, for a World that build_world made;
+/// pivot::Error naming the entry ("/sensors/i") for a bad one
+[[nodiscard]] SensorSet build_sensors(const Scene& scene);
 
 /// The scene as pretty-printed JSON (2-space indent), every default filled in, canonical keys
 /// only (radians, no *_deg keys), quaternions normalized; it loads back to the same scene.

@@ -58,7 +58,7 @@ Header read_header(const Context& ctx, const Object& o, const std::string& defau
 std::vector<std::string> top_level_keys() {
   return {"pivot_scene", "$schema",   "name",    "description", "settings",
           "bodies",      "joints",    "springs", "manipulanda", "interactions",
-          "character",   "dimension", "models",  "actuators"};
+          "character",   "dimension", "models",  "actuators",   "sensors"};
 }
 
 Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string source,
@@ -157,6 +157,7 @@ Scene parse_impl(std::string_view text, const fs::path& base_dir, std::string so
       scene.actuators.push_back(std::move(act));
     }
   }
+  if (o.has("sensors")) scene.sensors = read_sensors(ctx, o.required("sensors"), scene);
   if (o.has("manipulanda")) {
     const json& m = o.required_array("manipulanda");
     for (std::size_t i = 0; i < m.size(); ++i)

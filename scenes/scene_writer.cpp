@@ -370,6 +370,43 @@ ojson actuator_json(const SceneActuator& a) {
   return j;
 }
 
+// a sensor with its body, joint and actuator names and every default written out
+ojson sensor_json(const Scene& scene, const SensorSettings& settings) {
+  const auto body = [&](int b) {
+    return scene.bodies.at(static_cast<std::size_t>(b)).settings.name;
+  };
+  return std::visit(
+      [&](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        ojson j = {{"name", s.name}};
+        if constexpr (std::is_same_v<T, JointSensorSettings>) {
+          j["type"] = "joint";
+          j["joint"] = scene.joints.at(static_cast<std::size_t>(s.joint)).name();
+        } else if constexpr (std::is_same_v<T, ContactSensorSettings>) {
+          j["type"] = "contact";
+          j["body"] = body(s.body);
+          if (s.other >= 0) j["other"] = body(s.other);
+        } else if constexpr (std::is_same_v<T, ImuSensorSettings>) {
+          j["type"] = "imu";
+          j["body"] = body(s.body);
+          j["position"] = vec(s.p_BS);
+          j["quat_wxyz"] = wxyz(s.q_BS);
+        } else if constexpr (std::is_same_v<T, RangeSensorSettings>) {
+          j["type"] = "range";
+          j["body"] = body(s.body);
+          j["position"] = vec(s.origin_B);
+          j["direction"] = vec(s.direction_B);
+          j["max_range"] = s.max_range;
+        } else {
+          j["type"] = "actuator";
+          j["actuator"] = scene.actuators.at(static_cast<std::size_t>(s.actuator)).settings.name;
+        }
+        j["period"] = s.period;
+        return j;
+      },
+      settings);
+}
+
 ojson manipulandum_json(const SceneManipulandum& m) {
   return {{"body", m.body},
           {"trajectory", m.trajectory_path.string()},
@@ -491,6 +528,10 @@ std::string resolved_scene_json(const Scene& scene) {
   if (!scene.actuators.empty()) {
     j["actuators"] = ojson::array();
     for (const SceneActuator& a : scene.actuators) j["actuators"].push_back(actuator_json(a));
+  }
+  if (!scene.sensors.empty()) {
+    j["sensors"] = ojson::array();
+    for (const SensorSettings& s : scene.sensors) j["sensors"].push_back(sensor_json(scene, s));
   }
   if (!scene.manipulanda.empty()) {
     j["manipulanda"] = ojson::array();

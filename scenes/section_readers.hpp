@@ -47,6 +47,8 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
 /// CSV target read relative to the scene's folder
 SceneActuator read_actuator(const Context& ctx, const json& j, const std::string& ptr,
                             const Scene& scene);
+/// "sensors" (read_sensors.cpp): bodies, joints and actuators resolved by name in `scene`
+std::vector<SensorSettings> read_sensors(const Context& ctx, const json& j, const Scene& scene);
 /// one entry of "springs"; bodies are resolved by name in `scene`
 SceneSpring read_spring(const Context& ctx, const json& j, const std::string& ptr,
                         const Scene& scene);

@@ -48,7 +48,8 @@ double run_time(const World& world) {
 Simulation::Simulation(const Scene& scene)
     : world_(build_world(scene)),
       total_steps_(steps_for_duration(scene.settings.duration, scene.settings.world.time_step)),
-      output_rate_hz_(scene.settings.output_rate_hz) {
+      output_rate_hz_(scene.settings.output_rate_hz),
+      sensors_(build_sensors(scene)) {
   summary_.scene = scene.name;
   summary_.scene_file = scene.source;
   summary_.initial_energy = energy(world_);
@@ -113,9 +114,24 @@ void Simulation::tally(const StepReport& r) {
   }
 }
 
+bool Simulation::observe_sensors() {
+  sensors_observed_ = true;
+  sensors_sampled_ = !sensors_.empty() && sensors_.observe(world_);
+  return sensors_sampled_;
+}
+
 const StepReport& Simulation::step() {
+  if (!sensors_observed_) observe_sensors();
+  if (controller_) {
+    ControlContext context(world_, sensors_);
+    controller_(context);
+  }
   const StepReport& r = world_.step();
-  if (check(r, energy(world_), run_time(world_))) tally(r);
+  sensors_sampled_ = false;
+  if (check(r, energy(world_), run_time(world_))) {
+    tally(r);
+    observe_sensors();
+  }
   return r;
 }
 
@@ -131,6 +147,7 @@ const RunSummary& Simulation::run(RunSink* sink, const RunHooks& hooks) {
     }
     summary_.initial_energy = energy(world_);
     if (sink) sink->frame(world_, run_time(world_));
+    if (observe_sensors() && sink) sink->sensors(sensors_, run_time(world_));
     position_ = RunPosition{};
   }
   resumed_ = false;
@@ -150,6 +167,7 @@ const RunSummary& Simulation::run(RunSink* sink, const RunHooks& hooks) {
         sink->step(world_, r, energy(world_), t);
         for (std::size_t i = kept; i < summary_.warnings.size(); ++i)
           sink->warning(summary_.warnings[i], t);
+        if (sensors_sampled_) sink->sensors(sensors_, t);
       }
       // frames at the first step at or after each output time j / rate (decided on k h, not on
       // the accumulated time, so a frame never slips by one step through rounding)

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "pivot/engine/controller.hpp"
+#include "pivot/engine/sensors.hpp"
 #include "pivot/engine/step_report.hpp"
 #include "pivot/engine/world.hpp"
 #include "pivot/scenes/scene.hpp"
@@ -107,6 +109,9 @@ class RunSink {
   /// a step warning the summary keeps (a new kind and subject, while fewer than
   /// kMaxSummaryWarnings are kept), at the time of its step
   virtual void warning(const std::string& message, double t) { (void)message, (void)t; }
+  /// after the sensors sampled (before the first step and after a step; only when the scene has
+  /// sensors and at least one sampled): SensorSet::sampled tells which, latest their values
+  virtual void sensors(const SensorSet& sensors, double t) { (void)sensors, (void)t; }
 };
 
 /// the caller's part in a run; every one may be empty
@@ -136,6 +141,11 @@ class Simulation {
 
   [[nodiscard]] World& world() { return world_; }
   [[nodiscard]] const World& world() const { return world_; }
+  /// the scene's sensors (Scene::sensors), observed before the first step and after each
+  [[nodiscard]] const SensorSet& sensors() const { return sensors_; }
+  /// a controller called before each step (run() and step()); empty: none
+  void set_controller(Controller controller) { controller_ = std::move(controller); }
+
   /// the steps run() takes
   [[nodiscard]] long total_steps() const { return total_steps_; }
   /// a run length other than the scene's (e.g. a recording's "end" step); at least 1
@@ -174,11 +184,16 @@ class Simulation {
  private:
   void tally(const StepReport& report);
   bool check(const StepReport& report, const Energy& e, double t);
+  bool observe_sensors();
 
   World world_;
   long total_steps_ = 0;
   double output_rate_hz_ = 0.0;
   RunSummary summary_;
+  SensorSet sensors_;
+  Controller controller_;
+  bool sensors_observed_ = false;                        // observed once (the samples at the start)
+  bool sensors_sampled_ = false;                         // the last observe sampled a sensor
   std::set<std::pair<StepWarning, int>> seen_warnings_;  // (kind, subject) already seen
   RunPosition position_;
   bool resumed_ = false;  // restore_checkpoint: run() continues from position_

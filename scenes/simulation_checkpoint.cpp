@@ -5,6 +5,7 @@
 // of the World's checkpoint (checkpoint_bytes.hpp):
 //
 //   "PIVOTSIM" | u64 format version | the World's checkpoint (u64 length, bytes) |
+//   the sensors' state (SensorSet::save_state: u64 length, bytes) |
 //   u64 total steps | the position (steps, next frame, last frame written) |
 //   the summary's tallies | the warnings already seen | u64 checksum (FNV-1a 64 of the rest)
 
@@ -20,7 +21,7 @@ namespace pivot {
 namespace {
 
 constexpr std::string_view kMagic = "PIVOTSIM";
-constexpr std::uint64_t kFormatVersion = 1;
+constexpr std::uint64_t kFormatVersion = 2;
 
 }  // namespace
 
@@ -31,6 +32,7 @@ std::string Simulation::save_checkpoint() const {
   w.bytes(kMagic);
   w.u64(kFormatVersion);
   w.text(world_.save_state());
+  w.text(sensors_.save_state());
   w.i64(total_steps_);
   w.i64(position_.steps);
   w.i64(position_.next_frame);
@@ -75,6 +77,7 @@ void Simulation::restore_checkpoint(std::string_view bytes) {
           detail::ByteReader(bytes.substr(bytes.size() - 8)).u64("the checksum"))
     throw Error("checkpoint: truncated or corrupt (checksum mismatch)");
   const std::string world_bytes = r.text("the world's checkpoint");
+  const std::string sensor_bytes = r.text("the sensors' state");
   const long total = r.i64("the run's length");
   RunPosition at;
   at.steps = r.i64("the run's position");
@@ -110,8 +113,12 @@ void Simulation::restore_checkpoint(std::string_view bytes) {
   if (r.remaining() != 8) throw Error("checkpoint: corrupt (bytes left after the run's state)");
   if (s.steps != at.steps)
     throw Error("checkpoint: corrupt (the summary's steps differ from the run's position)");
-  // the World last: it checks its own bytes and changes nothing when it refuses them
+  // the sensors, then the World last: each checks its own bytes, and nothing here changes when
+  // either refuses them
+  SensorSet sensors = sensors_;
+  sensors.restore_state(sensor_bytes);
   world_.restore_state(world_bytes);
+  sensors_ = std::move(sensors);
   total_steps_ = total;
   position_ = at;
   summary_ = std::move(s);

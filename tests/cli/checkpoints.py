@@ -52,7 +52,8 @@ def read(path, mode="r"):
 
 
 def check_same_run(straight, resumed):
-    for name in SAME_BYTES:
+    extra = ["sensors.csv"] if os.path.isfile(os.path.join(straight, "sensors.csv")) else []
+    for name in SAME_BYTES + extra:
         check(read(os.path.join(straight, name), "rb") == read(os.path.join(resumed, name), "rb"),
               f"{name} of the resumed run differs from the straight run's")
     check(metrics_without_solve_time(os.path.join(straight, "metrics.csv")) ==
@@ -68,19 +69,23 @@ def check_same_run(straight, resumed):
 
 
 def test_resume_after_a_shorter_run():
-    """rolling_sphere_hybrid (its pair in reduced mode at every checkpoint) and box_stack_10,
-    checkpointed every 0.1 s, cut at 0.37 s, resumed to the scene's duration"""
+    """rolling_sphere_hybrid (its pair in reduced mode at every checkpoint), box_stack_10 and a
+    scene with sensors of several periods (sensors.csv too), checkpointed every 0.1 s, cut at
+    0.37 s, resumed to the scene's duration"""
     folder = fresh("shorter")
-    for scene, duration in [("rolling_sphere_hybrid.json", "1.0"), ("box_stack_10.json", "1.0")]:
-        straight = os.path.join(folder, scene + "-straight")
-        cut = os.path.join(folder, scene + "-cut")
+    sensors = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sensors",
+                           "sensors_scene.json")
+    for scene, duration in [("rolling_sphere_hybrid.json", "1.0"), ("box_stack_10.json", "1.0"),
+                            (sensors, "0.5")]:
+        straight = os.path.join(folder, os.path.basename(scene) + "-straight")
+        cut = os.path.join(folder, os.path.basename(scene) + "-cut")
         pivot("run", scene_file(scene), "--out", straight, "--quiet", "--duration", duration)
         pivot("run", scene_file(scene), "--out", cut, "--quiet", "--duration", "0.37",
               "--checkpoint-every", "0.1")
         check(os.path.isfile(os.path.join(cut, "checkpoint.pivot")), "no checkpoint.pivot")
         pivot("run", "--resume", cut, "--quiet", "--duration", duration)
         check_same_run(straight, cut)
-        print(f"{scene}: resumed at 0.3 s equals the straight run")
+        print(f"{os.path.basename(scene)}: resumed at 0.3 s equals the straight run")
 
 
 def stopped_run(sig):

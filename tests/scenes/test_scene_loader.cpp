@@ -405,4 +405,10 @@ TEST_CASE("every shipped scene loads, builds and resolves back to itself", "[sce
     ++count;
   }
   CHECK(count >= 7);
+  // and a scene with every kind of sensor (the CLI tests' sensors.csv scene)
+  const Scene sensors =
+      load_scene(scenes_dir().parent_path() / "tests" / "cli" / "sensors" / "sensors_scene.json");
+  CHECK(sensors.sensors.size() == 5);
+  const std::string resolved = resolved_scene_json(sensors);
+  CHECK(resolved_scene_json(parse_scene(resolved, scenes_dir(), "resolved")) == resolved);
 }

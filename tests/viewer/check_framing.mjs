@@ -4,7 +4,8 @@
 // apply say why, notes name no flag the user did not pass, and the wheel zooms towards the
 // cursor. Saves a screenshot.
 //   node check_framing.mjs REPLAY.html SCREENSHOT.png CHECK[,CHECK...]
-// CHECK: character | planar | crowded | sparse | see_through | no_joints | animator | zoom
+// CHECK: character | planar | crowded | sparse | see_through | no_joints | animator | zoom |
+//        sensors
 // Exit 0 when every check passes, 1 when one fails, 77 without chromium.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,6 +65,12 @@ try {
       check(notes.some((n) => n.includes('no joints')), `the joint-error plot says there are no joints (${notes.join(' | ')})`);
       const see = await ev(() => window.pivotReplay.translucent());
       check(see.length === 0, `no body is see-through (${see.join(', ')})`);
+    } else if (what === 'sensors') {
+      // tests/cli/sensors/sensors_scene.json: a chart per sensor of sensors.csv, in its order
+      const titles = await ev(() => [...document.querySelectorAll('#pivot-plots .u-title')].map((e) => e.textContent));
+      const sensors = titles.filter((t) => t.startsWith('sensor '));
+      check(sensors.join(',') === 'sensor imu,sensor floor,sensor down,sensor swing,sensor servo',
+        `a chart per sensor (${sensors.join(' | ')})`);
     } else if (what === 'animator') {
       const notes = await ev(() => window.pivotReplay.notes());
       check(!notes.some((n) => n.includes('--no-forces')), `no note names --no-forces (${notes.join(' | ')})`);

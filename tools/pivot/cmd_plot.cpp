@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -164,6 +165,28 @@ int plot(const PlotArgs& args) {
               svg_line_plot(series, {.title = fmt::format("{}: body {}", scene, b),
                                      .x_label = "t (s)",
                                      .y_label = unit.empty() ? "value" : unit}));
+  }
+  // sensors.csv: a plot per sensor, its fields over the times it sampled
+  const SensorTable& table = run.sensors;
+  for (std::size_t c = 0; all && c < table.columns.size();) {
+    const std::string& name = table.sensor[c];
+    std::vector<std::size_t> rows;  // where this sensor sampled
+    for (std::size_t r = 0; r < table.times.size(); ++r)
+      if (!std::isnan(table.values[c][r])) rows.push_back(r);
+    std::vector<PlotSeries> series;
+    for (; c < table.columns.size() && table.sensor[c] == name; ++c) {
+      PlotSeries s{table.columns[c].substr(name.size() + 1), {}, {}};
+      for (const std::size_t i : sample(rows.size())) {
+        s.x.push_back(table.times[rows[i]]);
+        s.y.push_back(table.values[c][rows[i]]);
+      }
+      series.push_back(std::move(s));
+    }
+    if (rows.empty()) continue;
+    write_svg(out / fmt::format("sensor-{}.svg", slugify(name)),
+              svg_line_plot(series, {.title = fmt::format("{}: sensor {}", scene, name),
+                                     .x_label = "t (s)",
+                                     .y_label = "value (docs/sensors.md)"}));
   }
   return 0;
 }

@@ -41,6 +41,7 @@
 #include "run_interactions.hpp"
 #include "run_output.hpp"
 #include "run_profile.hpp"
+#include "run_sensors.hpp"
 #include "scene_source.hpp"
 #include "seconds_option.hpp"
 #include "stop_signals.hpp"
@@ -121,10 +122,12 @@ class Progress {
 };
 
 /// the run's files: trajectory.csv and metrics.csv, contacts.csv and joints.csv (ForceWriter),
-/// character.csv for a character's tracking error (docs/character.md); the warnings on stderr
+/// character.csv for a character's tracking error (docs/character.md), sensors.csv for the
+/// scene's sensors (SensorWriter); the warnings on stderr
 class RunFiles : public RunSink {
  public:
-  RunFiles(const Scene& scene, const World& world, OutputDir& dir, bool forces, Progress& progress)
+  RunFiles(const Scene& scene, const Simulation& sim, OutputDir& dir, bool forces,
+           Progress& progress)
       : scene_(scene),
         progress_(progress),
         trajectory_(dir.file("trajectory.csv")),
@@ -132,8 +135,10 @@ class RunFiles : public RunSink {
     trajectory_.print("{}\n", kTrajectoryHeader);
     metrics_.print("{}\n", kMetricsHeader);
     if (forces)
-      forces_ = std::make_unique<ForceWriter>(scene, world, dir.file("contacts.csv"),
+      forces_ = std::make_unique<ForceWriter>(scene, sim.world(), dir.file("contacts.csv"),
                                               dir.file("joints.csv"));
+    if (!sim.sensors().empty())
+      sensors_ = std::make_unique<SensorWriter>(sim.sensors(), dir.file("sensors.csv"));
     if (scene.character) {
       character_ = std::make_unique<OutputFile>(dir.file("character.csv"));
       character_->print("t,tracking_error_rad\n");
@@ -158,6 +163,10 @@ class RunFiles : public RunSink {
                                       : r.status));
   }
 
+  void sensors(const SensorSet& sensors, double t) override {
+    if (sensors_) sensors_->write(sensors, t);
+  }
+
   void warning(const std::string& message, double t) override {
     progress_.done();
     fmt::print(stderr, "pivot: warning: t = {:.6g} s: {}\n", t, message);
@@ -168,6 +177,7 @@ class RunFiles : public RunSink {
     metrics_.close();
     if (forces_) forces_->close();
     if (character_) character_->close();
+    if (sensors_) sensors_->close();
   }
 
  private:
@@ -176,6 +186,7 @@ class RunFiles : public RunSink {
   OutputFile trajectory_, metrics_;
   std::unique_ptr<ForceWriter> forces_;
   std::unique_ptr<OutputFile> character_;
+  std::unique_ptr<SensorWriter> sensors_;
 };
 
 void print_summary(const World& world, const RunSummary& s, const fs::path& out) {
@@ -280,12 +291,13 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   if (options.resume) checkpoints->continue_files(*options.resume);
   write_json(dir.file("shapes.json"), replay_shapes(scene, world));
   Progress progress(!quiet, sim.total_steps());
-  RunFiles files(scene, world, dir, options.forces, progress);
+  RunFiles files(scene, sim, dir, options.forces, progress);
   std::vector<std::string> outputs = {"trajectory.csv", "metrics.csv", "summary.json",
                                       "shapes.json"};
   if (options.forces) outputs.insert(outputs.end(), {"contacts.csv", "joints.csv"});
   if (options.html) outputs.push_back("replay.html");
   if (scene.character) outputs.push_back("character.csv");
+  if (!sim.sensors().empty()) outputs.push_back("sensors.csv");
 
   if (checkpoints) checkpoints->start();
   RunHooks hooks;

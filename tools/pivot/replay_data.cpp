@@ -264,6 +264,10 @@ ReplayRun read_replay_run(const fs::path& dir) {
   read_metrics(dir / "metrics.csv", run);
   if (fs::exists(dir / "contacts.csv", ec)) read_contacts(dir / "contacts.csv", body_index, run);
   if (fs::exists(dir / "joints.csv", ec)) read_joints(dir / "joints.csv", body_index, run);
+  if (fs::exists(dir / "sensors.csv", ec)) {
+    run.sensors = read_sensor_table(dir / "sensors.csv");
+    run.has_sensors = true;
+  }
   return run;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A run folder read back for the replay viewer (docs/viewer.md): trajectory.csv, metrics.csv,
-// summary.json and shapes.json, and contacts.csv and joints.csv when the run wrote them. The
+// summary.json and shapes.json, and contacts.csv, joints.csv and sensors.csv when the run wrote
+// them. The
 // reader is strict: a missing, corrupted or truncated file is a pivot::Error naming the file and
 // the line (or JSON pointer), never a crash.
 
@@ -11,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "run_sensors.hpp"
 
 namespace pivot::cli {
 
@@ -49,6 +52,8 @@ struct ReplayRun {
   std::vector<std::vector<ReplayContact>> contacts;  ///< per frame
   std::vector<ReplayJoint> joints;
   std::vector<float> joint_values;  ///< per frame and joint, kJointValues numbers
+  bool has_sensors = false;         ///< sensors.csv is there
+  SensorTable sensors;              ///< sensors.csv (run_sensors.hpp)
 };
 
 /// reads the run folder `dir`; throws pivot::Error

@@ -143,6 +143,38 @@ ojson metrics_json(const ReplayRun& run) {
           {"columns", columns}};
 }
 
+/// sensors.csv as one plot per sensor: {"name", "t", "fields": {field: values}} with the rows
+/// where the sensor sampled, at most kReplayMaxMetricRows of them; null without sensors.csv
+ojson sensors_json(const ReplayRun& run) {
+  if (!run.has_sensors) return nullptr;
+  const SensorTable& table = run.sensors;
+  ojson plots = ojson::array();
+  for (std::size_t c = 0; c < table.columns.size();) {
+    const std::string& name = table.sensor[c];
+    std::size_t end = c;
+    while (end < table.columns.size() && table.sensor[end] == name) ++end;
+    std::vector<std::size_t> rows;  // where this sensor sampled
+    for (std::size_t r = 0; r < table.times.size(); ++r)
+      if (!std::isnan(table.values[c][r])) rows.push_back(r);
+    const std::size_t stride =
+        std::max<std::size_t>(1, (rows.size() + kReplayMaxMetricRows - 1) / kReplayMaxMetricRows);
+    std::vector<std::size_t> keep;
+    if (!rows.empty())
+      for (const std::size_t k : kept(rows.size(), stride)) keep.push_back(rows[k]);
+    std::vector<double> t;
+    for (const std::size_t r : keep) t.push_back(table.times[r]);
+    ojson fields = ojson::object();
+    for (std::size_t k = c; k < end; ++k) {
+      std::vector<float> v;
+      for (const std::size_t r : keep) v.push_back(to_float(table.values[k][r]));
+      fields[table.columns[k].substr(name.size() + 1)] = base64(v);
+    }
+    plots.push_back({{"name", name}, {"rows", keep.size()}, {"t", base64(t)}, {"fields", fields}});
+    c = end;
+  }
+  return plots;
+}
+
 ojson summary_json(const ojson& s) {
   ojson out = ojson::object();
   for (const char* key : {"pivot_version", "mode", "scene", "scene_file", "steps", "dt",
@@ -179,6 +211,7 @@ ReplayWritten write_replay(const fs::path& dir, const fs::path& out, std::uintma
   data["dimension"] = run.shapes.value("dimension", 3);
   data["dynamic"] = run.dynamic;
   data["metrics"] = metrics_json(run);
+  data["sensors"] = sensors_json(run);
   const std::size_t fixed_bytes = kViewerBundle.size() + data.dump().size();
   const std::size_t stride = frame_stride(run, fixed_bytes, max_bytes);
   const std::vector<std::size_t> frames = kept(run.times.size(), stride);

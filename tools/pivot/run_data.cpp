@@ -105,6 +105,7 @@ RunData read_run(const fs::path& dir) {
       data.metrics.push_back(std::move(row));
     }
   }
+  if (fs::exists(dir / "sensors.csv")) data.sensors = read_sensor_table(dir / "sensors.csv");
   if (fs::exists(dir / "character.csv")) {
     const fs::path file = dir / "character.csv";
     std::ifstream in = open(file);

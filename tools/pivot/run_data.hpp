@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "run_sensors.hpp"
+
 namespace pivot::cli {
 
 /// one trajectory row after "body": t, x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz
@@ -21,6 +23,8 @@ struct RunData {
   nlohmann::json summary;
   /// character.csv's rows (t, tracking error in rad) when the run has a character, else empty
   std::vector<std::array<double, 2>> character;
+  /// sensors.csv when the run has sensors (run_sensors.hpp), else no columns
+  SensorTable sensors;
 
   /// the column of metrics.csv named `name`; throws std::runtime_error when there is none
   [[nodiscard]] std::vector<double> metric(const std::string& name) const;
@@ -28,7 +32,7 @@ struct RunData {
   [[nodiscard]] const std::vector<Frame>& body(const std::string& name) const;
 };
 
-/// reads the three files of `dir` (and character.csv when there is one); throws std::runtime_error naming the file on any problem
+/// reads the three files of `dir` (and character.csv and sensors.csv when there); throws std::runtime_error naming the file on any problem
 [[nodiscard]] RunData read_run(const std::filesystem::path& dir);
 
 /// A trajectory field of a frame: the CSV columns t, x, …, wz, and the body-frame angular

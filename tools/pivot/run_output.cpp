@@ -57,13 +57,14 @@ void remove_stale_partials(const fs::path& parent, const std::string& name) {
 /// files before), pivot render's run.mp4 and frame-T.png, --dump-failed-lcp's problems, and
 /// hidden partial files and folders
 bool is_run_file(const std::string& name) {
-  static const char* const kNames[] = {"trajectory.csv", "metrics.csv",     "summary.json",
-                                       "shapes.json",    "contacts.csv",    "joints.csv",
-                                       "animator.csv",   "replay.html",     "character.csv",
-                                       "scene.json",     "checkpoint.pivot"};
+  static const char* const kNames[] = {"trajectory.csv", "metrics.csv",  "summary.json",
+                                       "shapes.json",    "contacts.csv", "joints.csv",
+                                       "animator.csv",   "replay.html",  "character.csv",
+                                       "scene.json",     "sensors.csv",  "checkpoint.pivot"};
   for (const char* n : kNames)
     if (name == n) return true;
-  if ((name.starts_with("metric-") || name.starts_with("body-")) && name.ends_with(".svg"))
+  if ((name.starts_with("metric-") || name.starts_with("body-") || name.starts_with("sensor-")) &&
+      name.ends_with(".svg"))
     return true;
   if (name == "plots" || name == "run.mp4") return true;
   if (name.starts_with("frame-") && name.ends_with(".png")) return true;
@@ -369,9 +370,10 @@ std::array<double, 13> body_state(const World& world, int i) {
 }
 
 std::vector<std::string> stale_outputs(const std::vector<std::string>& written) {
-  static const char* const kOutputs[] = {
-      "trajectory.csv", "metrics.csv",  "summary.json", "shapes.json",   "contacts.csv",
-      "joints.csv",     "animator.csv", "replay.html",  "character.csv", "checkpoint.pivot"};
+  static const char* const kOutputs[] = {"trajectory.csv", "metrics.csv",     "summary.json",
+                                         "shapes.json",    "contacts.csv",    "joints.csv",
+                                         "animator.csv",   "replay.html",     "character.csv",
+                                         "sensors.csv",    "checkpoint.pivot"};
   std::vector<std::string> stale;
   for (const char* f : kOutputs)
     if (std::find(written.begin(), written.end(), f) == written.end()) stale.emplace_back(f);

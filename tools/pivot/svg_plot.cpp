@@ -77,10 +77,13 @@ std::vector<double> nice_ticks(double lo, double hi, int count) {
     if (step >= raw) break;
   }
   if (!std::isfinite(step)) return {lo, hi};
+  // a range of a few ulps (0.4999999999999998 … 0.5) has a step below the spacing of doubles
+  // there: t + step == t would repeat forever, so its ends are the ticks
+  const double first = std::ceil(lo / step - 1e-9) * step;
+  if (!(first + step > first) || !(hi - step < hi)) return {lo, hi};
   std::vector<double> ticks;
   // (t finite: near the largest double, hi + 1e-9 step rounds to inf)
-  for (double t = std::ceil(lo / step - 1e-9) * step; std::isfinite(t) && t <= hi + 1e-9 * step;
-       t += step)
+  for (double t = first; std::isfinite(t) && t <= hi + 1e-9 * step; t += step)
     ticks.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);
   return ticks;
 }

@@ -28,6 +28,7 @@ export function decodeRun(json) {
     mode: json.summary.mode || 'dynamics',  // 'animator': pivot animate's run
     contacts: null,
     joints: null,
+    sensors: [],  // sensors.csv: per sensor { name, t, fields: { field: values } }
     metrics: { rows: json.metrics.rows, recorded: json.metrics.recorded, stride: json.metrics.stride,
       failedSteps: json.metrics.failed_steps, columns: {} },
   };
@@ -43,6 +44,11 @@ export function decodeRun(json) {
   }
   if (json.joints) {
     run.joints = { list: json.joints.list, values: decodeArray(json.joints.values, Float32Array) };
+  }
+  for (const s of json.sensors || []) {
+    const fields = {};
+    for (const [name, b64] of Object.entries(s.fields)) fields[name] = decodeArray(b64, Float32Array);
+    run.sensors.push({ name: s.name, t: decodeArray(s.t, Float64Array), fields });
   }
   for (const [name, b64] of Object.entries(json.metrics.columns)) {
     run.metrics.columns[name] = decodeArray(b64, name === 't' ? Float64Array : Float32Array);

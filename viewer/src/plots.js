@@ -1,9 +1,11 @@
 // The plot panel: metrics.csv per step (energy, joint error, penetration, contacts and reduced
-// pairs, LCP size and pivots) in uPlot charts, with a cursor line at the replay's time; a click
-// on a chart seeks there.
+// pairs, LCP size and pivots) and sensors.csv (a chart per sensor, its fields as series) in
+// uPlot charts, with a cursor line at the replay's time; a click on a chart seeks there.
 import uPlot from 'uplot';
 
 // `unused(run)`: why a chart does not apply to the run (shown in its place), or '' when it does
+const COLOURS = ['#2f6fd6', '#2aa84a', '#d8343a', '#e08a1e', '#9b3fc4', '#222', '#1aa3a3', '#b5651d', '#777', '#c2185b'];
+
 const CHARTS = [
   { title: 'energy (J)', series: [['kinetic_energy', 'kinetic', '#2f6fd6'], ['potential_energy', 'potential', '#2aa84a'], ['total_energy', 'total', '#222']],
     unused: (run) => (run.mode === 'animator' ? 'not computed: the bodies follow key frames (pivot animate)' : '') },
@@ -31,45 +33,54 @@ export class Plots {
       container.textContent = 'no steps in metrics.csv';
       return;
     }
-    for (const chart of CHARTS) {
-      const box = document.createElement('div');
-      box.className = 'plot';
-      container.appendChild(box);
-      const why = chart.unused ? chart.unused(run) : '';
-      if (why) {
-        box.classList.add('plot-unused');
-        box.innerHTML = '<div class="u-title"></div><div class="why"></div>';
-        box.querySelector('.u-title').textContent = chart.title;
-        box.querySelector('.why').textContent = why;
-        continue;
-      }
-      const data = [t, ...chart.series.map(([col]) => metrics.columns[col])];
-      // a chart whose values are all 0 keeps a 0 … 1 axis, not uPlot's 0 … 100 for empty data
-      const zero = data.slice(1).every((col) => col.every((v) => v === 0));
-      const u = new uPlot(
-        {
-          title: chart.title,
-          width: Math.max(200, container.clientWidth - 12),
-          height: 130,
-          legend: { show: true, live: false },
-          cursor: { drag: { x: false, y: false }, points: { show: false } },
-          scales: { x: { time: false }, ...(zero ? { y: { range: [0, 1] } } : {}) },
-          axes: [{ size: 28 }, { size: 60, values: (u, ticks) => ticks.map(tick) }],
-          series: [{ label: 't (s)' }, ...chart.series.map(([, label, stroke]) => ({ label, stroke, width: 1.25 }))],
-        },
-        data,
-        box,
-      );
-      const cursor = document.createElement('div');
-      cursor.className = 'plot-cursor';
-      u.over.appendChild(cursor);
-      u.over.addEventListener('click', (e) => {
-        const rect = u.over.getBoundingClientRect();
-        onSeek(u.posToVal(e.clientX - rect.left, 'x'));
-      });
-      this.charts.push(u);
-      this.cursors.push(cursor);
+    for (const chart of CHARTS) this.add(container, run, chart, t, metrics.columns, onSeek);
+    // a chart per sensor of sensors.csv, at the times it sampled
+    for (const sensor of run.sensors) {
+      const fields = Object.keys(sensor.fields);
+      const chart = { title: `sensor ${sensor.name}`, series: fields.map((f, k) => [f, f, COLOURS[k % COLOURS.length]]) };
+      if (sensor.t.length > 0) this.add(container, run, chart, sensor.t, sensor.fields, onSeek);
     }
+  }
+
+  // a chart of `columns` (series [column, label, colour]) over the times t
+  add(container, run, chart, t, columns, onSeek) {
+    const box = document.createElement('div');
+    box.className = 'plot';
+    container.appendChild(box);
+    const why = chart.unused ? chart.unused(run) : '';
+    if (why) {
+      box.classList.add('plot-unused');
+      box.innerHTML = '<div class="u-title"></div><div class="why"></div>';
+      box.querySelector('.u-title').textContent = chart.title;
+      box.querySelector('.why').textContent = why;
+      return;
+    }
+    const data = [t, ...chart.series.map(([col]) => columns[col])];
+    // a chart whose values are all 0 keeps a 0 … 1 axis, not uPlot's 0 … 100 for empty data
+    const zero = data.slice(1).every((col) => col.every((v) => v === 0));
+    const u = new uPlot(
+      {
+        title: chart.title,
+        width: Math.max(200, container.clientWidth - 12),
+        height: 130,
+        legend: { show: true, live: false },
+        cursor: { drag: { x: false, y: false }, points: { show: false } },
+        scales: { x: { time: false }, ...(zero ? { y: { range: [0, 1] } } : {}) },
+        axes: [{ size: 28 }, { size: 60, values: (u, ticks) => ticks.map(tick) }],
+        series: [{ label: 't (s)' }, ...chart.series.map(([, label, stroke]) => ({ label, stroke, width: 1.25 }))],
+      },
+      data,
+      box,
+    );
+    const cursor = document.createElement('div');
+    cursor.className = 'plot-cursor';
+    u.over.appendChild(cursor);
+    u.over.addEventListener('click', (e) => {
+      const rect = u.over.getBoundingClientRect();
+      onSeek(u.posToVal(e.clientX - rect.left, 'x'));
+    });
+    this.charts.push(u);
+    this.cursors.push(cursor);
   }
 
   // moves the cursor line of every chart to time t
