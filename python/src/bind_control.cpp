@@ -45,6 +45,14 @@ int joint_index(const World& w, const IndexOrName& joint, const char* who) {
   throw Error(std::string(who) + ": no joint named \"" + name + "\"");
 }
 
+int actuator_index(const World& w, const IndexOrName& actuator, const char* who) {
+  if (const int* a = std::get_if<int>(&actuator)) return *a;
+  const auto& name = std::get<std::string>(actuator);
+  for (int a = 0; a < w.actuator_count(); ++a)
+    if (w.actuator(a).name() == name) return a;
+  throw Error(std::string(who) + ": no actuator named \"" + name + "\"");
+}
+
 int body_index(const World& w, const IndexOrName& body, const char* who) {
   if (const int* b = std::get_if<int>(&body)) return *b;
   const int b = w.find_body(std::get<std::string>(body));
@@ -217,7 +225,7 @@ int add_sensor(WorldHandle& h, const std::string& type, const std::string& name,
                const std::optional<IndexOrName>& joint, const std::optional<IndexOrName>& body,
                const std::optional<IndexOrName>& other, const Vec3& position,
                const Eigen::Vector4d& quat_wxyz, const Vec3& direction, double max_range,
-               double period) {
+               double period, const std::optional<IndexOrName>& actuator) {
   const WorldHandle::Use w(h);
   const std::string who = "sensor \"" + name + "\"";
   const auto need = [&](const std::optional<IndexOrName>& v, const char* key) {
@@ -247,9 +255,13 @@ int add_sensor(WorldHandle& h, const std::string& type, const std::string& name,
                             .direction_B = direction,
                             .max_range = max_range,
                             .period = period};
+  } else if (type == "actuator") {
+    if (!actuator) throw Error(who + ": an actuator sensor needs actuator=");
+    s = ActuatorSensorSettings{
+        .name = name, .actuator = actuator_index(*w, *actuator, who.c_str()), .period = period};
   } else {
     throw Error(who + ": unknown type \"" + type +
-                "\" (expected \"joint\", \"contact\", \"imu\" or \"range\")");
+                "\" (expected \"joint\", \"contact\", \"imu\", \"range\" or \"actuator\")");
   }
   return record_op(w, sensor_op(s));
 }
@@ -284,10 +296,11 @@ void bind_world_control(py::module_& m, py::class_<WorldHandle>& c) {
            py::arg("other") = py::none(), py::arg("position") = Vec3::Zero(),
            py::arg("quat_wxyz") = Eigen::Vector4d(1.0, 0.0, 0.0, 0.0),
            py::arg("direction") = Vec3::UnitX(), py::arg("max_range") = 10.0,
-           py::arg("period") = 0.0,
+           py::arg("period") = 0.0, py::arg("actuator") = py::none(),
            "a sensor (docs/sensors.md): \"joint\" (joint=), \"contact\" (body=, other=), "
            "\"imu\" (body=, position=, quat_wxyz=), \"range\" (body=, position= the ray's origin, "
-           "direction=, max_range=); period s (0: every step). Returns its index")
+           "direction=, max_range=), \"actuator\" (actuator=: target, value, error, effort); "
+           "period s (0: every step). Returns its index")
       .def_property_readonly(
           "sensors",
           [](py::object self) {

@@ -155,6 +155,9 @@ std::string sensor_op(const SensorSettings& settings) {
                         [&](const RangeSensorSettings& s) {
                           put(w, s.name), put(w, s.body), put(w, s.origin_B), put(w, s.direction_B),
                               put(w, s.max_range), put(w, s.period);
+                        },
+                        [&](const ActuatorSensorSettings& s) {
+                          put(w, s.name), put(w, s.actuator), put(w, s.period);
                         }},
              settings);
   return std::move(w.str());

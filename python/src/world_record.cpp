@@ -82,6 +82,12 @@ SensorSettings get_sensor(ByteReader& r) {
       s.period = f64(r);
       return s;
     }
+    case 4: {
+      ActuatorSensorSettings s{.name = name};
+      s.actuator = i32(r);
+      s.period = f64(r);
+      return s;
+    }
     default:
       throw Error("checkpoint: corrupt (an unknown sensor kind)");
   }

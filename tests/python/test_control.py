@@ -152,6 +152,24 @@ class Sensors(unittest.TestCase):
         self.assertEqual(s.sensors["rail"].fields[:2], ["q", "qd"])
         self.assertEqual(len(s.observation()), 2 + len(s.sensors["rail"].fields))
 
+    def test_actuator_sensor_reads_target_value_error_effort(self):
+        s = slider_world()
+        s.add_actuator("rail", type="position", kp=100.0, kd=10.0, effort_limit=50.0, target=0.2)
+        s.add_sensor("actuator", name="servo", actuator="rail")
+        s.step(5)
+        self.assertEqual(s.sensors["servo"].fields, ["target", "value", "error", "effort"])
+        target, value, error, effort = s.sensors["servo"].read()
+        q = s.sensors["servo"].read()[1]
+        self.assertEqual(target, 0.2)
+        self.assertEqual(error, target - value)
+        self.assertEqual(effort, s.actuators["rail"].effort)
+        # the copy carries the actuator sensor too (a record of the World's construction)
+        c = copy.deepcopy(s)
+        np.testing.assert_array_equal(c.sensors["servo"].read(), [target, q, error, effort])
+        with self.assertRaises(pivot.Error) as e:
+            s.add_sensor("actuator", name="x", actuator="nobody")
+        self.assertIn("nobody", str(e.exception))
+
     def test_bad_definitions_name_the_sensor(self):
         w = slider_world()
         for kwargs, word in [
