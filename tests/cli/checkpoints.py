@@ -24,7 +24,7 @@ from cli_harness import Failed, check, fresh, pivot, run
 PIVOT = SCENES = WORK = None  # set by cli_harness.run
 
 WALL_TIME_KEYS = {"wall_time_s", "steps_per_second", "realtime_factor", "solve_time_s"}
-SAME_BYTES = ["trajectory.csv", "contacts.csv", "joints.csv"]
+SAME_BYTES = ["trajectory.csv", "contacts.csv", "joints.csv", "shapes.json"]
 
 
 def scene_file(name):
@@ -69,14 +69,15 @@ def check_same_run(straight, resumed):
 
 
 def test_resume_after_a_shorter_run():
-    """rolling_sphere_hybrid (its pair in reduced mode at every checkpoint), box_stack_10 and a
-    scene with sensors of several periods (sensors.csv too), checkpointed every 0.1 s, cut at
+    """rolling_sphere_hybrid (its pair in reduced mode at every checkpoint), box_stack_10, a chain
+    of ball joints (joints.csv's anchors are those of the run's start, not the checkpoint's) and
+    a scene with sensors of several periods (sensors.csv too), checkpointed every 0.1 s, cut at
     0.37 s, resumed to the scene's duration"""
     folder = fresh("shorter")
     sensors = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sensors",
                            "sensors_scene.json")
     for scene, duration in [("rolling_sphere_hybrid.json", "1.0"), ("box_stack_10.json", "1.0"),
-                            (sensors, "0.5")]:
+                            ("chain_6_links.json", "1.0"), (sensors, "0.5")]:
         straight = os.path.join(folder, os.path.basename(scene) + "-straight")
         cut = os.path.join(folder, os.path.basename(scene) + "-cut")
         pivot("run", scene_file(scene), "--out", straight, "--quiet", "--duration", duration)
@@ -89,17 +90,23 @@ def test_resume_after_a_shorter_run():
 
 
 def stopped_run(sig):
-    """a long checkpointed run of rolling_sphere_hybrid stopped by `sig` after about a second,
-    resumed, against the run never stopped"""
+    """a long checkpointed run of rolling_sphere_hybrid stopped by `sig` soon after its first
+    checkpoint, resumed, against the run never stopped"""
     folder = fresh(f"signal_{sig}")
     straight = os.path.join(folder, "straight")
     out = os.path.join(folder, "run")
-    args = [scene_file("rolling_sphere_hybrid.json"), "--duration", "15", "--threads", "1",
+    # 60 s of simulated time: about 3 s of wall time on an idle machine; the signal comes once
+    # the first checkpoints are written
+    args = [scene_file("rolling_sphere_hybrid.json"), "--duration", "60", "--threads", "1",
             "--quiet"]
     pivot("run", *args, "--out", straight, timeout=300)
     proc = subprocess.Popen([PIVOT, "run", *args, "--out", out, "--checkpoint-every", "0.25"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    deadline = time.monotonic() + 60
+    while not os.path.isfile(os.path.join(out, "checkpoint.pivot")) and proc.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)
     check(proc.poll() is None, "the long run ended before the signal")
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)

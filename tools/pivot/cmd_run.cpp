@@ -126,8 +126,8 @@ class Progress {
 /// scene's sensors (SensorWriter); the warnings on stderr
 class RunFiles : public RunSink {
  public:
-  RunFiles(const Scene& scene, const Simulation& sim, OutputDir& dir, bool forces,
-           Progress& progress)
+  RunFiles(const Scene& scene, const Simulation& sim, const std::vector<Pose>& initial,
+           OutputDir& dir, bool forces, Progress& progress)
       : scene_(scene),
         progress_(progress),
         trajectory_(dir.file("trajectory.csv")),
@@ -135,7 +135,7 @@ class RunFiles : public RunSink {
     trajectory_.print("{}\n", kTrajectoryHeader);
     metrics_.print("{}\n", kMetricsHeader);
     if (forces)
-      forces_ = std::make_unique<ForceWriter>(scene, sim.world(), dir.file("contacts.csv"),
+      forces_ = std::make_unique<ForceWriter>(scene, sim.world(), initial, dir.file("contacts.csv"),
                                               dir.file("joints.csv"));
     if (!sim.sensors().empty())
       sensors_ = std::make_unique<SensorWriter>(sim.sensors(), dir.file("sensors.csv"));
@@ -262,6 +262,11 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   if (options.html) require_viewer();
   Simulation sim(scene);
   World& world = sim.world();
+  // what the files describe as the run's start: shapes.json's poses and the joints' frames (a
+  // resumed run's World is at its checkpoint from here on)
+  const ojson shapes = replay_shapes(scene, world);
+  std::vector<Pose> initial_poses;
+  for (int b = 0; b < world.body_count(); ++b) initial_poses.push_back(world.pose(b));
   if (options.resume) resume_simulation(sim, scene, *options.resume, target);
   if (!dump_failed_dir.empty()) {
     std::error_code ec;
@@ -289,9 +294,9 @@ int run_scene(const Scene& scene, const fs::path& target, const RunOptions& opti
   std::optional<RunCheckpointer> checkpoints;
   if (options.checkpoint) checkpoints.emplace(*options.checkpoint, dir.target(), options.resume);
   if (options.resume) checkpoints->continue_files(*options.resume);
-  write_json(dir.file("shapes.json"), replay_shapes(scene, world));
+  write_json(dir.file("shapes.json"), shapes);
   Progress progress(!quiet, sim.total_steps());
-  RunFiles files(scene, sim, dir, options.forces, progress);
+  RunFiles files(scene, sim, initial_poses, dir, options.forces, progress);
   std::vector<std::string> outputs = {"trajectory.csv", "metrics.csv", "summary.json",
                                       "shapes.json"};
   if (options.forces) outputs.insert(outputs.end(), {"contacts.csv", "joints.csv"});

@@ -42,16 +42,19 @@ std::string body_name(const World& world, int body) {
 
 }  // namespace
 
-ForceWriter::ForceWriter(const Scene& scene, const World& world,
+ForceWriter::ForceWriter(const Scene& scene, const World& world, const std::vector<Pose>& initial,
                          const std::filesystem::path& contacts, const std::filesystem::path& joints)
     : contacts_(contacts), joints_(joints) {
+  const auto initial_pose = [&](int body) {
+    return body == kWorldBody ? world.pose(body) : initial.at(static_cast<std::size_t>(body));
+  };
   contacts_.print("{}\n", kContactsHeader);
   joints_.print("{}\n", kJointsHeader);
   for (int j = 0; j < world.joint_count(); ++j) {
     const Joint& joint = world.joint(j);
     if (static_cast<std::size_t>(j) < scene.joints.size()) {
       frames_.push_back(joint_frame(scene.joints[static_cast<std::size_t>(j)],
-                                    world.pose(joint.body_a()), world.pose(joint.body_b())));
+                                    initial_pose(joint.body_a()), initial_pose(joint.body_b())));
       continue;
     }
     // joints after the scene's own: a character's ball joints and hinges (docs/character.md)
@@ -85,7 +88,7 @@ void ForceWriter::write_frame(const World& world) {
                                       c.tangent_impulse.y(),
                                       c.tangent_impulse.z()};
     contacts_.print("{},{},{},{}\n", t, csv_field(body_name(world, g.body_a)),
-               csv_field(body_name(world, g.body_b)), fmt::join(v, ","));
+                    csv_field(body_name(world, g.body_b)), fmt::join(v, ","));
   }
   ConstraintRows rows;
   for (int j = 0; j < world.joint_count(); ++j) {
@@ -120,9 +123,9 @@ void ForceWriter::write_frame(const World& world) {
                                         impulse[2],
                                         world.joint_limit_impulse(j),
                                         world.joint_motor_impulse(j)};
-    joints_.print("{},{},{},{},{},{}\n", t, csv_field(joint.name()),
-               to_string(joint.type()), csv_field(body_name(world, joint.body_a())),
-               csv_field(body_name(world, joint.body_b())), fmt::join(row, ","));
+    joints_.print("{},{},{},{},{},{}\n", t, csv_field(joint.name()), to_string(joint.type()),
+                  csv_field(body_name(world, joint.body_a())),
+                  csv_field(body_name(world, joint.body_b())), fmt::join(row, ","));
   }
 }
 

@@ -34,10 +34,11 @@ struct JointFrame {
 /// writes contacts.csv and joints.csv, one block of rows per trajectory frame
 class ForceWriter {
  public:
-  /// opens both files and writes their headers; `world` must be at its initial state (the
-  /// scene's anchors and axes are world coordinates there)
-  ForceWriter(const Scene& scene, const World& world, const std::filesystem::path& contacts,
-              const std::filesystem::path& joints);
+  /// opens both files and writes their headers; `initial` holds every body's pose at the run's
+  /// start (the joints' anchors and axes are fixed in their bodies there; a resumed run's World is
+  /// already at its checkpoint)
+  ForceWriter(const Scene& scene, const World& world, const std::vector<Pose>& initial,
+              const std::filesystem::path& contacts, const std::filesystem::path& joints);
 
   /// the rows of the frame at step_time(world.step_count(), h), as in trajectory.csv: the last
   /// step's contacts and joint impulses (none before the first step)
