@@ -5,25 +5,13 @@
 #include <cmath>
 
 #include "pivot/engine/world.hpp"
+#include "support/spinner.hpp"
 
 using namespace pivot;
 
 namespace {
-// a rod spinning about its own centre on a hinge about world z (A = rod, B = world), no
-// gravity, isotropic inertia I: no gyroscopic term, the joint rows stay exactly satisfied, and
-// the hinge angle θ obeys I θ̈ = u (θ̇ = a·(ω_B − ω_A) = −ω_z, the torque on A is −u a)
-struct Spinner {
-  World world;
-  int rod = 0, hinge = 0;
-};
-Spinner make_spinner(double h, double I) {
-  Spinner s{World({.time_step = h, .gravity = Vec3::Zero()}), 0, 0};
-  s.rod = s.world.add_body({.name = "rod", .mass = 1.0, .inertia_diag = Vec3(I, I, I)});
-  s.hinge = s.world.add_joint(
-      HingeJointSettings{.name = "spin", .anchor_W = Vec3::Zero(), .axis_W = Vec3::UnitZ()}, s.rod,
-      kWorldBody);
-  return s;
-}
+using pivot::test::make_spinner;
+using pivot::test::Spinner;
 double angle_of(const Spinner& s) {
   return s.world.joint(s.hinge).coordinate(s.world.pose(s.rod), Pose{});
 }

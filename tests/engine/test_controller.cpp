@@ -6,26 +6,15 @@
 
 #include "pivot/engine/controller.hpp"
 #include "pivot/engine/world.hpp"
+#include "support/spinner.hpp"
 
 using namespace pivot;
 
 namespace {
 constexpr double kG = 9.81;
 
-// a rod spinning about its centre on a hinge about world z (A = rod, B = world), no gravity,
-// isotropic inertia I: I θ̈ = u exactly, θ = −(the rod's turn about z)
-struct Spinner {
-  World world;
-  int rod = 0, hinge = 0;
-};
-Spinner make_spinner(double h, double I) {
-  Spinner s{World({.time_step = h, .gravity = Vec3::Zero()}), 0, 0};
-  s.rod = s.world.add_body({.name = "rod", .mass = 1.0, .inertia_diag = Vec3(I, I, I)});
-  s.hinge = s.world.add_joint(
-      HingeJointSettings{.name = "spin", .anchor_W = Vec3::Zero(), .axis_W = Vec3::UnitZ()}, s.rod,
-      kWorldBody);
-  return s;
-}
+using pivot::test::make_spinner;
+using pivot::test::Spinner;
 }  // namespace
 
 TEST_CASE("an actuator sensor on a velocity servo follows the implicit step's closed form",
