@@ -440,9 +440,10 @@ inline json parse_text(const Context& ctx, std::string_view text) {
     // a number literal beyond the range of a double (e.g. 1e999): the value being parsed is
     // the next element of the innermost array, or the value of the last key of the object
     std::string pointer = pointer_of_top();
-    if (!stack.empty())
-      pointer +=
-          "/" + (stack.back().array ? std::to_string(stack.back().next_index) : stack.back().token);
+    if (!stack.empty()) {
+      pointer += '/';
+      pointer += stack.back().array ? std::to_string(stack.back().next_index) : stack.back().token;
+    }
     ctx.fail(pointer, "expected a finite number (got a number out of the range of a double)");
   }
 }
