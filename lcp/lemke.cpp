@@ -259,9 +259,9 @@ LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibrati
 
 /// whether the data call for the equilibrated solve first: a nonzero finite entry of M or q
 /// beyond 2^±kExtremeExponent in magnitude, or rows or columns of M whose largest entries span
-/// more than 2^kWideSpreadExponent (the residual check's measures relative to ‖z‖∞ are global:
-/// an entry of z that many orders below the largest passes as zero, so a copy of a problem in
-/// such units can be answered "solved" with a z that is not the original's). One pass over the
+/// more than 2^kWideSpreadExponent (the residual check's min_z is relative to ‖z‖∞: an entry of
+/// z that many orders below the largest can pass as zero, so a copy of a problem in such units
+/// can be answered "solved" with a z that is not the original's). One pass over the
 /// entries; data that are not finite are left to solve()'s input check.
 template <typename Matrix>
 bool needs_equilibration(const Matrix& M, const Vector& q) {
@@ -294,8 +294,9 @@ bool needs_equilibration(const Matrix& M, const Vector& q) {
   return wide(row_max) || wide(col_max);
 }
 
-// Scale-free solving (docs/lcp.md, "Scaling"): a problem with entries beyond 2^±kExtremeExponent
-// is solved equilibrated; any other is solved as given first, and solved equilibrated when that
+// Scale-free solving (docs/lcp.md, "Scaling"): a problem with entries beyond 2^±kExtremeExponent,
+// or with rows or columns spread beyond 2^kWideSpreadExponent, is solved equilibrated; any other
+// is solved as given first, and solved equilibrated when that
 // fails. Balancing cannot tell units from rounding noise (a row of 1e-15's left by cancellation
 // is scaled up like a row in tonnes), so a problem that solves as given keeps that answer: it
 // passed the residual check on the data as given. The success path computes no factors.
