@@ -164,6 +164,8 @@ std::vector<std::string> with_checkpoint(std::vector<std::string> outputs) {
 
 RunCheckpointer::RunCheckpointer(RunRecipe recipe, fs::path dir, const RunCheckpoint* resumed)
     : recipe_(std::move(recipe)), dir_(std::move(dir)) {
+  // a checkpoint write cut short by a kill leaves its temporary file: gone once its writer is
+  remove_stale_partials(dir_, "checkpoint.pivot");
   next_time_ = recipe_.checkpoint_every;
   if (resumed) {
     next_time_ = resumed->next_time;

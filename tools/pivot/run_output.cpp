@@ -39,18 +39,6 @@ long partial_folder_pid(const std::string& entry, const std::string& name) {
 /// removes the partial folders of `name` in `parent` left by runs that were killed: only those
 /// whose process no longer exists (kill(pid, 0) fails with ESRCH), so a run still writing into
 /// the same target is left alone
-void remove_stale_partials(const fs::path& parent, const std::string& name) {
-  std::error_code ec;
-  fs::directory_iterator it(parent, ec);
-  if (ec) return;
-  for (const fs::directory_entry& entry : it) {
-    const long pid = partial_folder_pid(entry.path().filename().string(), name);
-    if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-    std::error_code ignored;
-    fs::remove_all(entry.path(), ignored);
-  }
-}
 
 /// the names a run folder may hold: the outputs of pivot run and animate (stale_outputs), a
 /// recorded live run's scene.json, pivot plot's plots/ folder (and SVGs it wrote beside the
@@ -92,6 +80,19 @@ void require_run_folder(const fs::path& target) {
 }
 
 }  // namespace
+
+void remove_stale_partials(const fs::path& parent, const std::string& name) {
+  std::error_code ec;
+  fs::directory_iterator it(parent, ec);
+  if (ec) return;
+  for (const fs::directory_entry& entry : it) {
+    const long pid = partial_folder_pid(entry.path().filename().string(), name);
+    if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    fs::remove_all(entry.path(), ignored);
+  }
+}
 
 OutputDir::OutputDir(fs::path target) : target_(std::move(target)) {
   // a trailing separator would leave an empty file name

@@ -20,6 +20,10 @@ class World;
 
 namespace pivot::cli {
 
+/// removes `.<name>.partial-<pid>` entries of `parent` whose process no longer exists (a run
+/// or a checkpoint write that was killed); those of live processes are left alone
+void remove_stale_partials(const std::filesystem::path& parent, const std::string& name);
+
 /// the fixed headers of a run folder's trajectory.csv and metrics.csv (docs/cli.md)
 inline constexpr const char* kTrajectoryHeader = "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 inline constexpr const char* kMetricsHeader =
