@@ -144,7 +144,7 @@ struct CollisionWorld::Impl {
         auto box = std::make_unique<btBoxShape>(to_bt(shape.half_extents));
         box->setMargin(0.0);  // keeps the full half extents, sharp corners
         box->initializePolyhedralFeatures();
-        part.polytope = std::make_shared<Polytope>(make_box_polytope(shape.half_extents));
+        part.polytope = std::make_shared<detail::Polytope>(detail::make_box_polytope(shape.half_extents));
         part.scale = shape.half_extents.norm();
         bt = own(std::move(box));
         break;
@@ -167,14 +167,14 @@ struct CollisionWorld::Impl {
         part.scale = shape.radii.maxCoeff();
         break;
       case ShapeType::convex: {
-        ConvexHull storage;
-        const ConvexHull& hull = hull_of(shape, storage);
+        detail::ConvexHull storage;
+        const detail::ConvexHull& hull = hull_of(shape, storage);
         auto h = std::make_unique<btConvexHullShape>();
         for (const Vec3& v : hull.vertices) h->addPoint(to_bt(v), false);
         h->recalcLocalAabb();
         h->setMargin(0.0);
         h->initializePolyhedralFeatures();
-        part.polytope = std::make_shared<Polytope>(make_polytope(hull));
+        part.polytope = std::make_shared<detail::Polytope>(detail::make_polytope(hull));
         part.scale = part.polytope->radius + part.polytope->centroid.norm();
         bt = own(std::move(h));
         break;
@@ -250,7 +250,7 @@ struct CollisionWorld::Impl {
 
   // ---- narrow phase between two parts; normals from B to A ----
 
-  std::optional<ContactPoint> gjk(const btCollisionShape* a, const btTransform& ta,
+  std::optional<detail::ContactPoint> gjk(const btCollisionShape* a, const btTransform& ta,
                                   const btCollisionShape* b, const btTransform& tb) {
     // the solvers' state is local: pairs may run on several threads (runs_in_parallel)
     btVoronoiSimplexSolver simplex;
@@ -264,7 +264,7 @@ struct CollisionWorld::Impl {
     btPointCollector out;
     detector.getClosestPoints(input, out, nullptr);
     if (!out.m_hasResult) return std::nullopt;
-    ContactPoint c;
+    detail::ContactPoint c;
     c.n_BA_W = to_eigen(out.m_normalOnBInWorld).normalized();  // Bullet: from B to A
     c.p_WCb = to_eigen(out.m_pointInWorld);
     c.gap = out.m_distance;
@@ -281,12 +281,12 @@ struct CollisionWorld::Impl {
   ///    incident face, as against a plane, so a box on a mesh floor gets its corners;
   ///  - a contact at an edge between coplanar (or concave) triangles, or at a vertex inside a
   ///    flat patch, is dropped: the neighbour's face contact holds the true normal.
-  std::vector<ContactPoint> against_mesh(const Part& A, const btCollisionObject* objA,
+  std::vector<detail::ContactPoint> against_mesh(const Part& A, const btCollisionObject* objA,
                                          const Part& B, const btCollisionObject* objB,
                                          double margin) {
     struct Collector final : btManifoldResult {
       using btManifoldResult::btManifoldResult;
-      std::vector<std::pair<int, ContactPoint>> points;  // (triangle, contact)
+      std::vector<std::pair<int, detail::ContactPoint>> points;  // (triangle, contact)
       int triangle = -1;
       double limit = 0.0;
       void setShapeIdentifiersA(int, int) override {}
@@ -295,7 +295,7 @@ struct CollisionWorld::Impl {
       void addContactPoint(const btVector3& normal_on_b, const btVector3& point_on_b,
                            btScalar depth) override {
         if (depth > limit) return;
-        ContactPoint c;
+        detail::ContactPoint c;
         c.n_BA_W = to_eigen(normal_on_b).normalized();
         c.p_WCb = to_eigen(point_on_b);
         c.p_WCa = c.p_WCb + depth * to_eigen(normal_on_b);
@@ -320,9 +320,9 @@ struct CollisionWorld::Impl {
     const MeshInfo& mesh = *B.mesh;
     const double tol = 1e-9 * std::max(A.scale, 1e-3);
     std::set<int> clipped;  // triangles whose face contact becomes the clipped incident face
-    std::vector<ContactPoint> out;
-    auto add = [&](const ContactPoint& c) {
-      append_unless_near(out, c, [&](const ContactPoint& o, const ContactPoint& x) {
+    std::vector<detail::ContactPoint> out;
+    auto add = [&](const detail::ContactPoint& c) {
+      append_unless_near(out, c, [&](const detail::ContactPoint& o, const detail::ContactPoint& x) {
         return (o.p_WCa - x.p_WCa).norm() <= tol && (o.n_BA_W - x.n_BA_W).norm() < 1e-9;
       });
     };
@@ -376,17 +376,17 @@ struct CollisionWorld::Impl {
         loop.push_back(B.R * mesh.v[static_cast<std::size_t>(k)] + B.p);
       const double d = n_T.dot(loop[0]);
       for (const Vec3& p :
-           clip_to_face(incident_face(*A.polytope, A.R, A.p, n_T), loop, n_T, tol)) {
-        const ContactPoint c = point_plane_contact(p, n_T, d);
+           detail::clip_to_face(detail::incident_face(*A.polytope, A.R, A.p, n_T), loop, n_T, tol)) {
+        const detail::ContactPoint c = point_plane_contact(p, n_T, d);
         if (c.gap <= margin) add(c);
       }
     }
-    return reduce_manifold(std::move(out));
+    return detail::reduce_manifold(std::move(out));
   }
 
   /// capsule part A against a convex part B: GJK's closest point plus the two end spheres
-  std::vector<ContactPoint> capsule_convex(const Part& A, const Part& B, double margin) {
-    std::vector<ContactPoint> out;
+  std::vector<detail::ContactPoint> capsule_convex(const Part& A, const Part& B, double margin) {
+    std::vector<detail::ContactPoint> out;
     if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) out.push_back(*c);
     const Vec3 axis = A.R.col(2);
     btSphereShape ball(A.shape->radius);
@@ -396,7 +396,7 @@ struct CollisionWorld::Impl {
       if (!c || c->gap > margin) continue;
       // the end sphere's point must be on the capsule (its outer half), not deep inside it
       if ((-c->n_BA_W).dot(sign * axis) < -0.25) continue;
-      append_unless_near(out, *c, [&](const ContactPoint& o, const ContactPoint& x) {
+      append_unless_near(out, *c, [&](const detail::ContactPoint& o, const detail::ContactPoint& x) {
         return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
       });
     }
@@ -405,10 +405,10 @@ struct CollisionWorld::Impl {
 
   /// capsule part A against mesh part B: the mesh query, and the end spheres, so that a
   /// capsule lying on a mesh rests on both ends
-  std::vector<ContactPoint> capsule_mesh(const Part& A, const btCollisionObject* objA,
+  std::vector<detail::ContactPoint> capsule_mesh(const Part& A, const btCollisionObject* objA,
                                          const Part& B, const btCollisionObject* objB,
                                          double margin) {
-    std::vector<ContactPoint> out = against_mesh(A, objA, B, objB, margin);
+    std::vector<detail::ContactPoint> out = against_mesh(A, objA, B, objB, margin);
     // a capsule also tests its end spheres, so that lying on a mesh it rests on both ends
     btSphereShape ball(A.shape->radius);
     for (const double sign : {1.0, -1.0}) {
@@ -416,26 +416,26 @@ struct CollisionWorld::Impl {
       end.bt = &ball;
       end.p = A.p + sign * A.shape->half_length * A.R.col(2);
       end.T = to_bt(A.R, end.p);
-      for (const ContactPoint& c : against_mesh(end, objA, B, objB, margin)) {
+      for (const detail::ContactPoint& c : against_mesh(end, objA, B, objB, margin)) {
         if ((-c.n_BA_W).dot(sign * A.R.col(2)) < -0.25) continue;  // deep inside the capsule
-        append_unless_near(out, c, [&](const ContactPoint& o, const ContactPoint& x) {
+        append_unless_near(out, c, [&](const detail::ContactPoint& o, const detail::ContactPoint& x) {
           return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
         });
       }
     }
-    return reduce_manifold(std::move(out));
+    return detail::reduce_manifold(std::move(out));
   }
 
   /// box/hull part A against box/hull part B: separating axes and clipping, refereed by GJK
-  std::vector<ContactPoint> polytopes(const Part& A, const Part& B, double margin) {
-    PolytopeQuery q = polytope_contacts(*A.polytope, A.R, A.p, *B.polytope, B.R, B.p, margin);
+  std::vector<detail::ContactPoint> polytopes(const Part& A, const Part& B, double margin) {
+    detail::PolytopeQuery q = detail::polytope_contacts(*A.polytope, A.R, A.p, *B.polytope, B.R, B.p, margin);
     if (q.separated) return {};
     const double tol = 1e-9 * std::max(A.scale, B.scale);
     if (q.separation <= 0.0) {
       // touching or penetrating: the SAT depth is exact; when clipping lost the deepest
       // vertex (it lies beside the reference face) EPA's deepest pair is added
       double least = std::numeric_limits<double>::infinity();
-      for (const ContactPoint& c : q.points) least = std::min(least, c.gap);
+      for (const detail::ContactPoint& c : q.points) least = std::min(least, c.gap);
       if (least <= q.axis_separation + tol) return q.points;
       if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) q.points.push_back(*c);
       return q.points;
@@ -444,7 +444,7 @@ struct CollisionWorld::Impl {
     // a corner, an edge pair's closest points may lie beyond the edges' ends. If a reported
     // pair is as close as s, then s ≤ d ≤ |pa − pb| ≈ s and the manifold is exact.
     double closest_pair = std::numeric_limits<double>::infinity();
-    for (const ContactPoint& c : q.points)
+    for (const detail::ContactPoint& c : q.points)
       closest_pair = std::min(closest_pair, (c.p_WCa - c.p_WCb).norm());
     if (closest_pair <= q.separation + tol) return q.points;
     // Otherwise GJK's distance
@@ -453,9 +453,9 @@ struct CollisionWorld::Impl {
     // it, GJK's closest pair is added.
     const auto closest = gjk(A.bt, A.T, B.bt, B.T);
     if (!closest || closest->gap > margin) return {};
-    std::vector<ContactPoint> kept;
+    std::vector<detail::ContactPoint> kept;
     double nearest = std::numeric_limits<double>::infinity();
-    for (const ContactPoint& c : q.points)
+    for (const detail::ContactPoint& c : q.points)
       if (c.gap >= closest->gap - tol) {
         kept.push_back(c);
         nearest = std::min(nearest, c.gap);
@@ -465,7 +465,7 @@ struct CollisionWorld::Impl {
   }
 
   /// the manifold m of parts A and B, in this order
-  std::vector<ContactPoint> manifold(Manifold m, const Part& A, const btCollisionObject* objA,
+  std::vector<detail::ContactPoint> manifold(Manifold m, const Part& A, const btCollisionObject* objA,
                                      const Part& B, const btCollisionObject* objB, double margin) {
     switch (m) {
       case Manifold::none:
@@ -479,7 +479,7 @@ struct CollisionWorld::Impl {
       case Manifold::polytopes:
         return polytopes(A, B, margin);
       case Manifold::spheres: {
-        const ContactPoint c = sphere_sphere(A.p, A.shape->radius, B.p, B.shape->radius);
+        const detail::ContactPoint c = sphere_sphere(A.p, A.shape->radius, B.p, B.shape->radius);
         if (c.gap <= margin) return {c};
         return {};
       }
@@ -507,12 +507,12 @@ struct CollisionWorld::Impl {
 
   /// the narrow phase of one part pair: the pair table's manifold, with the parts exchanged
   /// and the points flipped where the table says so (normals from B to A)
-  std::vector<ContactPoint> narrow(const Part& A, const btCollisionObject* objA, const Part& B,
+  std::vector<detail::ContactPoint> narrow(const Part& A, const btCollisionObject* objA, const Part& B,
                                    const btCollisionObject* objB, double margin) {
     const PairRule rule = pair_rule(A.shape->type, B.shape->type);
     if (!rule.swap) return manifold(rule.manifold, A, objA, B, objB, margin);
-    std::vector<ContactPoint> out = manifold(rule.manifold, B, objB, A, objA, margin);
-    for (ContactPoint& c : out) c = flipped(c);
+    std::vector<detail::ContactPoint> out = manifold(rule.manifold, B, objB, A, objA, margin);
+    for (detail::ContactPoint& c : out) c = detail::flipped(c);
     return out;
   }
 };
@@ -589,7 +589,7 @@ void pair_contacts(const Narrow& narrow, const collision_world_detail::Object& o
   const std::size_t first = out.size();
   for (const collision_world_detail::Part& pa : oa.parts)
     for (const collision_world_detail::Part& pb : ob.parts)
-      for (const ContactPoint& c : narrow(pa, oa.bt.get(), pb, ob.bt.get(), margin)) {
+      for (const detail::ContactPoint& c : narrow(pa, oa.bt.get(), pb, ob.bt.get(), margin)) {
         Contact k;
         k.body_a = oa.settings.body;
         k.body_b = ob.settings.body;

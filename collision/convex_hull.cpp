@@ -15,7 +15,7 @@ extern "C" {
 
 #include "pivot/core/error.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 namespace {
 
@@ -169,4 +169,4 @@ ConvexHull convex_hull(const std::vector<Vec3>& points) {
   return hull;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

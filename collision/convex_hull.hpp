@@ -10,7 +10,7 @@
 
 #include "pivot/core/spatial.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 struct ConvexHull {
   std::vector<Vec3> vertices;                 ///< the hull's corner points (a subset of the input)
@@ -30,4 +30,4 @@ inline constexpr double kMaxHullCoordinate = 1e9;
 /// (within 1e-9 of the bounding box's diagonal: a hull without volume).
 [[nodiscard]] ConvexHull convex_hull(const std::vector<Vec3>& points);
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -8,7 +8,7 @@
 
 #include "pivot/core/error.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 namespace {
 
@@ -307,4 +307,4 @@ std::vector<PlanarContact> planar_contacts(const PlanarShape& a, const PlanarPos
   return out;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -42,7 +42,7 @@
 
 #include "pivot/collision/planar_shape.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 /// the relative tolerance of the tie-breaks above (times 1 + the largest |coordinate|)
 inline constexpr double kPlanarRelativeTolerance = 1e-10;
@@ -63,4 +63,4 @@ struct PlanarContact {
                                                          const PlanarShape& b,
                                                          const PlanarPose& pose_b, double margin);
 
-}  // namespace pivot
+}  // namespace pivot::detail

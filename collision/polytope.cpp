@@ -6,7 +6,7 @@
 #include <map>
 #include <utility>
 
-namespace pivot {
+namespace pivot::detail {
 
 ContactPoint flipped(const ContactPoint& c) {
   ContactPoint f;
@@ -433,4 +433,4 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points,
   return kept;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -10,7 +10,7 @@
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/core/spatial.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 /// a contact point pair between bodies A and B (all world)
 struct ContactPoint {
@@ -82,4 +82,4 @@ struct PolytopeQuery {
 void closest_points_segments(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2,
                              Vec3& c1, Vec3& c2);
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -94,7 +94,7 @@ ShapePtr make_convex(std::vector<Vec3> points) {
   try {
     // validates (≥ 4 finite points, not coplanar, within the hull's bounds) and is kept: the
     // mass properties and the collision shape use this one hull instead of building their own
-    s->hull = std::make_shared<const ConvexHull>(convex_hull(points));
+    s->hull = std::make_shared<const detail::ConvexHull>(detail::convex_hull(points));
   } catch (const Error& e) {
     throw Error(fmt::format("convex shape: {}", e.what()));
   }
@@ -103,9 +103,9 @@ ShapePtr make_convex(std::vector<Vec3> points) {
   return s;
 }
 
-const ConvexHull& hull_of(const Shape& shape, ConvexHull& storage) {
+const detail::ConvexHull& hull_of(const Shape& shape, detail::ConvexHull& storage) {
   if (shape.hull) return *shape.hull;
-  storage = convex_hull(shape.points);
+  storage = detail::convex_hull(shape.points);
   return storage;
 }
 
@@ -311,11 +311,11 @@ ShapePtr make_mesh_shape(std::vector<Vec3> vertices, std::vector<std::array<int,
     s = std::make_shared<Shape>(*make_convex(solid->vertices));
   } else {
     std::vector<CompoundChild> parts;
-    for (ConvexHull& part : detail::convex_decomposition(*solid, {}, who)) {
+    for (detail::ConvexHull& part : detail::convex_decomposition(*solid, {}, who)) {
       auto convex = std::make_shared<Shape>();
       convex->type = ShapeType::convex;
       convex->points = part.vertices;
-      convex->hull = std::make_shared<const ConvexHull>(std::move(part));
+      convex->hull = std::make_shared<const detail::ConvexHull>(std::move(part));
       parts.push_back(CompoundChild{std::move(convex), Vec3::Zero(), Quat::Identity()});
     }
     s = std::make_shared<Shape>(*make_compound(std::move(parts)));
@@ -383,8 +383,8 @@ MassProperties mass_properties(const Shape& shape, double density) {
                       m * (a.x() * a.x() + a.y() * a.y()) / 5.0);
     }
     case ShapeType::convex: {
-      ConvexHull storage;
-      const ConvexHull& hull = hull_of(shape, storage);
+      detail::ConvexHull storage;
+      const detail::ConvexHull& hull = hull_of(shape, storage);
       return polyhedron(hull.vertices, hull.triangles, density);
     }
     case ShapeType::sdf:  // the closed mesh itself (the divergence theorem needs no convexity)

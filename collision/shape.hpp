@@ -60,8 +60,8 @@ inline constexpr std::array<ShapeTypeName, 10> kShapeTypeNames = {{
 namespace detail {
 struct SdfModel;      // collision/sdf_model.hpp
 struct TriangleMesh;  // collision/mesh_file.hpp
+struct ConvexHull;    // collision/convex_hull.hpp
 }  // namespace detail
-struct ConvexHull;   // collision/convex_hull.hpp
 struct PlanarShape;  // collision/planar_shape.hpp
 
 struct Shape;
@@ -83,7 +83,7 @@ struct Shape {
   std::vector<Vec3> points;          ///< convex: the hull's points; mesh: vertices, m
   /// convex: the hull of `points`, built once by make_convex (mass properties and the collision
   /// shape use it; a Shape filled in by hand without it gets its hull built where needed)
-  std::shared_ptr<const ConvexHull> hull;
+  std::shared_ptr<const detail::ConvexHull> hull;
   std::vector<std::array<int, 3>> triangles;  ///< mesh: vertex indices, counter-clockwise out
   Vec3 normal = Vec3::UnitZ();                ///< plane: unit outward normal
   double offset = 0.0;                        ///< plane: n·x = offset, m
@@ -126,7 +126,7 @@ struct SdfShapeSettings {
 /// (collision/convex_hull.hpp) for the mass properties and the collision shape
 [[nodiscard]] ShapePtr make_convex(std::vector<Vec3> points);
 /// a convex shape's hull: the one make_convex kept, else built into `storage` and returned
-[[nodiscard]] const ConvexHull& hull_of(const Shape& shape, ConvexHull& storage);
+[[nodiscard]] const detail::ConvexHull& hull_of(const Shape& shape, detail::ConvexHull& storage);
 /// the normal is normalized (it must not be zero); the offset is kept as given, i.e. it is the
 /// plane's signed distance from the origin along the unit normal
 [[nodiscard]] ShapePtr make_plane(const Vec3& normal, double offset);

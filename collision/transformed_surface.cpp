@@ -2,7 +2,7 @@
 
 #include "pivot/core/error.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 TransformedSurface::TransformedSurface(SmoothSurfacePtr base, const Pose& X)
     : base_(std::move(base)), R_(X.q_WB.normalized().toRotationMatrix()), t_(X.p_WB) {
@@ -16,4 +16,4 @@ SmoothSurfacePtr place_surface(SmoothSurfacePtr base, const Pose& X) {
   return std::make_shared<TransformedSurface>(std::move(base), X);
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

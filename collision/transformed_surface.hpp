@@ -6,7 +6,7 @@
 #include "pivot/collision/smooth_surface.hpp"
 #include "pivot/core/spatial.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 class TransformedSurface final : public SmoothSurface {
  public:
@@ -51,4 +51,4 @@ class TransformedSurface final : public SmoothSurface {
 /// `base` placed by X; the base itself when X is the identity (exactly)
 [[nodiscard]] SmoothSurfacePtr place_surface(SmoothSurfacePtr base, const Pose& X);
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -14,7 +14,7 @@
 #include <array>
 #include <cmath>
 
-namespace pivot::series {
+namespace pivot::detail::series {
 
 /// (i + j)(i + j + 1)/2 + j: Taylor2::index
 [[nodiscard]] constexpr int index(int i, int j) { return (i + j) * (i + j + 1) / 2 + j; }
@@ -180,4 +180,4 @@ template <int D>
   return reciprocal(sqrt(dot(a, a))) * a;
 }
 
-}  // namespace pivot::series
+}  // namespace pivot::detail::series

@@ -11,7 +11,7 @@ constexpr const char* kBallKind = "ball";
 BallJoint::BallJoint(const BallJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                      const Pose& B0_in)
     : Joint(s.name, body_a, body_b) {
-  using namespace joint_detail;
+  using namespace detail;
   check_bodies(kBallKind, s.name, body_a, body_b);
   check_point(kBallKind, s.name, "anchor_W", s.anchor_W);
   const Pose A0 = checked_pose(kBallKind, s.name, "pose A0", A0_in);
@@ -23,7 +23,7 @@ BallJoint::BallJoint(const BallJointSettings& s, int body_a, int body_b, const P
 // g = p_A − p_B, J_A = ([r_A], I), J_B = (−[r_B], −I)   (Cline 2002 eq. 4.1, 4.5–4.6)
 void BallJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
   out.resize(3);
-  joint_detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
+  detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
 }
 
 }  // namespace pivot

@@ -11,7 +11,7 @@ constexpr const char* kFixedKind = "fixed";
 FixedJoint::FixedJoint(const FixedJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                        const Pose& B0_in)
     : Joint(s.name, body_a, body_b) {
-  using namespace joint_detail;
+  using namespace detail;
   check_bodies(kFixedKind, s.name, body_a, body_b);
   check_point(kFixedKind, s.name, "anchor_W", s.anchor_W);
   const Pose A0 = checked_pose(kFixedKind, s.name, "pose A0", A0_in);
@@ -25,8 +25,8 @@ FixedJoint::FixedJoint(const FixedJointSettings& s, int body_a, int body_b, cons
 // rows 3–5: g = p_A − p_B, J = ([r_A], I | −[r_B], −I)   (Cline eq. 4.1, 4.5–4.6)
 void FixedJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
   out.resize(6);
-  joint_detail::write_rotation_lock_rows(A, B, q_rel0_, 0, out);
-  joint_detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 3, out);
+  detail::write_rotation_lock_rows(A, B, q_rel0_, 0, out);
+  detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 3, out);
 }
 
 }  // namespace pivot

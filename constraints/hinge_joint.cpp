@@ -14,7 +14,7 @@ constexpr const char* kHingeKind = "hinge";
 HingeJoint::HingeJoint(const HingeJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                        const Pose& B0_in)
     : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor) {
-  using namespace joint_detail;
+  using namespace detail;
   check_bodies(kHingeKind, s.name, body_a, body_b);
   check_point(kHingeKind, s.name, "anchor_W", s.anchor_W);
   const Vec3 axis = unit_axis(kHingeKind, s.name, "axis_W", s.axis_W);
@@ -39,7 +39,7 @@ HingeJoint::HingeJoint(const HingeJointSettings& s, int body_a, int body_b, cons
 // ġ_i = ω_A·(a × b_i) − ω_B·(a × b_i)  (exact form of Cline eq. 4.9)
 void HingeJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
   out.resize(5);
-  joint_detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
+  detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
   const Vec3 a = A.rotate(axis_A_);
   const Vec3 b[2] = {B.rotate(b1_B_), B.rotate(b2_B_)};
   for (int i = 0; i < 2; ++i) {
@@ -84,7 +84,7 @@ void HingeJoint::limits(const Pose& A, const Pose& B, double margin, ConstraintR
   }
   Eigen::Matrix<double, 1, 6> j_A, j_B;
   const double theta = angle(A, B, &j_A, &j_B);
-  joint_detail::write_limit_rows(theta, j_A, j_B, *limits_, margin, out);
+  detail::write_limit_rows(theta, j_A, j_B, *limits_, margin, out);
 }
 
 bool HingeJoint::coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {

@@ -4,7 +4,7 @@
 
 #include "pivot/core/error.hpp"
 
-namespace pivot::joint_detail {
+namespace pivot::detail {
 
 void fail(const char* kind, const std::string& name, const std::string& what) {
   throw Error(std::string(kind) + " joint '" + name + "': " + what);
@@ -113,4 +113,4 @@ void write_limit_rows(double c, const Row6& j_A, const Row6& j_B, const JointLim
   }
 }
 
-}  // namespace pivot::joint_detail
+}  // namespace pivot::detail

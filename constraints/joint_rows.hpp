@@ -11,7 +11,7 @@
 #include "pivot/constraints/joint.hpp"
 #include "pivot/core/spatial.hpp"
 
-namespace pivot::joint_detail {
+namespace pivot::detail {
 
 /// one Jacobian row (1 × 6, angular first; core/spatial.hpp)
 using Row6 = pivot::Row6;
@@ -67,4 +67,4 @@ void write_rotation_lock_rows(const Pose& A, const Pose& B, const Quat& q_rel0, 
 void write_limit_rows(double c, const Row6& j_A, const Row6& j_B, const JointLimits& limits,
                       double margin, ConstraintRows& out);
 
-}  // namespace pivot::joint_detail
+}  // namespace pivot::detail

@@ -11,7 +11,7 @@ constexpr const char* kSliderKind = "slider";
 SliderJoint::SliderJoint(const SliderJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                          const Pose& B0_in)
     : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor) {
-  using namespace joint_detail;
+  using namespace detail;
   check_bodies(kSliderKind, s.name, body_a, body_b);
   check_point(kSliderKind, s.name, "anchor_W", s.anchor_W);
   const Vec3 axis = unit_axis(kSliderKind, s.name, "axis_W", s.axis_W);
@@ -50,7 +50,7 @@ double SliderJoint::along(const Pose& A, const Pose& B, const Vec3& t_A,
 // rows 3–4: g_i = t_i·(p_B − p_A) with the exact rate above
 void SliderJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
   out.resize(5);
-  joint_detail::write_rotation_lock_rows(A, B, q_rel0_, 0, out);
+  detail::write_rotation_lock_rows(A, B, q_rel0_, 0, out);
   for (int i = 1; i <= 2; ++i) {
     Eigen::Matrix<double, 1, 6> j_A, j_B;
     out.g(2 + i) = along(A, B, t_A_[i], &j_A, &j_B);
@@ -70,7 +70,7 @@ void SliderJoint::limits(const Pose& A, const Pose& B, double margin, Constraint
   }
   Eigen::Matrix<double, 1, 6> j_A, j_B;
   const double s = along(A, B, t_A_[0], &j_A, &j_B);
-  joint_detail::write_limit_rows(s, j_A, j_B, *limits_, margin, out);
+  detail::write_limit_rows(s, j_A, j_B, *limits_, margin, out);
 }
 
 bool SliderJoint::coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const {

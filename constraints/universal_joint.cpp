@@ -11,7 +11,7 @@ constexpr const char* kUniversalKind = "universal";
 UniversalJoint::UniversalJoint(const UniversalJointSettings& s, int body_a, int body_b,
                                const Pose& A0_in, const Pose& B0_in)
     : Joint(s.name, body_a, body_b) {
-  using namespace joint_detail;
+  using namespace detail;
   check_bodies(kUniversalKind, s.name, body_a, body_b);
   check_point(kUniversalKind, s.name, "anchor_W", s.anchor_W);
   const Vec3 a = unit_axis(kUniversalKind, s.name, "axis_a_W", s.axis_a_W);
@@ -33,7 +33,7 @@ UniversalJoint::UniversalJoint(const UniversalJointSettings& s, int body_a, int 
 // ġ = ω_A·(a × b) − ω_B·(a × b)  (exact form of Cline §4.4.1's forbidden axis row)
 void UniversalJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
   out.resize(4);
-  joint_detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
+  detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
   const Vec3 a = A.rotate(axis_A_);
   const Vec3 b = B.rotate(axis_B_);
   const Vec3 axb = a.cross(b);

@@ -14,7 +14,7 @@
 
 #include "pivot/core/spatial.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 struct RowRef {
   int body_a = -1;
@@ -65,4 +65,4 @@ struct ConstraintSet {
   }
 };
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace pivot {
+namespace pivot::detail {
 
 bool gyroscopic_midpoint(const Mat3& I_B, const Vec3& omega_B, double h, Vec3& omega_plus_B) {
   const Mat3 I_inv = I_B.inverse();
@@ -32,4 +32,4 @@ bool gyroscopic_midpoint(const Mat3& I_B, const Vec3& omega_B, double h, Vec3& o
   return false;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

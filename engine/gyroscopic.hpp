@@ -14,7 +14,7 @@
 
 #include "pivot/core/spatial.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 /// ω⁺ in the body frame after one step h of torque-free rotation from ω (body frame) with the
 /// body-frame inertia I_B; false (ω⁺ untouched) when Newton's method does not converge in 30
@@ -22,4 +22,4 @@ namespace pivot {
 [[nodiscard]] bool gyroscopic_midpoint(const Mat3& I_B, const Vec3& omega_B, double h,
                                        Vec3& omega_plus_B);
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -9,7 +9,7 @@
 #include "pivot/engine/stopwatch.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 namespace {
 
 using namespace detail;
@@ -139,4 +139,4 @@ IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
   return out;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -23,7 +23,7 @@
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 struct IslandInput {
   std::vector<int> bodies;       ///< dynamic bodies, global indices; local order = this order
@@ -90,4 +90,4 @@ struct IslandOutput {
                                         lcp::SparseMixedLcpProblem* record = nullptr,
                                         const FailedLcpCallback& on_failed = {});
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-namespace pivot {
+namespace pivot::detail {
 
 IslandBuilder::IslandBuilder(int bodies) : parent_(bodies) {
   std::iota(parent_.begin(), parent_.end(), 0);
@@ -38,4 +38,4 @@ std::vector<std::vector<int>> IslandBuilder::islands(const std::vector<bool>& ex
   return out;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace pivot {
+namespace pivot::detail {
 
 /// union-find over body indices 0 … n−1
 class IslandBuilder {
@@ -23,4 +23,4 @@ class IslandBuilder {
   std::vector<int> parent_;
 };
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -44,7 +44,7 @@ void World::prescribe_kinematic_twists(const detail::StepContext& ctx) {
 
 namespace {
 // J_K V̄_K of a row's kinematic sides
-double known_velocity(const RigidBodySet& set, const RowRef& r) {
+double known_velocity(const RigidBodySet& set, const detail::RowRef& r) {
   double sum = 0.0;
   if (r.body_a >= 0 && set.body(r.body_a).kinematic) sum += r.J_A.dot(set.twist(r.body_a));
   if (r.body_b >= 0 && set.body(r.body_b).kinematic) sum += r.J_B.dot(set.twist(r.body_b));
@@ -53,14 +53,14 @@ double known_velocity(const RigidBodySet& set, const RowRef& r) {
 }  // namespace
 
 void World::add_kinematic_bias() {
-  auto known = [this](const RowRef& r) { return known_velocity(set_, r); };
+  auto known = [this](const detail::RowRef& r) { return known_velocity(set_, r); };
   bool any = false;
   for (int i = 0; i < set_.size() && !any; ++i) any = set_.body(i).kinematic != nullptr;
   if (!any) return;
-  for (EqualityRow& r : rows_->equalities) r.bias += known(r);
-  for (UnilateralRow& r : rows_->unilaterals) r.bias += known(r);
-  for (MotorConstraint& m : rows_->motors) m.target -= known(m);
-  for (FrictionCone& cone : rows_->cones) {
+  for (detail::EqualityRow& r : rows_->equalities) r.bias += known(r);
+  for (detail::UnilateralRow& r : rows_->unilaterals) r.bias += known(r);
+  for (detail::MotorConstraint& m : rows_->motors) m.target -= known(m);
+  for (detail::FrictionCone& cone : rows_->cones) {
     cone.direction_bias.assign(cone.directions.size(), 0.0);
     for (std::size_t j = 0; j < cone.directions.size(); ++j)
       cone.direction_bias[j] = known(cone.directions[j]);
@@ -76,10 +76,10 @@ void World::place_kinematic_bodies() {
 }
 
 void World::resolve_squeezed_islands(const std::vector<detail::IslandJob>& jobs,
-                                     std::vector<IslandOutput>& outputs) {
+                                     std::vector<detail::IslandOutput>& outputs) {
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     if (outputs[k].failed_status != lcp::LcpStatus::ray_termination) continue;
-    const IslandInput& in = *jobs[k].island;
+    const detail::IslandInput& in = *jobs[k].island;
     bool touched = false;
     for (int e : in.equalities) {
       const double d = known_velocity(set_, rows_->equalities[e]);
@@ -94,7 +94,7 @@ void World::resolve_squeezed_islands(const std::vector<detail::IslandJob>& jobs,
     for (int m : in.motors) rows_->motors[m].target += known_velocity(set_, rows_->motors[m]);
     for (int c : in.cones) rows_->cones[c].direction_bias.clear();
     if (!touched) continue;  // not a kinematic squeeze: the compliant answer stands
-    IslandOutput again = solve_island(*rows_, in, jobs[k].lemke);
+    detail::IslandOutput again = detail::solve_island(*rows_, in, jobs[k].lemke);
     if (again.status != lcp::LcpStatus::solved || again.velocity.size() == 0) continue;
     again.fallback = true;
     again.failed_status = lcp::LcpStatus::ray_termination;
@@ -121,7 +121,7 @@ void World::note_ray(const std::vector<int>& island_bodies, const char* which) {
 // failure, the pivot limit) and was answered by the compliant fallback (island_solver.hpp,
 // IslandLayer::copositive_fallback) is a step warning naming the island and the failure.
 void World::note_fallback(const std::vector<int>& island_bodies, const char* which,
-                          const IslandOutput& out) {
+                          const detail::IslandOutput& out) {
   const int first = island_bodies.empty() ? -1 : island_bodies.front();
   report_.warn(StepWarning::lcp_fallback, first,
                fmt::format("the {}LCP of the island of body \"{}\" failed ({}: {}); the "

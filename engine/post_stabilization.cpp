@@ -22,10 +22,10 @@ using Clock = std::chrono::steady_clock;
 // satisfied (g_u ≥ 0). Then q = (g_u) ≥ 0 and the right-hand side of the free rows is 0, so the
 // LCP's answer is z = 0, dp = 0 (the trivial start of docs/lcp.md, with P x = 0): it is not
 // solved, and the zero correction is applied as the LCP's would be.
-bool nothing_to_correct(const ConstraintSet& rows) {
-  for (const EqualityRow& r : rows.equalities)
+bool nothing_to_correct(const detail::ConstraintSet& rows) {
+  for (const detail::EqualityRow& r : rows.equalities)
     if (r.bias != 0.0) return false;
-  for (const UnilateralRow& r : rows.unilaterals)
+  for (const detail::UnilateralRow& r : rows.unilaterals)
     if (!(r.bias >= 0.0)) return false;
   return true;
 }
@@ -52,11 +52,11 @@ bool World::post_stabilize(std::vector<Contact>& contacts) {
     dp.setZero(6 * n);
     if (!nothing_to_correct(*rows_)) {
       IslandWork& work = workspace().post;
-      std::vector<IslandInput>& islands = work.islands;
+      std::vector<detail::IslandInput>& islands = work.islands;
       split_islands(set_, *rows_, {}, work.split, islands);
       std::vector<IslandJob>& jobs = work.jobs;
       jobs.clear();
-      for (IslandInput& island : islands) {
+      for (detail::IslandInput& island : islands) {
         if (island.equalities.empty() && island.unilaterals.empty()) continue;
         drop_repeated_joint_rows(island, false);  // reported by the step's own
         island_mass(set_, island.bodies, nullptr, island.M_tilde);
@@ -65,12 +65,12 @@ bool World::post_stabilize(std::vector<Contact>& contacts) {
             {.island = &island, .lemke = settings_.lemke, .small_path = settings_.small_islands});
       }
       const auto t0 = Clock::now();
-      std::vector<IslandOutput>& outputs = work.outputs;
+      std::vector<detail::IslandOutput>& outputs = work.outputs;
       solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool(), outputs);
       report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
       for (std::size_t k = 0; k < jobs.size(); ++k) {
-        const IslandInput& island = *jobs[k].island;
-        const IslandOutput& out = outputs[k];
+        const detail::IslandInput& island = *jobs[k].island;
+        const detail::IslandOutput& out = outputs[k];
         report_.pivots += out.pivots;
         ++totals_.lcp_solves;
         if (out.failed_status == lcp::LcpStatus::ray_termination) {

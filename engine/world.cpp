@@ -47,7 +47,7 @@ World::World(WorldSettings settings)
     : settings_(std::move(settings)),
       collision_(std::make_unique<CollisionWorld>()),
       hybrid_(std::make_unique<detail::HybridSwitch>()),
-      rows_(std::make_unique<ConstraintSet>()) {
+      rows_(std::make_unique<detail::ConstraintSet>()) {
   // Lemke's paths poll the same check (a long cold solve ends within 64 pivots of a signal)
   if (settings_.interrupted && !settings_.lemke.interrupted)
     settings_.lemke.interrupted = settings_.interrupted;
@@ -220,14 +220,14 @@ void World::set_state(int body, const Pose& pose, const Vec6& twist) {
 }
 
 void World::apply_impulse(int body, const Vec3& impulse_W, const Vec3& point_W) {
-  check_body(body, "apply_impulse");
+  check_body(body, "detail::apply_impulse");
   if (body < 0) throw Error("apply_impulse: the world does not move");
   const RigidBody& b = set_.body(body);
   if (b.fixed)
     throw Error(fmt::format("body {}: apply_impulse: a {} body does not take impulses",
                             pivot::quoted(b.name), b.kinematic ? "kinematic" : "fixed"));
   if (!impulse_W.allFinite() || !point_W.allFinite())
-    throw Error(fmt::format("body {}: apply_impulse needs a finite impulse and point",
+    throw Error(fmt::format("body {}: detail::apply_impulse needs a finite impulse and point",
                             pivot::quoted(b.name)));
   const Pose X = set_.pose(body);
   Vec6 wrench;

@@ -51,12 +51,12 @@ struct StepWorkspace;
 struct IslandJob;
 class HybridSwitch;
 class ThreadPool;
-}  // namespace detail
-class CollisionWorld;
 struct ConstraintSet;
 struct IslandInput;
 struct IslandTimes;
 struct IslandOutput;
+}  // namespace detail
+class CollisionWorld;
 
 enum class Stabilization {
   post,       ///< post-stabilization LCP after every step (Cline eq. 3.7), the default
@@ -348,9 +348,9 @@ class World {
   void solve_islands(detail::StepContext& ctx);
   /// leaves out of the island the dependent rows of body pairs with more joint rows than
   /// coordinates (island_bounds.hpp); with `report`, a redundant_joint warning for each such pair
-  void drop_repeated_joint_rows(IslandInput& island, bool report);
-  void store_island_impulses(detail::StepContext& ctx, const IslandInput& island,
-                             const IslandOutput& out);
+  void drop_repeated_joint_rows(detail::IslandInput& island, bool report);
+  void store_island_impulses(detail::StepContext& ctx, const detail::IslandInput& island,
+                             const detail::IslandOutput& out);
   void integrate_positions(detail::StepContext& ctx);
   void stabilize();
   /// bodies whose pose or twist is not finite after the step get back their start-of-step
@@ -368,7 +368,7 @@ class World {
   void project_on_plane();
   void finish_step(const detail::StepContext& ctx);
   void add_stage_totals();
-  void add_island_times(const IslandTimes& times);
+  void add_island_times(const detail::IslandTimes& times);
   void time_stage(StepStage stage, double seconds);
   detail::ThreadPool* pool();
   detail::StepWorkspace& workspace();  // made at the first step
@@ -399,12 +399,12 @@ class World {
   /// bodies is solved again with their twists taken out of its rows (as if they stood still
   /// this step) instead of the compliant answer, which is of the order violation / ε
   void resolve_squeezed_islands(const std::vector<detail::IslandJob>& jobs,
-                                std::vector<IslandOutput>& outputs);
+                                std::vector<detail::IslandOutput>& outputs);
   /// an island LCP that ended on a ray (before the fallback): counted and warned
   void note_ray(const std::vector<int>& island_bodies, const char* which);
   /// an island LCP answered by the compliant fallback after another failure: warned
   void note_fallback(const std::vector<int>& island_bodies, const char* which,
-                     const IslandOutput& out);
+                     const detail::IslandOutput& out);
   [[nodiscard]] bool is_reduced(int body) const;
   /// the operations the hybrid switch needs (detail::HybridHost; world_hybrid_access.hpp)
   class HybridAccess;
@@ -440,7 +440,7 @@ class World {
   std::vector<std::pair<Pose, Vec6>> step_start_;
   std::vector<lcp::SparseMixedLcpProblem> recorded_lcps_;
   // ---- scratch: rebuilt every step, kept to reuse its memory
-  std::unique_ptr<ConstraintSet> rows_;
+  std::unique_ptr<detail::ConstraintSet> rows_;
   std::unique_ptr<detail::ThreadPool> pool_;  // the island threads, made when first needed
 };
 

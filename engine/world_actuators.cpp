@@ -15,7 +15,7 @@ void World::add_servo_rows() {
     if (act.type() == ActuatorType::effort) continue;
     const Joint& joint = *joints_[act.joint()];
     const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
-    MotorConstraint mc;
+    detail::MotorConstraint mc;
     mc.body_a = joint.body_a();
     mc.body_b = joint.body_b();
     joint.coordinate_row(A, B, mc.J_A, mc.J_B);

@@ -78,7 +78,7 @@ void validate(const WorldSettings& s) {
                     ri.dt_min, ri.dt_max));
   ContactFriction friction = s.hybrid_friction;
   friction.mu = 0.0;  // μ is the pair's, set per pair
-  validate(friction);
+  detail::validate(friction);
 }
 
 }  // namespace pivot

@@ -74,7 +74,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, const StepCon
   for (const Contact& c : contacts) {
     const Pose A = set_.pose(c.body_a), B = set_.pose(c.body_b);
     const ContactRow normal = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, c.n_BA_W);
-    UnilateralRow row;
+    detail::UnilateralRow row;
     row.body_a = c.body_a;
     row.body_b = c.body_b;
     row.J_A = normal.J_A;
@@ -102,7 +102,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, const StepCon
     const double mu = std::sqrt(mu_a * mu_b);
     if (mu > 0.0) {
       StepWorkspace& work = workspace();
-      FrictionCone cone;
+      detail::FrictionCone cone;
       cone.normal_row = static_cast<int>(rows_->unilaterals.size()) - 1;
       cone.mu = mu;
       if (!work.spare_directions.empty()) {  // a list of the last step's cones, and its memory
@@ -114,7 +114,7 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, const StepCon
                           settings_.friction_direction_offset, fallback, work.friction_directions);
       for (const Vec3& d : work.friction_directions) {
         const ContactRow tangent = contact_row(c.p_WCa, A.p_WB, c.p_WCb, B.p_WB, d);
-        RowRef f;
+        detail::RowRef f;
         f.body_a = c.body_a;
         f.body_b = c.body_b;
         f.J_A = tangent.J_A;
@@ -139,7 +139,7 @@ void World::add_joint_rows(const JointRowSettings& s) {
     append_rows(jr, joint.body_a(), joint.body_b(), j, s.limit_bias, rows_->unilaterals);
     if (!s.motors) continue;
     if (auto m = joint.motor(A, B)) {
-      MotorConstraint mc;
+      detail::MotorConstraint mc;
       mc.body_a = joint.body_a();
       mc.body_b = joint.body_b();
       mc.J_A = m->J_A;
@@ -216,7 +216,7 @@ void World::compute_forces(StepContext& ctx) {
     Vec3 w_plus_B;
     if (!settings_.implicit_forces) {
       ctx.f.segment<3>(6 * i) -= w.cross(I * w);  // explicit
-    } else if (gyroscopic_midpoint(b.inertia_B, q.conjugate() * w, h, w_plus_B)) {
+    } else if (detail::gyroscopic_midpoint(b.inertia_B, q.conjugate() * w, h, w_plus_B)) {
       // energy- and |L|-conserving torque-free rotation (engine/gyroscopic.hpp), handed to the
       // LCP as the impulse I_W (ω⁺ − ω) = h τ
       ctx.f.segment<3>(6 * i) += I * (q * w_plus_B - w) / h;
@@ -289,7 +289,7 @@ void World::solve_islands(StepContext& ctx) {
     if (act.type() != ActuatorType::effort) act.set_effort(0.0);
   for (auto& imp : joint_impulse_) imp.setZero();
   StepWorkspace& work = workspace();
-  std::vector<IslandInput>& islands = work.dynamics.islands;
+  std::vector<detail::IslandInput>& islands = work.dynamics.islands;
   split_islands(set_, *rows_, ctx.couplings, work.dynamics.split, islands);
   ctx.v_new = set_.velocities();
   ctx.contact_lambda.assign(ctx.contacts.size(), 0.0);
@@ -300,7 +300,7 @@ void World::solve_islands(StepContext& ctx) {
   sizes.resize(islands.size());
   if (settings_.record_lcps) recorded_lcps_.reserve(islands.size());
   for (std::size_t k = 0; k < islands.size(); ++k) {
-    IslandInput& island = islands[k];
+    detail::IslandInput& island = islands[k];
     drop_repeated_joint_rows(island, true);
     island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr,
                 island.M_tilde);
@@ -345,14 +345,14 @@ void World::solve_islands(StepContext& ctx) {
   }
   time_stage(StepStage::assembly, clock.lap());
   const auto t0 = Clock::now();
-  std::vector<IslandOutput>& outputs = work.dynamics.outputs;
+  std::vector<detail::IslandOutput>& outputs = work.dynamics.outputs;
   solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool(), outputs);
   resolve_squeezed_islands(jobs, outputs);
   report_.solve_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
   clock.lap();
   for (std::size_t k = 0; k < islands.size(); ++k) {
-    const IslandInput& island = islands[k];
-    const IslandOutput& out = outputs[k];
+    const detail::IslandInput& island = islands[k];
+    const detail::IslandOutput& out = outputs[k];
     add_island_times(out.times);
     if (out.status == lcp::LcpStatus::solved) {
       // in place: an island that keeps its bodies keeps its entry and the entry's memory
@@ -396,7 +396,7 @@ void World::solve_islands(StepContext& ctx) {
   time_stage(StepStage::integration, clock.lap());
 }
 
-void World::drop_repeated_joint_rows(IslandInput& island, bool report) {
+void World::drop_repeated_joint_rows(detail::IslandInput& island, bool report) {
   if (island.equalities.size() <= 6) return;  // no pair has fewer than 6 coordinates
   for (const DroppedEqualities& d : drop_dependent_equalities(set_, *rows_, island)) {
     if (!report) continue;
@@ -410,7 +410,7 @@ void World::drop_repeated_joint_rows(IslandInput& island, bool report) {
 }
 
 // an island's solve times into the step's stages (the dynamics islands)
-void World::add_island_times(const IslandTimes& t) {
+void World::add_island_times(const detail::IslandTimes& t) {
   time_stage(StepStage::assembly, t.assembly);
   time_stage(StepStage::reduction, t.reduction);
   time_stage(StepStage::lemke, t.lemke);
@@ -436,13 +436,13 @@ ThreadPool* World::pool() {
 }
 
 // an island's answer: its bodies' v⁺, and the impulses of its joints and contacts
-void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
-                                  const IslandOutput& out) {
+void World::store_island_impulses(StepContext& ctx, const detail::IslandInput& island,
+                                  const detail::IslandOutput& out) {
   const auto nb = static_cast<int>(island.bodies.size());
   for (int i = 0; i < nb; ++i)
     ctx.v_new.segment<6>(6 * island.bodies[i]) = out.velocity.segment<6>(6 * i);
   for (std::size_t e = 0; e < island.equalities.size(); ++e) {
-    const EqualityRow& row = rows_->equalities[island.equalities[e]];
+    const detail::EqualityRow& row = rows_->equalities[island.equalities[e]];
     joint_impulse_[row.owner](row.owner_row) = out.lambda_eq(static_cast<Eigen::Index>(e));
   }
   for (std::size_t u = 0; u < island.unilaterals.size(); ++u) {
@@ -454,7 +454,7 @@ void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
       limit_impulse_[rows_->unilaterals[global].owner] += lambda;
   }
   for (std::size_t c = 0; c < island.cones.size(); ++c) {
-    const FrictionCone& cone = rows_->cones[island.cones[c]];
+    const detail::FrictionCone& cone = rows_->cones[island.cones[c]];
     if (island.cones[c] < ctx.first_cone) continue;
     Vec3 t = Vec3::Zero();
     for (std::size_t j = 0; j < cone.directions.size(); ++j)
@@ -463,7 +463,7 @@ void World::store_island_impulses(StepContext& ctx, const IslandInput& island,
     ctx.contact_tangent[cone.normal_row - ctx.first_contact_row] = t;
   }
   for (std::size_t m = 0; m < island.motors.size(); ++m) {
-    const MotorConstraint& mc = rows_->motors[island.motors[m]];
+    const detail::MotorConstraint& mc = rows_->motors[island.motors[m]];
     const double lambda = out.lambda_motor(static_cast<Eigen::Index>(m));
     if (mc.actuator >= 0)
       actuators_[mc.actuator].set_effort(lambda / ctx.h);

@@ -128,7 +128,7 @@ SceneSmoothSurface read_smooth_surface(const Context& ctx, const json& j, const 
         break;
       }
     }
-    s.built = place_surface(base, Pose{s.position, s.orientation});
+    s.built = detail::place_surface(base, Pose{s.position, s.orientation});
   } catch (const std::exception& e) {
     rethrow_if_in_input(e);
     ctx.fail(ptr, e.what());

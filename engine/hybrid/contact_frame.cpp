@@ -1,6 +1,6 @@
 #include "pivot/engine/hybrid/contact_frame.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 namespace {
 
@@ -94,4 +94,4 @@ ContactFrame contact_frame(const SurfaceJet& jet) {
   return f;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -23,7 +23,7 @@
 #include "pivot/collision/surface_jet.hpp"
 #include "pivot/core/spatial.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 using Mat62 = Eigen::Matrix<double, 6, 2>;
 
@@ -45,4 +45,4 @@ struct ContactFrame {
 /// (c_u × c_v = 0) gives regularity 0 and non-finite axes; check regularity first.
 [[nodiscard]] ContactFrame contact_frame(const SurfaceJet& jet_B);
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace pivot {
+namespace pivot::detail {
 
 SurfaceJet ContactSurface::evaluate(int patch, const Vec2& uv) const {
   return surface->evaluate(patch, uv).transformed(X_BS.q_WB.toRotationMatrix(), X_BS.p_WB);
@@ -42,7 +42,7 @@ Mat6 block_diag(const Mat3& R) {
 }  // namespace
 
 Mat6 adjoint(const Pose& X) {
-  return adjoint(X.q_WB.toRotationMatrix(), X.p_WB);
+  return pivot::adjoint(X.q_WB.toRotationMatrix(), X.p_WB);
 }
 
 Pose inverse(const Pose& X) {
@@ -112,7 +112,7 @@ ContactKinematics contact_kinematics(const ContactSurface& body1, const ContactS
   k.H_1c.col(4).setZero();
   k.H_1c(2, 4) = 1.0;
 
-  k.Ad_1_1c = adjoint(f1.Theta, f1.c);
+  k.Ad_1_1c = pivot::adjoint(f1.Theta, f1.c);
   k.H_1 = k.Ad_1_1c * k.H_1c;
   return k;
 }
@@ -179,4 +179,4 @@ ContactRates contact_rates(const ContactKinematics& k, const Vec6& V1_1, const V
   return r;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -30,7 +30,7 @@
 #include "pivot/core/spatial.hpp"
 #include "pivot/engine/hybrid/contact_frame.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 using Vec5 = Eigen::Matrix<double, 5, 1>;
 using Mat5 = Eigen::Matrix<double, 5, 5>;
@@ -129,4 +129,4 @@ struct ContactRates {
 [[nodiscard]] ContactRates contact_rates(const ContactKinematics& k, const Vec6& V1_1,
                                          const Vec6& V2_2);
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace pivot {
+namespace pivot::detail {
 
 namespace {
 
@@ -144,4 +144,4 @@ ContactSearchResult find_contact(const ContactSurface& body1, const Pose& X_W1,
   return res;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

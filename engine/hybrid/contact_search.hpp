@@ -20,7 +20,7 @@
 
 #include "pivot/engine/hybrid/contact_kinematics.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 struct ContactSearchResult {
   bool converged = false;  ///< the four conditions hold to the tolerance
@@ -43,4 +43,4 @@ struct ContactSearchResult {
                                                const std::optional<Vec3>& p_W_guess = {},
                                                double tolerance = 1e-12);
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -106,7 +106,7 @@ bool HybridSwitch::apply_impulse(HybridHost& w, int body, const Vec6& wrench_W) 
     if (pair.body != body && !(pair.partner_free && pair.partner == body)) continue;
     ReducedImpulse r;
     try {
-      r = pivot::apply_impulse(pair.model, pair.state, pair.body == body ? 1 : 2, wrench_W);
+      r = detail::apply_impulse(pair.model, pair.state, pair.body == body ? 1 : 2, wrench_W);
     } catch (const std::exception& e) {
       r.kept = false;
       r.message = e.what();

@@ -9,7 +9,7 @@
 
 #include "pivot/core/error.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 const char* to_string(FrictionMode mode) {
   switch (mode) {
@@ -589,4 +589,4 @@ ReducedEntry enter_reduced_mode(const ReducedContactModel& model, const Pose& X_
   return e;
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

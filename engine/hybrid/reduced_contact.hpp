@@ -38,7 +38,7 @@
 #include "pivot/engine/hybrid/contact_search.hpp"
 #include "pivot/engine/hybrid/hybrid_settings.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 /// which contact constraint is active (Kry & Pai 2002 §3.4)
 enum class FrictionMode {
@@ -215,4 +215,4 @@ struct ReducedEntry {
                                               const std::optional<Vec3>& p_W_guess = {},
                                               double search_tolerance = 1e-12);
 
-}  // namespace pivot
+}  // namespace pivot::detail

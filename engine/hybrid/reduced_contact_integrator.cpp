@@ -6,7 +6,7 @@
 
 #include <fmt/core.h>
 
-namespace pivot {
+namespace pivot::detail {
 
 const char* to_string(ReducedStatus status) {
   switch (status) {
@@ -528,4 +528,4 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
                             settings.max_steps));
 }
 
-}  // namespace pivot
+}  // namespace pivot::detail

@@ -42,7 +42,7 @@
 
 #include "pivot/engine/hybrid/reduced_contact.hpp"
 
-namespace pivot {
+namespace pivot::detail {
 
 /// why advance() stopped
 enum class ReducedStatus {
@@ -91,4 +91,4 @@ struct ReducedAdvanceResult {
                                            ReducedContactState& state, double h,
                                            const ReducedStepSettings& settings = {});
 
-}  // namespace pivot
+}  // namespace pivot::detail

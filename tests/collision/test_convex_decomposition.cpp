@@ -10,6 +10,9 @@
 #include "pivot/collision/convex_decomposition.hpp"
 #include "pivot/collision/shape.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 using Vec2 = Eigen::Vector2d;
 

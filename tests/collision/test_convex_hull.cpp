@@ -10,6 +10,9 @@
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/core/error.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 namespace {

@@ -16,6 +16,9 @@
 #include "pivot/collision/loop_surface.hpp"
 #include "pivot/core/error.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 namespace {

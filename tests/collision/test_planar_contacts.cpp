@@ -14,6 +14,9 @@
 #include "pivot/collision/planar_shape.hpp"
 #include "pivot/core/error.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 using Catch::Matchers::Contains;
 

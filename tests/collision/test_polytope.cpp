@@ -7,6 +7,9 @@
 
 #include "pivot/collision/polytope.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 namespace {

@@ -112,13 +112,13 @@ void check_all_patches(const SmoothSurface& s, int n_per_patch, unsigned seed, d
 
 TEST_CASE("truncated series: the coefficients of Taylor2 up to their degree, bit for bit",
           "[collision][smooth_surface]") {
-  // series::Series<D> (collision/truncated_series.hpp) must give exactly Taylor2's coefficients
+  // detail::series::Series<D> (collision/truncated_series.hpp) must give exactly Taylor2's coefficients
   // of degree ≤ D for the same operations: products, d_u, d_v, sqrt, reciprocal, vectors
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
     Taylor2 a, b;
-    series::Series<2> a2, b2;
+    detail::series::Series<2> a2, b2;
     for (int k = 0; k < 10; ++k) {
       a.c[k] = U(rng);
       b.c[k] = U(rng);
@@ -137,10 +137,10 @@ TEST_CASE("truncated series: the coefficients of Taylor2 up to their degree, bit
     CHECK(same(sqrt(a) * reciprocal(a + b * b), sqrt(a2) * reciprocal(a2 + b2 * b2)));
     // a derivative of a degree-2 series is known to degree 1
     CHECK(same(a.d_u() * b.d_v(), (a2.d_u() * b2.d_v()).truncated<1>()));
-    const series::Series<1> a1 = a2.truncated<1>(), b1 = b2.truncated<1>();
+    const detail::series::Series<1> a1 = a2.truncated<1>(), b1 = b2.truncated<1>();
     CHECK(same(-(a * b) + b, -(a1 * b1) + b1));
     Taylor2Vec3 v, w;
-    series::Vec3Series<2> v2, w2;
+    detail::series::Vec3Series<2> v2, w2;
     for (int e = 0; e < 3; ++e)
       for (int k = 0; k < 10; ++k) {
         v.e[e].c[k] = U(rng);
@@ -151,17 +151,17 @@ TEST_CASE("truncated series: the coefficients of Taylor2 up to their degree, bit
         }
       }
     const Taylor2Vec3 n = normalized(cross(v, w));
-    const series::Vec3Series<2> n2 = normalized(cross(v2, w2));
+    const detail::series::Vec3Series<2> n2 = normalized(cross(v2, w2));
     for (int e = 0; e < 3; ++e) CHECK(same(n.e[e], n2.e[e]));
     CHECK(same(dot(v, w), dot(v2, w2)));
   }
   // and the index helpers agree with Taylor2's
   for (int i = 0; i <= 3; ++i)
     for (int j = 0; i + j <= 3; ++j) {
-      const int k = series::index(i, j);
+      const int k = detail::series::index(i, j);
       CHECK(k == Taylor2::index(i, j));
-      CHECK(series::power_u(k) == i);
-      CHECK(series::power_v(k) == j);
+      CHECK(detail::series::power_u(k) == i);
+      CHECK(detail::series::power_v(k) == j);
     }
 }
 

@@ -5,6 +5,9 @@
 
 #include "pivot/engine/gyroscopic.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 namespace {

@@ -4,6 +4,9 @@
 
 #include "pivot/engine/world.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 TEST_CASE("free fall and projectile follow the semi-implicit Euler closed form exactly",

@@ -29,6 +29,9 @@
 #include "pivot/scenes/scene.hpp"
 #include "world_args.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 namespace {
 
 using pivot::Vec3;

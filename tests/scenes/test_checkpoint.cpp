@@ -15,6 +15,9 @@
 #include "pivot/scenes/scene.hpp"
 #include "support/test_data.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 namespace {

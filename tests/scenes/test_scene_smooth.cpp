@@ -21,6 +21,9 @@
 #include "support/hybrid_entry.hpp"
 #include "support/test_data.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 namespace fs = std::filesystem;
 

@@ -14,6 +14,9 @@
 #include "pivot/scenes/simulation.hpp"
 #include "support/test_data.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 namespace {

@@ -27,6 +27,9 @@
 #include "pivot/engine/world.hpp"
 #include "report.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 namespace pivot::bench {
 
 namespace {

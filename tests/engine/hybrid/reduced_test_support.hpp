@@ -9,6 +9,9 @@
 #include "pivot/collision/plane_surface.hpp"
 #include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 namespace pivot::test {
 
 /// a solid sphere of radius r and mass m: I = 2/5 m r²

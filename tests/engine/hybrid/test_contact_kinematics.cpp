@@ -17,6 +17,9 @@
 #include "pivot/engine/hybrid/contact_kinematics.hpp"
 #include "reduced_test_support.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 using pivot::test::fd_body_twist;
 

@@ -13,6 +13,9 @@
 #include "pivot/engine/hybrid/reduced_contact_integrator.hpp"
 #include "pivot/engine/world.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 
 namespace {

@@ -10,6 +10,9 @@
 #include "pivot/core/error.hpp"
 #include "reduced_test_support.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 using namespace pivot::test;
 

@@ -19,6 +19,9 @@
 #include "pivot/engine/world.hpp"
 #include "reduced_test_support.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 using namespace pivot::test;
 

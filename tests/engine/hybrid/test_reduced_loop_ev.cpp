@@ -18,6 +18,9 @@
 #include "pivot/engine/hybrid/contact_search.hpp"
 #include "reduced_test_support.hpp"
 
+// the internal components under test
+using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot;
 using namespace pivot::test;
 
