@@ -315,7 +315,8 @@ double World::max_joint_error() const {
 }
 
 double World::max_penetration() {
-  std::vector<Contact> contacts;
+  // the step's list of contacts at p(t+h), its memory reused (the post-step is done with it)
+  std::vector<Contact>& contacts = workspace().contacts_at_end;
   detect_contacts(contacts);
   return deepest_penetration(contacts);
 }

@@ -49,9 +49,10 @@ void World::detect_contacts(std::vector<Contact>& out, bool skip_reduced) {
   const PairFilter skip = [this](int a, int b) { return hybrid_->is_reduced_pair(a, b); };
   const bool skipping =
       skip_reduced && (!hybrid_->pairs().empty() || !hybrid_->departures().empty());
-  out = collision_->detect([this](int body) { return set_.pose(body); }, settings_.contact_margin,
-                           settings_.profile ? &times : nullptr, threads ? &parallel : nullptr,
-                           skipping ? &skip : nullptr);
+  collision_->detect_into(
+      out, [this](int body) { return set_.pose(body); }, settings_.contact_margin,
+      settings_.profile ? &times : nullptr, threads ? &parallel : nullptr,
+      skipping ? &skip : nullptr);
   time_stage(StepStage::broad_phase, times.broad_phase);
   time_stage(StepStage::narrow_phase, times.narrow_phase);
 }
@@ -316,14 +317,19 @@ void World::solve_islands(StepContext& ctx) {
     // the same number of complementarity variables (a resting contact set)
     IslandJob& job = jobs[k];
     job.island = &island;
+    // the job's warm-start list keeps its memory from step to step
+    std::vector<int> warm =
+        job.lemke.warm_start ? std::move(*job.lemke.warm_start) : std::vector<int>{};
     job.lemke = settings_.lemke;
     job.small_path = settings_.small_islands;
     job.record = nullptr;
     const int m = island_lcp_size(*rows_, island);
     sizes[k] = m;
     if (auto it = work.warm_start.find(island.bodies);
-        it != work.warm_start.end() && it->second.m == m)
-      job.lemke.warm_start = it->second.active_set;
+        it != work.warm_start.end() && it->second.m == m) {
+      warm.assign(it->second.active_set.begin(), it->second.active_set.end());
+      job.lemke.warm_start = std::move(warm);
+    }
     // no warm start on a large island: the frictionless problem first (island_batch.hpp)
     job.lemke.crash_rows = crash_rows(m, static_cast<int>(island.unilaterals.size()),
                                       job.lemke.warm_start.has_value());
