@@ -130,14 +130,16 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, const StepCon
 // The joints' rows at the current positions: equality rows with bias equality_bias · g, limit
 // rows within limit_margin of their bound with bias limit_bias · g, and (dynamics only) motors.
 void World::add_joint_rows(const JointRowSettings& s) {
-  ConstraintRows jr;
+  StepWorkspace& work = workspace();
   for (int j = 0; j < joint_count(); ++j) {
     const Joint& joint = *joints_[j];
     const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
-    joint.equality(A, B, jr);
-    append_rows(jr, joint.body_a(), joint.body_b(), j, s.equality_bias, rows_->equalities);
-    joint.limits(A, B, s.limit_margin, jr);
-    append_rows(jr, joint.body_a(), joint.body_b(), j, s.limit_bias, rows_->unilaterals);
+    ConstraintRows& equality = work.equality_rows(static_cast<std::size_t>(j));
+    joint.equality(A, B, equality);
+    append_rows(equality, joint.body_a(), joint.body_b(), j, s.equality_bias, rows_->equalities);
+    ConstraintRows& limits = work.limit_rows(static_cast<std::size_t>(j));
+    joint.limits(A, B, s.limit_margin, limits);
+    append_rows(limits, joint.body_a(), joint.body_b(), j, s.limit_bias, rows_->unilaterals);
     if (!s.motors) continue;
     if (auto m = joint.motor(A, B)) {
       MotorConstraint mc;
