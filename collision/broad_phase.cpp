@@ -31,14 +31,22 @@ int sweep_axis(const std::vector<Aabb>& boxes) {
 }  // namespace
 
 std::vector<std::pair<int, int>> overlapping_pairs(const std::vector<Aabb>& boxes) {
+  BroadPhaseWork work;
+  overlapping_pairs(boxes, work);
+  return std::move(work.pairs);
+}
+
+void overlapping_pairs(const std::vector<Aabb>& boxes, BroadPhaseWork& work) {
   const int n = static_cast<int>(boxes.size());
   const int x = sweep_axis(boxes), y = (x + 1) % 3, z = (x + 2) % 3;
-  std::vector<int> order(static_cast<std::size_t>(n));
+  std::vector<int>& order = work.order;
+  order.resize(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     return boxes[a].lo(x) < boxes[b].lo(x) || (boxes[a].lo(x) == boxes[b].lo(x) && a < b);
   });
-  std::vector<std::pair<int, int>> pairs;
+  std::vector<std::pair<int, int>>& pairs = work.pairs;
+  pairs.clear();
   for (int k = 0; k < n; ++k) {
     const Aabb& a = boxes[order[k]];
     // the boxes that start within a's interval on the sweep axis (a later box starts at or
@@ -51,7 +59,6 @@ std::vector<std::pair<int, int>> overlapping_pairs(const std::vector<Aabb>& boxe
       pairs.emplace_back(std::min(order[k], order[l]), std::max(order[k], order[l]));
     }
   }
-  return pairs;
 }
 
 }  // namespace pivot::detail

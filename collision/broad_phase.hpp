@@ -28,4 +28,12 @@ struct Aabb {
 /// lo_j ≤ hi_i), in no particular order; the boxes must be free of NaN
 [[nodiscard]] std::vector<std::pair<int, int>> overlapping_pairs(const std::vector<Aabb>& boxes);
 
+/// the sweep's lists, kept by the caller from call to call for their memory
+struct BroadPhaseWork {
+  std::vector<int> order;                  ///< the boxes by their lower bound on the sweep axis
+  std::vector<std::pair<int, int>> pairs;  ///< the answer
+};
+/// overlapping_pairs(boxes) into work.pairs (the same pairs in the same order)
+void overlapping_pairs(const std::vector<Aabb>& boxes, BroadPhaseWork& work);
+
 }  // namespace pivot::detail

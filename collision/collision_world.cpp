@@ -110,6 +110,13 @@ struct CollisionWorld::Impl {
   std::map<int, std::size_t> by_body;
   std::set<std::pair<int, int>> excluded;
   SdfCaches sdf_caches;  // the point-tree traversals' memory, per pair of bodies
+  // detect()'s lists, kept from call to call for their memory (each is written before it is
+  // read): a detection whose pairs and contacts fit in the last one's allocates nothing
+  std::vector<Aabb> boxes;                                     // the objects' bounding boxes
+  BroadPhaseWork broad;                                        // the sweep's order and pairs
+  std::vector<std::pair<const Object*, const Object*>> pairs;  // the candidate pairs
+  std::vector<std::vector<Contact>> lists;                     // parallel: each pair's contacts
+  std::vector<std::size_t> spread;                             // parallel: the threads' pairs
 
   btCollisionShape* own(std::unique_ptr<btCollisionShape> s) {
     shapes.push_back(std::move(s));
@@ -385,8 +392,8 @@ struct CollisionWorld::Impl {
   }
 
   /// capsule part A against a convex part B: GJK's closest point plus the two end spheres
-  std::vector<detail::ContactPoint> capsule_convex(const Part& A, const Part& B, double margin) {
-    std::vector<detail::ContactPoint> out;
+  detail::ContactPoints capsule_convex(const Part& A, const Part& B, double margin) {
+    detail::ContactPoints out;
     if (auto c = gjk(A.bt, A.T, B.bt, B.T); c && c->gap <= margin) out.push_back(*c);
     const Vec3 axis = A.R.col(2);
     btSphereShape ball(A.shape->radius);
@@ -427,7 +434,7 @@ struct CollisionWorld::Impl {
   }
 
   /// box/hull part A against box/hull part B: separating axes and clipping, refereed by GJK
-  std::vector<detail::ContactPoint> polytopes(const Part& A, const Part& B, double margin) {
+  detail::ContactPoints polytopes(const Part& A, const Part& B, double margin) {
     detail::PolytopeQuery q = detail::polytope_contacts(*A.polytope, A.R, A.p, *B.polytope, B.R, B.p, margin);
     if (q.separated) return {};
     const double tol = 1e-9 * std::max(A.scale, B.scale);
@@ -453,7 +460,7 @@ struct CollisionWorld::Impl {
     // it, GJK's closest pair is added.
     const auto closest = gjk(A.bt, A.T, B.bt, B.T);
     if (!closest || closest->gap > margin) return {};
-    std::vector<detail::ContactPoint> kept;
+    detail::ContactPoints kept;
     double nearest = std::numeric_limits<double>::infinity();
     for (const detail::ContactPoint& c : q.points)
       if (c.gap >= closest->gap - tol) {
@@ -465,17 +472,21 @@ struct CollisionWorld::Impl {
   }
 
   /// the manifold m of parts A and B, in this order
-  std::vector<detail::ContactPoint> manifold(Manifold m, const Part& A, const btCollisionObject* objA,
-                                     const Part& B, const btCollisionObject* objB, double margin) {
+  detail::ContactPoints manifold(Manifold m, const Part& A, const btCollisionObject* objA, const Part& B,
+                         const btCollisionObject* objB, double margin) {
+    // the manifolds that make a std::vector (meshes, sdf shells, planar shapes), listed
+    const auto listed = [](const std::vector<detail::ContactPoint>& points) {
+      return detail::ContactPoints(points.begin(), points.end());
+    };
     switch (m) {
       case Manifold::none:
         return {};
       case Manifold::plane:
         return plane_manifold(A, B, margin);
       case Manifold::mesh:
-        return against_mesh(A, objA, B, objB, margin);
+        return listed(against_mesh(A, objA, B, objB, margin));
       case Manifold::capsule_mesh:
-        return capsule_mesh(A, objA, B, objB, margin);
+        return listed(capsule_mesh(A, objA, B, objB, margin));
       case Manifold::polytopes:
         return polytopes(A, B, margin);
       case Manifold::spheres: {
@@ -493,25 +504,26 @@ struct CollisionWorld::Impl {
       case Manifold::sdf_pair: {
         // fixed from the settings (Bullet marks every bare btCollisionObject static)
         const int a = objA->getUserIndex(), b = objB->getUserIndex();
-        return sdf_pair_manifold(A, a, objects[by_body.at(a)]->settings.fixed, B, b,
-                                 objects[by_body.at(b)]->settings.fixed, margin, sdf_caches);
+        return listed(sdf_pair_manifold(A, a, objects[by_body.at(a)]->settings.fixed, B, b,
+                                        objects[by_body.at(b)]->settings.fixed, margin,
+                                        sdf_caches));
       }
       case Manifold::planar:
-        return planar_manifold(A, B, margin);
+        return listed(planar_manifold(A, B, margin));
       case Manifold::shell_primitive:
-        return shell_primitive_manifold(A, objA->getUserIndex(), B, objB->getUserIndex(), margin,
-                                        sdf_caches);
+        return listed(shell_primitive_manifold(A, objA->getUserIndex(), B, objB->getUserIndex(),
+                                               margin, sdf_caches));
     }
     return {};
   }
 
   /// the narrow phase of one part pair: the pair table's manifold, with the parts exchanged
   /// and the points flipped where the table says so (normals from B to A)
-  std::vector<detail::ContactPoint> narrow(const Part& A, const btCollisionObject* objA, const Part& B,
-                                   const btCollisionObject* objB, double margin) {
+  detail::ContactPoints narrow(const Part& A, const btCollisionObject* objA, const Part& B,
+                       const btCollisionObject* objB, double margin) {
     const PairRule rule = pair_rule(A.shape->type, B.shape->type);
     if (!rule.swap) return manifold(rule.manifold, A, objA, B, objB, margin);
-    std::vector<detail::ContactPoint> out = manifold(rule.manifold, B, objB, A, objA, margin);
+    detail::ContactPoints out = manifold(rule.manifold, B, objB, A, objA, margin);
     for (detail::ContactPoint& c : out) c = detail::flipped(c);
     return out;
   }
@@ -582,6 +594,19 @@ namespace {
 // each pair's contacts by point_a (stably) is the same as sorting the whole list, and runs
 // with the pair, on its thread (the sort of the whole list was 1.3 ms of the 6.9 ms narrow
 // phase of a step of 8 pyramids, 3200 contacts, on one thread).
+/// sorts `list` stably by `less`: by insertion for the few contacts of a pair (std::stable_sort
+/// takes a temporary buffer from the heap at every call), std::stable_sort for long lists. Both
+/// are stable sorts by one order: the same result.
+template <class List, class Less>
+void stable_sort_contacts(List begin, List end, const Less& less) {
+  if (end - begin > 32) {
+    std::stable_sort(begin, end, less);
+    return;
+  }
+  for (List i = begin + (begin != end); i < end; ++i)
+    for (List j = i; j != begin && less(*j, *(j - 1)); --j) std::iter_swap(j, j - 1);
+}
+
 template <class Narrow>
 void pair_contacts(const Narrow& narrow, const collision_world_detail::Object& oa,
                    const collision_world_detail::Object& ob, double margin,
@@ -600,7 +625,7 @@ void pair_contacts(const Narrow& narrow, const collision_world_detail::Object& o
         out.push_back(k);
       }
   auto cell = [](double v) { return std::floor(v * 0x1p30); };
-  std::stable_sort(
+  stable_sort_contacts(
       out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
       [&](const Contact& x, const Contact& y) {
         return std::make_tuple(cell(x.p_WCa.x()), cell(x.p_WCa.y()), cell(x.p_WCa.z())) <
@@ -626,14 +651,24 @@ std::vector<Contact> CollisionWorld::skipped_contacts(int body_a, int body_b) {
 std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose, double margin,
                                             DetectTimes* times, const ParallelFor* parallel,
                                             const PairFilter* skip) {
+  std::vector<Contact> contacts;
+  detect_into(contacts, pose, margin, times, parallel, skip);
+  return contacts;
+}
+
+void CollisionWorld::detect_into(std::vector<Contact>& contacts,
+                                 const std::function<Pose(int)>& pose, double margin,
+                                 DetectTimes* times, const ParallelFor* parallel,
+                                 const PairFilter* skip) {
+  contacts.clear();
   const auto start = std::chrono::steady_clock::now();
   if (!(margin >= 0.0) || !std::isfinite(margin))
     throw Error(
         fmt::format("collision detection: margin must be finite and >= 0 (got {})", margin));
   Impl& im = *impl_;
   // 1. poses: the shape frame is the body pose composed with the shape offset
-  std::vector<Aabb> boxes;
-  boxes.reserve(im.objects.size());
+  std::vector<Aabb>& boxes = im.boxes;
+  boxes.clear();
   for (auto& o : im.objects) {
     const Pose P = pose(o->settings.body);
     if (!P.all_finite())
@@ -655,8 +690,10 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
     boxes.push_back({to_eigen(o->aabb_lo), to_eigen(o->aabb_hi)});
   }
   // 2. candidate pairs: the boxes that overlap (broad_phase.hpp), filtered and put in body order
-  std::vector<std::pair<const Object*, const Object*>> pairs;
-  for (const auto& [i, j] : overlapping_pairs(boxes)) {
+  auto& pairs = im.pairs;
+  pairs.clear();
+  overlapping_pairs(boxes, im.broad);
+  for (const auto& [i, j] : im.broad.pairs) {
     const Object* o0 = im.objects[static_cast<std::size_t>(i)].get();
     const Object* o1 = im.objects[static_cast<std::size_t>(j)].get();
     const auto& s0 = o0->settings;
@@ -691,10 +728,12 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
   auto narrow_pair = [&](std::size_t index, std::vector<Contact>& out) {
     pair_contacts(narrow, *pairs[index].first, *pairs[index].second, margin, out);
   };
-  std::vector<Contact> contacts;
   if (parallel && *parallel && pairs.size() >= kParallelPairs) {
-    std::vector<std::vector<Contact>> lists(pairs.size());
-    std::vector<std::size_t> spread;  // pairs for the threads
+    std::vector<std::vector<Contact>>& lists = im.lists;  // never shrunk: each keeps its memory
+    if (lists.size() < pairs.size()) lists.resize(pairs.size());
+    for (std::size_t k = 0; k < pairs.size(); ++k) lists[k].clear();
+    std::vector<std::size_t>& spread = im.spread;  // pairs for the threads
+    spread.clear();
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       bool safe = true;
       for (const Part& pa : pairs[k].first->parts)
@@ -712,14 +751,14 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
       for (std::size_t i = begin; i < end; ++i) narrow_pair(spread[i], lists[spread[i]]);
     });
     std::size_t total = 0;
-    for (const auto& list : lists) total += list.size();
+    for (std::size_t k = 0; k < pairs.size(); ++k) total += lists[k].size();
     contacts.reserve(total);
-    for (const auto& list : lists) contacts.insert(contacts.end(), list.begin(), list.end());
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      contacts.insert(contacts.end(), lists[k].begin(), lists[k].end());
   } else {
     for (std::size_t k = 0; k < pairs.size(); ++k) narrow_pair(k, contacts);
   }
   if (times) times->add(start, narrow_start);
-  return contacts;
 }
 
 }  // namespace pivot
@@ -727,15 +766,15 @@ std::vector<Contact> CollisionWorld::detect(const std::function<Pose(int)>& pose
 namespace pivot {
 
 RayHit CollisionWorld::ray_cast(const std::function<Pose(int)>& pose, const Vec3& from_W,
-                                const Vec3& direction_W, double max_range,
-                                int ignore_body) const {
+                                const Vec3& direction_W, double max_range, int ignore_body) const {
   if (!from_W.allFinite() || !direction_W.allFinite() || !(direction_W.norm() > 0.0))
     throw Error("ray cast: the origin and direction must be finite and the direction non-zero");
   if (!(max_range > 0.0) || !std::isfinite(max_range))
     throw Error(fmt::format("ray cast: max_range must be finite and > 0 (got {})", max_range));
   const Vec3 d = direction_W.normalized();
   const btVector3 from = to_bt(from_W), to = to_bt(from_W + max_range * d);
-  const btTransform T_from(btQuaternion::getIdentity(), from), T_to(btQuaternion::getIdentity(), to);
+  const btTransform T_from(btQuaternion::getIdentity(), from),
+      T_to(btQuaternion::getIdentity(), to);
   RayHit best;
   best.distance = max_range;
   for (const auto& o : impl_->objects) {

@@ -100,6 +100,13 @@ class CollisionWorld {
                                             DetectTimes* times = nullptr,
                                             const ParallelFor* parallel = nullptr,
                                             const PairFilter* skip = nullptr);
+  /// detect() into `out` (cleared first, its memory kept): with the world's own lists, which
+  /// keep theirs from call to call, a detection whose candidate pairs and contacts fit in the
+  /// last one's performs no heap allocation when its manifolds are analytic or between
+  /// polytopes of ≤ 16 vertices (docs/collision.md)
+  void detect_into(std::vector<Contact>& out, const std::function<Pose(int)>& pose, double margin,
+                   DetectTimes* times = nullptr, const ParallelFor* parallel = nullptr,
+                   const PairFilter* skip = nullptr);
   /// the contacts the last detect() skipped for the pair (body_a, body_b) (either order), at
   /// that call's poses and margin, in the canonical order; empty when it was not a skipped
   /// candidate pair. Exactly what that detect() would have returned for the pair.

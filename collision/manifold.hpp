@@ -28,8 +28,8 @@ struct PartGeometry {
 
 /// appends x unless near(o, x) holds for one of out[from], out[from + 1], ...: the one
 /// duplicate-point test of the manifolds (each passes its own notion of "near")
-template <class T, class Near>
-void append_unless_near(std::vector<T>& out, const T& x, Near near, std::size_t from = 0) {
+template <class List, class T, class Near>
+void append_unless_near(List& out, const T& x, Near near, std::size_t from = 0) {
   for (std::size_t k = from; k < out.size(); ++k)
     if (near(out[k], x)) return;
   out.push_back(x);
@@ -53,13 +53,13 @@ void append_unless_near(std::vector<T>& out, const T& x, Near near, std::size_t 
 /// part A (not a plane, not a mesh) against plane part B: box and hull, every vertex within
 /// the margin; capsule, both end spheres; cylinder, 4 fixed rim points per cap and the deepest
 /// rim point; sphere and ellipsoid, the support point. Exact; reduced to 4 points.
-[[nodiscard]] std::vector<ContactPoint> plane_manifold(const PartGeometry& A, const PartGeometry& B,
-                                                       double margin);
+[[nodiscard]] ContactPoints plane_manifold(const PartGeometry& A, const PartGeometry& B,
+                                           double margin);
 
 /// capsule part A against sphere or capsule part B: sphere–sphere contacts between the closest
 /// points of the segments; two (nearly) parallel capsules also get the ends of their overlap
-[[nodiscard]] std::vector<ContactPoint> segment_manifold(const PartGeometry& A,
-                                                         const PartGeometry& B, double margin);
+[[nodiscard]] ContactPoints segment_manifold(const PartGeometry& A, const PartGeometry& B,
+                                             double margin);
 
 /// planar part A against planar part B (a planar world, docs/planar.md): the parts' poses read
 /// as (θ about y, x, z), the 2-D manifold of planar_contacts lifted to the plane y = 0 (points

@@ -7,11 +7,10 @@
 namespace pivot::detail {
 
 /// part A (not a plane) against plane part B
-std::vector<ContactPoint> plane_manifold(const PartGeometry& A, const PartGeometry& B,
-                                         double margin) {
+ContactPoints plane_manifold(const PartGeometry& A, const PartGeometry& B, double margin) {
   const Vec3 n = B.R * B.shape->normal;
   const double d = B.shape->offset + n.dot(B.p);  // n·x = d in world
-  std::vector<Vec3> candidates;
+  PointList candidates;
   const Shape& s = *A.shape;
   switch (s.type) {
     case ShapeType::sphere:
@@ -60,7 +59,7 @@ std::vector<ContactPoint> plane_manifold(const PartGeometry& A, const PartGeomet
     default:
       break;
   }
-  std::vector<ContactPoint> out;
+  ContactPoints out;
   for (const Vec3& x : candidates) {
     const ContactPoint c = point_plane_contact(x, n, d);
     if (c.gap <= margin) out.push_back(c);

@@ -15,8 +15,7 @@ ContactPoint sphere_sphere(const Vec3& ca, double ra, const Vec3& cb, double rb)
   return c;
 }
 
-std::vector<ContactPoint> segment_manifold(const PartGeometry& A, const PartGeometry& B,
-                                           double margin) {
+ContactPoints segment_manifold(const PartGeometry& A, const PartGeometry& B, double margin) {
   const ShapeType tb = B.shape->type;
   // segment(s) with radii: sphere–sphere contacts between closest segment points; two
   // (nearly) parallel capsules also get the contacts at the ends of their overlap
@@ -24,7 +23,7 @@ std::vector<ContactPoint> segment_manifold(const PartGeometry& A, const PartGeom
              a1 = A.p + A.shape->half_length * A.R.col(2);
   const double hb = tb == ShapeType::capsule ? B.shape->half_length : 0.0;
   const Vec3 b0 = B.p - hb * B.R.col(2), b1 = B.p + hb * B.R.col(2);
-  std::vector<std::pair<Vec3, Vec3>> centres;
+  boost::container::small_vector<std::pair<Vec3, Vec3>, 5> centres;
   Vec3 ca, cb;
   closest_points_segments(a0, a1, b0, b1, ca, cb);
   centres.emplace_back(ca, cb);
@@ -38,7 +37,7 @@ std::vector<ContactPoint> segment_manifold(const PartGeometry& A, const PartGeom
       centres.emplace_back(ca, cb);
     }
   }
-  std::vector<ContactPoint> out;
+  ContactPoints out;
   for (const auto& [xa, xb] : centres) {
     const ContactPoint c = sphere_sphere(xa, A.shape->radius, xb, B.shape->radius);
     if (c.gap > margin) continue;

@@ -107,13 +107,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// a polytope placed in the world
 struct Placed {
   const Polytope* P = nullptr;
-  std::vector<Vec3> v;    // world vertices
-  std::vector<Vec3> n;    // world face normals
-  std::vector<double> d;  // world face offsets
-  Vec3 c;                 // world centroid
+  PointList v;                                   // world vertices
+  PointList n;                                   // world face normals
+  boost::container::small_vector<double, 16> d;  // world face offsets
+  Vec3 c;                                        // world centroid
 
   Placed(const Polytope& poly, const Mat3& R, const Vec3& p) : P(&poly) {
-    v.reserve(poly.vertices.size());
     for (const Vec3& x : poly.vertices) v.push_back(R * x + p);
     for (const Polytope::Face& f : poly.faces) {
       n.push_back(R * f.normal);
@@ -193,9 +192,8 @@ EdgeQuery query_edges(const Placed& A, const Placed& B) {
 }
 
 /// Sutherland–Hodgman: keeps the part of the polygon with side·x ≤ offset + tol
-std::vector<Vec3> clip(const std::vector<Vec3>& polygon, const Vec3& side, double offset,
-                       double tol) {
-  std::vector<Vec3> out;
+void clip(const PointList& polygon, const Vec3& side, double offset, double tol, PointList& out) {
+  out.clear();
   const std::size_t n = polygon.size();
   for (std::size_t k = 0; k < n; ++k) {
     const Vec3& p = polygon[k];
@@ -204,13 +202,12 @@ std::vector<Vec3> clip(const std::vector<Vec3>& polygon, const Vec3& side, doubl
     if (dp <= 0.0) out.push_back(p);
     if ((dp <= 0.0) != (dq <= 0.0)) out.push_back(p + (dp / (dp - dq)) * (q - p));
   }
-  return out;
 }
 
 /// the incident face for a reference normal n: among the faces around the deepest vertex
 /// (the support point in −n), the one most opposed to n, so the deepest vertex is on it
-int incident_face_index(const Polytope& P, const std::vector<Vec3>& v,
-                        const std::vector<Vec3>& normals, const Vec3& n) {
+int incident_face_index(const Polytope& P, const PointList& v, const PointList& normals,
+                        const Vec3& n) {
   int deepest = 0;
   for (std::size_t i = 1; i < v.size(); ++i)
     if (n.dot(v[i]) < n.dot(v[static_cast<std::size_t>(deepest)])) deepest = static_cast<int>(i);
@@ -230,18 +227,19 @@ int incident_face_index(const Polytope& P, const std::vector<Vec3>& v,
 
 /// face contact: the reference face `face` of R, the incident face of I most opposed to it;
 /// reference_is_a says which body R is
-std::vector<ContactPoint> face_contact(const Placed& R, int face, const Placed& I,
-                                       bool reference_is_a, double margin, double tol) {
+ContactPoints face_contact(const Placed& R, int face, const Placed& I, bool reference_is_a,
+                           double margin, double tol) {
   const Vec3 n = R.n[static_cast<std::size_t>(face)];
   const double d = R.d[static_cast<std::size_t>(face)];
-  std::vector<Vec3> polygon, reference;
+  PointList polygon, reference;
   for (const int i :
        I.P->faces[static_cast<std::size_t>(incident_face_index(*I.P, I.v, I.n, n))].loop)
     polygon.push_back(I.v[static_cast<std::size_t>(i)]);
   for (const int i : R.P->faces[static_cast<std::size_t>(face)].loop)
     reference.push_back(R.v[static_cast<std::size_t>(i)]);
-  std::vector<ContactPoint> points;
-  for (const Vec3& p : clip_to_face(std::move(polygon), reference, n, tol)) {
+  ContactPoints points;
+  for (const Vec3& p :
+       clip_to_face(std::move(polygon), {reference.data(), reference.size()}, n, tol)) {
     const double gap = n.dot(p) - d;
     if (gap > margin) continue;
     ContactPoint c;
@@ -263,26 +261,27 @@ std::vector<ContactPoint> face_contact(const Placed& R, int face, const Placed& 
 
 }  // namespace
 
-std::vector<Vec3> incident_face(const Polytope& P, const Mat3& R, const Vec3& p, const Vec3& n) {
-  std::vector<Vec3> v, normals;
+PointList incident_face(const Polytope& P, const Mat3& R, const Vec3& p, const Vec3& n) {
+  PointList v, normals;
   for (const Vec3& x : P.vertices) v.push_back(R * x + p);
   for (const Polytope::Face& f : P.faces) normals.push_back(R * f.normal);
-  std::vector<Vec3> out;
+  PointList out;
   for (const int i : P.faces[static_cast<std::size_t>(incident_face_index(P, v, normals, n))].loop)
     out.push_back(v[static_cast<std::size_t>(i)]);
   return out;
 }
 
-std::vector<Vec3> clip_to_face(std::vector<Vec3> polygon, const std::vector<Vec3>& loop,
-                               const Vec3& n, double tol) {
+PointList clip_to_face(PointList polygon, std::span<const Vec3> loop, const Vec3& n, double tol) {
+  PointList clipped;  // each side's clip from `polygon` into `clipped`, then the two swapped
   for (std::size_t k = 0; k < loop.size() && !polygon.empty(); ++k) {
     const Vec3& a = loop[k];
     const Vec3& b = loop[(k + 1) % loop.size()];
     const Vec3 side = (b - a).cross(n).normalized();  // outward for a counter-clockwise loop
-    polygon = clip(polygon, side, side.dot(a), tol);
+    clip(polygon, side, side.dot(a), tol, clipped);
+    polygon.swap(clipped);
   }
   // clipping at a vertex can repeat a point: drop repeats
-  std::vector<Vec3> out;
+  PointList out;
   for (const Vec3& p : polygon) {
     bool duplicate = false;
     for (const Vec3& q : out)
@@ -383,13 +382,12 @@ PolytopeQuery polytope_contacts(const Polytope& A_, const Mat3& R_A, const Vec3&
   return result;
 }
 
-std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points,
-                                          std::size_t max_points) {
-  if (points.size() <= max_points || max_points < 4) return points;
+std::size_t reduce_manifold_in_place(std::span<ContactPoint> points, std::size_t max_points) {
+  if (points.size() <= max_points || max_points < 4) return points.size();
   const Vec3 n = points.front().n_BA_W;
   auto at = [&](std::size_t i) { return Vec3(0.5 * (points[i].p_WCa + points[i].p_WCb)); };
   const std::size_t count = points.size();
-  std::vector<bool> taken(count, false);
+  boost::container::small_vector<bool, 32> taken(count, false);
   // 1: the deepest
   std::size_t i0 = 0;
   for (std::size_t i = 1; i < count; ++i)
@@ -427,10 +425,21 @@ std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points,
     if (added > best) best = added, i3 = i;
   }
   taken[i3] = true;
-  std::vector<ContactPoint> kept;
+  std::size_t kept = 0;  // the taken points to the front, in order (kept ≤ i: no overwrite)
   for (std::size_t i = 0; i < count; ++i)
-    if (taken[i]) kept.push_back(points[i]);
+    if (taken[i]) points[kept++] = points[i];
   return kept;
+}
+
+ContactPoints reduce_manifold(ContactPoints points, std::size_t max_points) {
+  points.resize(reduce_manifold_in_place({points.data(), points.size()}, max_points));
+  return points;
+}
+
+std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points,
+                                          std::size_t max_points) {
+  points.resize(reduce_manifold_in_place(points, max_points));
+  return points;
 }
 
 }  // namespace pivot::detail

@@ -5,7 +5,11 @@
 // Sutherland–Hodgman clipping of the incident face against the reference face's side planes.
 // Internal to the collision module; independent of Bullet.
 
+#include <cstddef>
+#include <span>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "pivot/collision/convex_hull.hpp"
 #include "pivot/core/spatial.hpp"
@@ -22,6 +26,14 @@ struct ContactPoint {
 
 /// the same contact seen with A and B swapped
 [[nodiscard]] ContactPoint flipped(const ContactPoint& c);
+
+/// a manifold's points, the first 8 stored inline (Boost.Container's small_vector, a
+/// std::vector otherwise): a box's clipped face has at most 8 points, so the manifolds of boxes,
+/// spheres and planes never touch the heap; a larger hull's lists spill to it
+using ContactPoints = boost::container::small_vector<ContactPoint, 8>;
+/// a polygon or a placed polytope's vertices, the first 16 inline (a box face clipped by a box
+/// face has at most 8 points; a box has 8 vertices and 6 faces)
+using PointList = boost::container::small_vector<Vec3, 16>;
 
 struct Polytope {
   struct Face {
@@ -45,13 +57,13 @@ struct Polytope {
 
 /// the result of polytope_contacts
 struct PolytopeQuery {
-  bool separated = false;            ///< some axis separates by more than the margin
-  double separation = 0.0;           ///< the SAT separation (≤ true distance when > 0)
-  double axis_separation = 0.0;      ///< the separation along the axis the points use; when
-                                     ///< the points' least gap exceeds it, the deepest
-                                     ///< feature was clipped away
-  std::vector<ContactPoint> points;  ///< gap ≤ margin; may be empty when !separated (the
-                                     ///< caller should then fall back to a closest-point query)
+  bool separated = false;        ///< some axis separates by more than the margin
+  double separation = 0.0;       ///< the SAT separation (≤ true distance when > 0)
+  double axis_separation = 0.0;  ///< the separation along the axis the points use; when
+                                 ///< the points' least gap exceeds it, the deepest
+                                 ///< feature was clipped away
+  ContactPoints points;          ///< gap ≤ margin; may be empty when !separated (the
+                                 ///< caller should then fall back to a closest-point query)
 };
 
 /// contacts between polytope A at (R_A, p_A) and B at (R_B, p_B), world = R x + p
@@ -61,21 +73,24 @@ struct PolytopeQuery {
 
 /// the face of polytope P (placed at R, p) most opposed to the direction n, as world vertices
 /// (counter-clockwise seen from outside P)
-[[nodiscard]] std::vector<Vec3> incident_face(const Polytope& P, const Mat3& R, const Vec3& p,
-                                              const Vec3& n);
+[[nodiscard]] PointList incident_face(const Polytope& P, const Mat3& R, const Vec3& p,
+                                      const Vec3& n);
 
 /// Sutherland–Hodgman: the part of `polygon` inside the side planes of the reference polygon
 /// `loop` (counter-clockwise around its outward normal n), with points up to tol outside kept
-[[nodiscard]] std::vector<Vec3> clip_to_face(std::vector<Vec3> polygon,
-                                             const std::vector<Vec3>& loop, const Vec3& n,
-                                             double tol);
+[[nodiscard]] PointList clip_to_face(PointList polygon, std::span<const Vec3> loop, const Vec3& n,
+                                     double tol);
 
 /// a manifold of more than `max_points` points (all about one normal) is cut to 4: the deepest
 /// point, the one farthest from it, then the two that span the largest area (the reduction of
 /// Bullet's contact cache and Box2D). Deterministic: ties go to the earlier point; the kept
 /// points stay in their input order.
+[[nodiscard]] ContactPoints reduce_manifold(ContactPoints points, std::size_t max_points = 4);
 [[nodiscard]] std::vector<ContactPoint> reduce_manifold(std::vector<ContactPoint> points,
                                                         std::size_t max_points = 4);
+/// reduce_manifold in place: the kept points moved to the front of `points`, in their order;
+/// returns how many were kept
+std::size_t reduce_manifold_in_place(std::span<ContactPoint> points, std::size_t max_points = 4);
 
 /// the closest points of segments [p1, q1] and [p2, q2] (Ericson, Real-Time Collision
 /// Detection, §5.1.9): c1 = p1 + s (q1 − p1), c2 = p2 + t (q2 − p2)

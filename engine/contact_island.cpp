@@ -26,10 +26,13 @@ struct Scratch {
   std::vector<int> count;              // rows of G_b filled so far
   std::vector<Mat6> A, A_inv;
   std::vector<Eigen::Triplet<double>> S, S_sorted;
-  std::vector<Matrix> blocks;              // G_b A_b⁻¹ G_bᵀ
+  std::vector<Matrix> blocks;  // G_b A_b⁻¹ G_bᵀ
+  // per body, G_b A_b⁻¹ and G_b y_b: a body's row count stays from step to step on a resting
+  // island, and an Eigen matrix reallocates whenever its size changes (one for all bodies did)
+  std::vector<Matrix> T;
+  std::vector<Vector> qb;
   std::vector<std::array<int, 4>> owners;  // per row: (body, position in R_b) twice, −1: none
-  Vector v, y, qb, velocity;
-  Matrix T;
+  Vector v, y, velocity;
   lcp::LcpProblem dense;
   lcp::SparseLcpProblem sparse;
 };
@@ -66,15 +69,17 @@ void body_terms(Scratch& s, const Vector& r, Vector& q) {
   q = s.v;
   s.y.resize(6 * nb);
   s.blocks.resize(nb);
+  s.T.resize(nb);
+  s.qb.resize(nb);
   for (int b = 0; b < nb; ++b) {
     const int k = s.count[b];
     const auto Gb = s.G[b].topRows(k);
     const std::vector<int>& R = s.rows[b];
     s.y.segment<6>(6 * b).noalias() = s.A_inv[b] * r.segment<6>(6 * b);
-    s.T.noalias() = Gb * s.A_inv[b];
-    s.blocks[b].noalias() = s.T * Gb.transpose();
-    s.qb.noalias() = Gb * s.y.segment<6>(6 * b);
-    for (int j = 0; j < k; ++j) q(R[j]) += s.qb(j);
+    s.T[b].noalias() = Gb * s.A_inv[b];
+    s.blocks[b].noalias() = s.T[b] * Gb.transpose();
+    s.qb[b].noalias() = Gb * s.y.segment<6>(6 * b);
+    for (int j = 0; j < k; ++j) q(R[j]) += s.qb[b](j);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pivot/collision/contact.hpp"
+#include "pivot/constraints/joint.hpp"
 #include "pivot/core/spatial.hpp"
 #include "pivot/engine/constraint_set.hpp"
 #include "pivot/engine/island_assembly.hpp"
@@ -51,6 +52,19 @@ struct StepWorkspace {
   Eigen::VectorXd dp;                     ///< post-stabilization's correction, 6 per body
   std::vector<Contact> contacts_at_end;   ///< contacts at p(t+h)
   std::vector<Vec3> friction_directions;  ///< one contact's tangent directions
+  /// each joint's equality and limit rows, by joint: a joint's row counts rarely change, and an
+  /// Eigen matrix reallocates whenever its size does (one buffer for all joints did, 3 times
+  /// a joint)
+  std::vector<ConstraintRows> joint_equality, joint_limits;
+  /// the buffers of joint j, made on first use
+  ConstraintRows& equality_rows(std::size_t j) {
+    if (joint_equality.size() <= j) joint_equality.resize(j + 1);
+    return joint_equality[j];
+  }
+  ConstraintRows& limit_rows(std::size_t j) {
+    if (joint_limits.size() <= j) joint_limits.resize(j + 1);
+    return joint_limits[j];
+  }
   /// the direction lists of the last step's friction cones, for this step's cones
   std::vector<std::vector<RowRef>> spare_directions;
   /// the warm starts by island (its bodies), from the last step that solved each

@@ -306,16 +306,18 @@ double World::joint_motor_impulse(int j) const {
 
 double World::max_joint_error() const {
   double err = 0.0;
-  ConstraintRows rows;
-  for (const auto& j : joints_) {
-    j->equality(set_.pose(j->body_a()), set_.pose(j->body_b()), rows);
+  ConstraintRows own;  // before the first step; then the step's buffers of each joint
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    ConstraintRows& rows = work_ ? work_->equality_rows(j) : own;
+    joints_[j]->equality(set_.pose(joints_[j]->body_a()), set_.pose(joints_[j]->body_b()), rows);
     if (rows.rows() > 0) err = std::max(err, rows.g.cwiseAbs().maxCoeff());
   }
   return err;
 }
 
 double World::max_penetration() {
-  std::vector<Contact> contacts;
+  // the step's list of contacts at p(t+h), its memory reused (the post-step is done with it)
+  std::vector<Contact>& contacts = workspace().contacts_at_end;
   detect_contacts(contacts);
   return deepest_penetration(contacts);
 }

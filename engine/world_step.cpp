@@ -49,9 +49,10 @@ void World::detect_contacts(std::vector<Contact>& out, bool skip_reduced) {
   const PairFilter skip = [this](int a, int b) { return hybrid_->is_reduced_pair(a, b); };
   const bool skipping =
       skip_reduced && (!hybrid_->pairs().empty() || !hybrid_->departures().empty());
-  out = collision_->detect([this](int body) { return set_.pose(body); }, settings_.contact_margin,
-                           settings_.profile ? &times : nullptr, threads ? &parallel : nullptr,
-                           skipping ? &skip : nullptr);
+  collision_->detect_into(
+      out, [this](int body) { return set_.pose(body); }, settings_.contact_margin,
+      settings_.profile ? &times : nullptr, threads ? &parallel : nullptr,
+      skipping ? &skip : nullptr);
   time_stage(StepStage::broad_phase, times.broad_phase);
   time_stage(StepStage::narrow_phase, times.narrow_phase);
 }
@@ -129,14 +130,16 @@ void World::add_contact_rows(const std::vector<Contact>& contacts, const StepCon
 // The joints' rows at the current positions: equality rows with bias equality_bias · g, limit
 // rows within limit_margin of their bound with bias limit_bias · g, and (dynamics only) motors.
 void World::add_joint_rows(const JointRowSettings& s) {
-  ConstraintRows jr;
+  StepWorkspace& work = workspace();
   for (int j = 0; j < joint_count(); ++j) {
     const Joint& joint = *joints_[j];
     const Pose A = set_.pose(joint.body_a()), B = set_.pose(joint.body_b());
-    joint.equality(A, B, jr);
-    append_rows(jr, joint.body_a(), joint.body_b(), j, s.equality_bias, rows_->equalities);
-    joint.limits(A, B, s.limit_margin, jr);
-    append_rows(jr, joint.body_a(), joint.body_b(), j, s.limit_bias, rows_->unilaterals);
+    ConstraintRows& equality = work.equality_rows(static_cast<std::size_t>(j));
+    joint.equality(A, B, equality);
+    append_rows(equality, joint.body_a(), joint.body_b(), j, s.equality_bias, rows_->equalities);
+    ConstraintRows& limits = work.limit_rows(static_cast<std::size_t>(j));
+    joint.limits(A, B, s.limit_margin, limits);
+    append_rows(limits, joint.body_a(), joint.body_b(), j, s.limit_bias, rows_->unilaterals);
     if (!s.motors) continue;
     if (auto m = joint.motor(A, B)) {
       detail::MotorConstraint mc;
@@ -316,14 +319,19 @@ void World::solve_islands(StepContext& ctx) {
     // the same number of complementarity variables (a resting contact set)
     IslandJob& job = jobs[k];
     job.island = &island;
+    // the job's warm-start list keeps its memory from step to step
+    std::vector<int> warm =
+        job.lemke.warm_start ? std::move(*job.lemke.warm_start) : std::vector<int>{};
     job.lemke = settings_.lemke;
     job.small_path = settings_.small_islands;
     job.record = nullptr;
     const int m = island_lcp_size(*rows_, island);
     sizes[k] = m;
     if (auto it = work.warm_start.find(island.bodies);
-        it != work.warm_start.end() && it->second.m == m)
-      job.lemke.warm_start = it->second.active_set;
+        it != work.warm_start.end() && it->second.m == m) {
+      warm.assign(it->second.active_set.begin(), it->second.active_set.end());
+      job.lemke.warm_start = std::move(warm);
+    }
     // no warm start on a large island: the frictionless problem first (island_batch.hpp)
     job.lemke.crash_rows = crash_rows(m, static_cast<int>(island.unilaterals.size()),
                                       job.lemke.warm_start.has_value());
