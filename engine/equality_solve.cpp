@@ -108,6 +108,7 @@ EqualityTree::Status EqualityTree::factor(const ConstraintSet& rows, const std::
   }
   for (Node& n : nodes_) {
     n.A.setZero();
+    n.coupled = false;
     n.J.setZero();
     n.down.setZero();
     n.up.setZero();
@@ -117,12 +118,15 @@ EqualityTree::Status EqualityTree::factor(const ConstraintSet& rows, const std::
     for (Eigen::SparseMatrix<double>::InnerIterator it(A, k); it; ++it) {
       const int r = static_cast<int>(it.row()), c = static_cast<int>(it.col());
       const int br = r / 6, bc = c / 6;
-      if (br == bc)
+      if (br == bc) {
         nodes_[br].A(r % 6, c % 6) += it.value();
-      else if (nodes_[br].parent == bc)
+      } else if (nodes_[br].parent == bc) {
         nodes_[br].down(r % 6, c % 6) += it.value();
-      else
-        nodes_[bc].up(r % 6, c % 6) += it.value();  // nodes_[bc].parent == br
+        nodes_[br].coupled = true;
+      } else {  // nodes_[bc].parent == br
+        nodes_[bc].up(r % 6, c % 6) += it.value();
+        nodes_[bc].coupled = true;
+      }
     }
   // the rows: J on the node's body (D_i = [A −Jᵀ; J 0]), J on the parent into down and up
   for (int i = 0; i < nb; ++i) {
@@ -148,13 +152,14 @@ EqualityTree::Status EqualityTree::factor(const ConstraintSet& rows, const std::
     if (!factor_node(n)) return Status::dependent;
     if (n.parent < 0) continue;
     const int size = 6 + n.row_count;
+    // (H_ip's and H_pi's velocity blocks are A's: zero unless A couples the two bodies)
     for (int c = 0; c < 6; ++c) {
       n.E.col(c) = n.down.col(c);
-      apply_inverse(n, n.E.col(c).data());
+      apply_inverse(n, n.E.col(c).data(), !n.coupled);
     }
     Mat6& Ap = nodes_[n.parent].A;
     for (int c = 0; c < 6; ++c)
-      for (int j = 0; j < size; ++j)
+      for (int j = n.coupled ? 0 : 6; j < size; ++j)
         for (int r = 0; r < 6; ++r) Ap(r, c) -= n.up(r, j) * n.E(j, c);
   }
   return Status::factored;
@@ -178,8 +183,9 @@ bool EqualityTree::factor_node(Node& n) {
     const double pivot = A(j, j);
     largest = std::max(largest, std::abs(pivot));
     if (!(std::abs(pivot) > kSingularPivot * largest)) return false;
+    n.A_pivot_inverse[j] = 1.0 / pivot;
     for (int r = j + 1; r < 6; ++r) {
-      const double l = A(r, j) / pivot;
+      const double l = A(r, j) * n.A_pivot_inverse[j];
       A(r, j) = l;
       for (int c = j + 1; c < 6; ++c) A(r, c) -= l * A(j, c);
     }
@@ -236,20 +242,21 @@ void EqualityTree::solve_A(const Node& n, double* x) {
     for (int c = 0; c < r; ++c) y[r] -= n.A(r, c) * y[c];
   for (int r = 5; r >= 0; --r) {
     for (int c = r + 1; c < 6; ++c) y[r] -= n.A(r, c) * y[c];
-    y[r] /= n.A(r, r);
+    y[r] *= n.A_pivot_inverse[r];
   }
   for (int r = 0; r < 6; ++r) x[r] = y[r];
 }
 
 // x = (f, g) ← D_i⁻¹ x: a = A⁻¹ f, λ = S⁻¹ (g − J a), v = a + W λ
-void EqualityTree::apply_inverse(const Node& n, double* x) {
-  solve_A(n, x);
+void EqualityTree::apply_inverse(const Node& n, double* x, bool zero_velocity) {
+  if (!zero_velocity) solve_A(n, x);  // (A⁻¹ 0 = 0)
   const int k = n.row_count;
   if (k == 0) return;
   double t[kMaxNodeRows], y[kMaxNodeRows];
   for (int r = 0; r < k; ++r) {
     double sum = x[6 + r];
-    for (int q = 0; q < 6; ++q) sum -= n.J(r, q) * x[q];
+    if (!zero_velocity)
+      for (int q = 0; q < 6; ++q) sum -= n.J(r, q) * x[q];
     t[r] = sum;
   }
   // S's LU: P S Q = L U, so S⁻¹ t = Q U⁻¹ L⁻¹ P t

@@ -77,12 +77,14 @@ class EqualityTree {
   struct Node {
     int parent = -1;
     int row_count = 0;
-    int rows[kMaxNodeRows] = {};  ///< island equality rows of the node, ascending
-    Mat6 A;                       ///< H_ii's velocity block, then its LU (unit lower, upper)
-    int A_perm[6] = {};           ///< the LU's row order
-    Mat6 J;                       ///< the node's rows on its body (the first k rows)
-    Mat6 W;                       ///< A⁻¹ Jᵀ (the first k columns)
-    Mat6 S;                       ///< S's full-pivot LU (the first k × k)
+    int rows[kMaxNodeRows] = {};     ///< island equality rows of the node, ascending
+    Mat6 A;                          ///< H_ii's velocity block, then its LU (unit lower, upper)
+    int A_perm[6] = {};              ///< the LU's row order
+    double A_pivot_inverse[6] = {};  ///< 1 / U's diagonal
+    bool coupled = false;            ///< A couples the body and its parent (H_ip's velocity rows)
+    Mat6 J;                          ///< the node's rows on its body (the first k rows)
+    Mat6 W;                          ///< A⁻¹ Jᵀ (the first k columns)
+    Mat6 S;                          ///< S's full-pivot LU (the first k × k)
     int S_row[kMaxNodeRows] = {}, S_col[kMaxNodeRows] = {};
     EdgeMatrix down;  ///< H_ip (the node's rows, the parent's velocity columns)
     EdgeMatrixT up;   ///< H_pi (the parent's velocity rows, the node's columns)
@@ -90,8 +92,8 @@ class EqualityTree {
     NodeVector z, x;
   };
 
-  /// x ← D_i⁻¹ x on the node's 6 + k entries
-  static void apply_inverse(const Node& n, double* x);
+  /// x ← D_i⁻¹ x on the node's 6 + k entries (`zero_velocity`: x's first 6 entries are 0)
+  static void apply_inverse(const Node& n, double* x, bool zero_velocity = false);
   /// x ← A_i⁻¹ x on 6 entries
   static void solve_A(const Node& n, double* x);
   /// factor D_i (A and S); false when a pivot says it is singular
@@ -125,8 +127,9 @@ void EqualityTree::solve(const Eigen::MatrixBase<F>& f, const Eigen::MatrixBase<
     apply_inverse(n, n.z.data());
     if (n.parent < 0) continue;
     NodeVector& xp = nodes_[n.parent].x;
+    // (H_pi's velocity columns are A_pi: zero unless A couples the two bodies)
     const int size = 6 + n.row_count;
-    for (int c = 0; c < size; ++c)
+    for (int c = n.coupled ? 0 : 6; c < size; ++c)
       for (int r = 0; r < 6; ++r) xp(r) -= n.up(r, c) * n.z(c);
   }
   // back, parents first: x_i = z_i − E_i v_p
