@@ -148,7 +148,21 @@ TEST_CASE("a long chain is solved along its bodies", "[island][equality]") {
   std::vector<int> parent(40);
   for (int b = 0; b < 40; ++b) parent[b] = b - 1;
   check_against_dense(make_tree(rng, parent, false));
-  check_against_dense(make_tree(rng, parent, true));
+  const Tree coupled = make_tree(rng, parent, true);
+  check_against_dense(coupled);
+  // 40 bodies: above the dense reduction's 16, within the tree's limit; the general path's answer
+  REQUIRE(fits_small_island(coupled.rows, coupled.in));
+  const std::optional<IslandOutput> small = solve_small_island(coupled.rows, coupled.in, {});
+  REQUIRE(small.has_value());
+  const IslandOutput general = solve_island(coupled.rows, coupled.in, {});
+  REQUIRE(general.status == lcp::LcpStatus::solved);
+  CHECK((small->velocity - general.velocity).lpNorm<Eigen::Infinity>() <=
+        1e-9 * std::max(1.0, general.velocity.lpNorm<Eigen::Infinity>()));
+  // above the tree's limit a coupled island goes to the general path
+  std::vector<int> long_parent(kTreeIslandBodies + 1);
+  for (int b = 0; b <= kTreeIslandBodies; ++b) long_parent[b] = b - 1;
+  const Tree too_long = make_tree(rng, long_parent, true);
+  CHECK_FALSE(fits_small_island(too_long.rows, too_long.in));
 }
 
 TEST_CASE("a closed loop is not factored along the tree, and the small path still solves it",
