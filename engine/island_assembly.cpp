@@ -118,21 +118,43 @@ Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vect
 
 void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
                  const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M) {
-  if (gradient && gradient->nonZeros() > 0) {
-    M = island_mass(set, bodies, gradient);
-    return;
-  }
-  // block diagonal: column by column, the nonzero entries of each body's block in row order,
-  // as setFromTriplets would store them
+  // column by column, in row order, the entries setFromTriplets would store from the triplets
+  // of island_mass above: each body's nonzero mass entries, and every gradient entry of the
+  // island, added to the mass entry of the same place (mass + gradient)
   const auto nb = static_cast<int>(bodies.size());
+  const bool coupled = gradient && gradient->nonZeros() > 0;
+  auto local = [&bodies](int body) {
+    const auto it = std::lower_bound(bodies.begin(), bodies.end(), body);
+    return it != bodies.end() && *it == body ? static_cast<int>(it - bodies.begin()) : -1;
+  };
   M.resize(6 * nb, 6 * nb);
-  M.reserve(36 * nb);
+  M.reserve(36 * nb + (coupled ? gradient->nonZeros() : 0));
   for (int i = 0; i < nb; ++i) {
     const Mat6 block = set.mass_matrix(bodies[i]);
     for (int c = 0; c < 6; ++c) {
-      M.startVec(6 * i + c);
-      for (int r = 0; r < 6; ++r)
-        if (block(r, c) != 0.0) M.insertBack(6 * i + r, 6 * i + c) = block(r, c);
+      const int col = 6 * i + c;
+      M.startVec(col);
+      int r = 0;  // the next mass row of the block
+      auto mass_rows_before = [&](int row) {
+        for (; r < 6 && 6 * i + r < row; ++r)
+          if (block(r, c) != 0.0) M.insertBack(6 * i + r, col) = block(r, c);
+      };
+      const int global_col = 6 * bodies[i] + c;
+      if (coupled && global_col < gradient->outerSize()) {
+        for (Eigen::SparseMatrix<double>::InnerIterator it(*gradient, global_col); it; ++it) {
+          const int bi = local(static_cast<int>(it.row() / 6));
+          if (bi < 0) continue;
+          const int row = 6 * bi + static_cast<int>(it.row() % 6);
+          mass_rows_before(row);
+          double value = it.value();
+          if (r < 6 && 6 * i + r == row) {
+            if (block(r, c) != 0.0) value = block(r, c) + value;
+            ++r;
+          }
+          M.insertBack(row, col) = value;
+        }
+      }
+      mass_rows_before(6 * nb);
     }
   }
   M.finalize();

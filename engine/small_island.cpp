@@ -6,6 +6,7 @@
 #include <chrono>
 #include <vector>
 
+#include "pivot/engine/equality_solve.hpp"
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_lcp.hpp"
 #include "pivot/engine/stopwatch.hpp"
@@ -22,7 +23,9 @@ struct Scratch {
   Matrix G, S, Je, Y, Z, C, Lambda, V, JeY, c;
   Vector v, be, r, y, lambda0, v0, Jey, rhs, x, c_vector;
   Vector x_v, x_lambda, Av, Jl, Gz, Jv, Jv_abs;  // the free rows' check
+  Vector minus_be, zero_e;                       // the tree path's right-hand sides
   std::vector<Mat6> A, A_inv;
+  EqualityTree tree;
   Eigen::FullPivLU<Matrix> lu;
   lcp::LcpProblem reduced;
 };
@@ -63,14 +66,13 @@ struct DenseSink {
 // the free rows of the answer: A v − J_eᵀλ − Gᵀz − r = 0 and J_e v + b_e = 0, each within
 // 1e-9 of the scale of its terms
 // (in the scratch's buffers: v = x_v, λ = x_lambda)
-bool free_rows_hold(Scratch& s, const Vector& z) {
+bool free_rows_hold(Scratch& s, const Eigen::SparseMatrix<double>& A, const Vector& z) {
   constexpr double kTolerance = 1e-9;
-  const auto nb = static_cast<int>(s.A.size());
   const Vector& v = s.x_v;
   const Vector& lambda = s.x_lambda;
   Vector& Av = s.Av;
   Av.resize(v.size());
-  for (int b = 0; b < nb; ++b) Av.segment<6>(6 * b) = s.A[b] * v.segment<6>(6 * b);
+  Av.noalias() = A * v;
   s.Jl.noalias() = s.Je.transpose() * lambda;
   s.Gz.noalias() = s.G.transpose() * z;
   const double scale =
@@ -135,25 +137,59 @@ bool reduce_with_joints(Scratch& s, lcp::LcpProblem& reduced) {
   return true;
 }
 
+// the same reduction with (v₀, λ₀) and the columns of (V, Λ) solved along the body tree
+// (equality_solve.hpp): H [v₀; λ₀] = [r; −b_e] and H [V_k; Λ_k] = [G_kᵀ; 0], the k-th row of G
+void reduce_by_tree(Scratch& s, lcp::LcpProblem& reduced) {
+  const auto nv = s.Je.cols(), ne = s.Je.rows(), m = s.G.rows();
+  s.v0.resize(nv);
+  s.lambda0.resize(ne);
+  s.minus_be = -s.be;
+  s.tree.solve(s.r, s.minus_be, s.v0, s.lambda0);
+  s.V.resize(nv, m);
+  s.Lambda.resize(ne, m);
+  s.zero_e.setZero(ne);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    auto V_k = s.V.col(k);
+    auto Lambda_k = s.Lambda.col(k);
+    s.tree.solve(s.G.row(k).transpose(), s.zero_e, V_k, Lambda_k);
+  }
+  reduced.M = s.S;
+  reduced.q = s.v;
+  if (m == 0) return;  // (Eigen's products must not see the empty blocks: see solve_blocks)
+  reduced.M.noalias() += s.G * s.V;
+  reduced.q.noalias() += s.G * s.v0;
+}
+
 // x = (v⁺, λ_e) from z
 void recover(const Scratch& s, const Vector& z, Vector& x) {
-  const auto nb = static_cast<int>(s.A.size());
-  const auto ne = s.Je.rows();
-  x.head(6 * nb) = s.v0;
-  x.head(6 * nb).noalias() += s.V * z;
+  const auto nv = s.v0.size(), ne = s.Je.rows();
+  x.head(nv) = s.v0;
+  x.head(nv).noalias() += s.V * z;
   x.tail(ne) = s.lambda0;
   x.tail(ne).noalias() += s.Lambda * z;
 }
 
 }  // namespace
 
-bool fits_small_island(const ConstraintSet& rows, const IslandInput& in) {
+namespace {
+
+// the dense reduction's limits (the tree's: fits_small_island)
+bool fits_dense(const ConstraintSet& rows, const IslandInput& in) {
   const auto nb = static_cast<int>(in.bodies.size());
   if (nb > kSmallIslandBodies) return false;
-  if (in.equalities.empty()) return false;  // a contact island (contact_island.hpp)
   if (static_cast<int>(in.equalities.size()) + island_lcp_size(rows, in) > kSmallIslandRows)
     return false;
   return is_block_diagonal(in.M_tilde);
+}
+
+}  // namespace
+
+bool fits_small_island(const ConstraintSet& rows, const IslandInput& in) {
+  if (in.equalities.empty()) return false;  // a contact island (contact_island.hpp)
+  if (static_cast<int>(in.bodies.size()) <= kTreeIslandBodies &&
+      island_lcp_size(rows, in) <= kSmallIslandRows)
+    return true;  // the tree's, if its body graph is a forest; else the dense reduction's
+  return fits_dense(rows, in);
 }
 
 std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const IslandInput& in,
@@ -177,12 +213,19 @@ bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
   DenseSink sink{s};
   island.emit(sink);
   s.r = in.momentum;
-  if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return false;  // general path
   IslandTimes times;
   times.assembly = seconds_since(start);
   const auto reduce_start = std::chrono::steady_clock::now();
   lcp::LcpProblem& reduced = s.reduced;
-  if (!reduce_with_joints(s, reduced)) return false;  // redundant joints: general path
+  if (s.tree.factor(rows, in.bodies, in.equalities, in.M_tilde) == EqualityTree::Status::factored) {
+    reduce_by_tree(s, reduced);
+  } else {
+    // a closed loop or dependent rows: the dense reduction's full-pivot LU of C, which hands
+    // dependent rows to the general path (its regularization layer)
+    if (!fits_dense(rows, in)) return false;
+    if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return false;  // general path
+    if (!reduce_with_joints(s, reduced)) return false;  // redundant joints: general path
+  }
   times.reduction = seconds_since(reduce_start);
   // an island of equalities alone (m = 0) is a linear system: its reduced LCP is empty and
   // solved by z = 0, with no call into Lemke's method
@@ -203,7 +246,7 @@ bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
   if (!x.allFinite()) return false;
   s.x_v = x.head(nv);
   s.x_lambda = x.tail(ne);
-  if (!free_rows_hold(s, z)) return false;
+  if (!free_rows_hold(s, in.M_tilde, z)) return false;
   island.output(x, result, out);
   times.verification += seconds_since(recover_start);
   out.times = times;

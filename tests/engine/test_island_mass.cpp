@@ -22,8 +22,10 @@ TEST_CASE("island_mass keeps the gradient entries between the island's bodies on
   }
   // a gradient coupling bodies 1–3 (same island) and 3–4 (4 is in another island), plus a
   // diagonal entry on 3: entries written by hand, so the expected M̃ is known entry by entry
-  std::vector<Eigen::Triplet<double>> t = {{6 * 1 + 3, 6 * 3 + 3, 0.25}, {6 * 3 + 3, 6 * 1 + 3, 0.25},
-                                           {6 * 3 + 4, 6 * 4 + 4, 7.0},  {6 * 4 + 4, 6 * 3 + 4, 7.0},
+  std::vector<Eigen::Triplet<double>> t = {{6 * 1 + 3, 6 * 3 + 3, 0.25},
+                                           {6 * 3 + 3, 6 * 1 + 3, 0.25},
+                                           {6 * 3 + 4, 6 * 4 + 4, 7.0},
+                                           {6 * 4 + 4, 6 * 3 + 4, 7.0},
                                            {6 * 3 + 5, 6 * 3 + 5, -0.5}};
   Eigen::SparseMatrix<double> gradient(30, 30);
   gradient.setFromTriplets(t.begin(), t.end());
@@ -31,10 +33,48 @@ TEST_CASE("island_mass keeps the gradient entries between the island's bodies on
   const Eigen::MatrixXd M = Eigen::MatrixXd(island_mass(set, island, &gradient));
   Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(12, 12);
   for (int k = 0; k < 2; ++k) {
-    expected.block<3, 3>(6 * k, 6 * k).setIdentity();                                  // inertia
+    expected.block<3, 3>(6 * k, 6 * k).setIdentity();  // inertia
     expected.block<3, 3>(6 * k + 3, 6 * k + 3) = (2.0 + 2 * k) * Eigen::Matrix3d::Identity();  // m
   }
   expected(3, 6 + 3) = expected(6 + 3, 3) = 0.25;
   expected(6 + 5, 6 + 5) += -0.5;
   CHECK((M - expected).cwiseAbs().maxCoeff() == 0.0);
+}
+
+TEST_CASE(
+    "island_mass in place stores the same entries as the triplet assembly, and reuses its "
+    "memory",
+    "[engine][islands]") {
+  RigidBodySet set;
+  for (int i = 0; i < 5; ++i) {
+    BodySettings s;
+    s.name = "b";
+    s.name += std::to_string(i);
+    s.mass = 1.0 + i;
+    set.add(make_rigid_body(s), Pose{}, Vec6::Zero());
+  }
+  // bodies 1–3 coupled, 3–4 across islands, a diagonal gradient entry on a mass entry (3, 3), one
+  // beside the mass block's nonzeros (rows 0–2 of body 3's translation columns), and an explicit
+  // zero: each stored as the triplet assembly stores it
+  std::vector<Eigen::Triplet<double>> t = {
+      {6 * 1 + 3, 6 * 3 + 3, 0.25}, {6 * 3 + 3, 6 * 1 + 3, 0.25},     {6 * 3 + 4, 6 * 4 + 4, 7.0},
+      {6 * 4 + 4, 6 * 3 + 4, 7.0},  {6 * 3 + 5, 6 * 3 + 5, -0.5},     {6 * 3 + 1, 6 * 3 + 4, 0.125},
+      {6 * 1 + 0, 6 * 3 + 0, 0.0},  {6 * 3 + 3, 6 * 3 + 3, 1.0 / 3.0}};
+  Eigen::SparseMatrix<double> gradient(30, 30);
+  gradient.setFromTriplets(t.begin(), t.end());
+  const std::vector<int> island = {1, 3};
+  const Eigen::SparseMatrix<double> expected = island_mass(set, island, &gradient);
+  Eigen::SparseMatrix<double> M;
+  for (int pass = 0; pass < 2; ++pass) {
+    island_mass(set, island, &gradient, M);
+    REQUIRE(M.isCompressed());
+    REQUIRE(M.nonZeros() == expected.nonZeros());
+    for (int k = 0; k <= M.cols(); ++k) CHECK(M.outerIndexPtr()[k] == expected.outerIndexPtr()[k]);
+    for (Eigen::Index k = 0; k < M.nonZeros(); ++k) {
+      CHECK(M.innerIndexPtr()[k] == expected.innerIndexPtr()[k]);
+      CHECK(M.valuePtr()[k] == expected.valuePtr()[k]);
+    }
+  }
+  // the entry on (3, 3) of body 3 (local 9, 9): mass 4 plus 1/3
+  CHECK(M.coeff(9, 9) == 4.0 + 1.0 / 3.0);
 }
