@@ -5,7 +5,6 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -14,29 +13,29 @@
 namespace pivot::lcp::detail {
 namespace {
 
-constexpr int kMax = kSmallLemkeMax;
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
-constexpr double kTiny = std::numeric_limits<double>::min();
+constexpr int kCapacity = kSmallLemkeMax;
+constexpr double kSmallEpsilon = std::numeric_limits<double>::epsilon();
+constexpr double kSmallTiny = std::numeric_limits<double>::min();
 
 // entries of M, q beyond 2^±this are left to the general path, which equilibrates them
-// (lemke.cpp's kExtremeExponent), and so are rows or columns of M spread beyond 2^40
-// (kWideSpreadExponent there)
-constexpr int kExtremeExponent = 500;
-constexpr int kWideSpreadExponent = 40;
+// (lemke.cpp's kSmallExtremeExponent), and so are rows or columns of M spread beyond 2^40
+// (kSmallWideSpreadExponent there)
+constexpr int kSmallExtremeExponent = 500;
+constexpr int kSmallWideSpreadExponent = 40;
 // the general path tries its early completion when z₀ ≤ 1e-8 of its start (lemke_path.hpp); the
 // small path leaves such a path to it with a margin of 10 for the rounding of z₀ in either form
-constexpr double kCompletionMargin = 1e-7;
+constexpr double kSmallCompletionMargin = 1e-7;
 // the share of ‖q‖∞ that z's rounding may move w by (residual.cpp: 100 n ε ‖z‖∞ max_i Σ_j |M_ij|)
-constexpr double kZRoundingFactor = 100.0;
+constexpr double kSmallZRoundingFactor = 100.0;
 
-using SmallMatrix =
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMax, kMax>;
-using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kMax, 1>;
+using BasisMatrix =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kCapacity, kCapacity>;
+using BasisVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kCapacity, 1>;
 
 // γ_m = m u / (1 − m u), u = ε/2: the relative error bound of a sum of m floating-point terms
 // (Higham 2002, "Accuracy and Stability of Numerical Algorithms", §3.1 Lemma 3.1 and eq. (3.4))
-double gamma(int m) {
-  const double mu = m * 0.5 * kEpsilon;
+double sum_error_bound(int m) {
+  const double mu = m * 0.5 * kSmallEpsilon;
   return mu / (1.0 - mu);
 }
 
@@ -48,7 +47,7 @@ double gamma(int m) {
 // exactly 0 where the revised form's compact rows (lemke_path.hpp) have no entry.
 class Tableau {
  public:
-  static constexpr int kWidth = 2 * kMax + 2;
+  static constexpr int kWidth = 2 * kCapacity + 2;
 
   Tableau(const DenseMatrix& M, const Vector& q, const double* d, int n) : n_(n) {
     const int width = 2 * n + 2;
@@ -94,19 +93,19 @@ class Tableau {
 
  private:
   int n_;
-  std::array<double, static_cast<std::size_t>(kMax) * kWidth> t_;
-  std::array<int, kMax> basic_{};
-  std::array<int, 2 * kMax + 1> row_of_{};
+  std::array<double, static_cast<std::size_t>(kCapacity) * kWidth> t_;
+  std::array<int, kCapacity> basic_;
+  std::array<int, 2 * kCapacity + 1> row_of_;
 };
 
 // The basis as the revised form keeps it (lemke_path.hpp): L, the rows whose w is nonbasic, and Z,
 // the basic z̃ (n stands for z₀), each in the order its four moves leave them, so that the final
 // basis block M(L, Z) is the general path's, row for row and column for column.
 struct BasisOrder {
-  std::array<int, kMax + 1> rows{}, cols{};
+  std::array<int, kCapacity + 1> rows, cols;  // the first k are set
   int k = 0;
 
-  static int find(const std::array<int, kMax + 1>& a, int k, int x) {
+  static int find(const std::array<int, kCapacity + 1>& a, int k, int x) {
     for (int i = 0; i < k; ++i)
       if (a[static_cast<std::size_t>(i)] == x) return i;
     return -1;
@@ -132,17 +131,20 @@ struct BasisOrder {
   }
 };
 
-// One pass over M and q: every entry finite, none beyond 2^±kExtremeExponent, rows and columns
-// not spread beyond 2^kWideSpreadExponent (lemke.cpp's needs_equilibration and validate)
+// One pass over M and q: every entry finite, none beyond 2^±kSmallExtremeExponent, rows and columns
+// not spread beyond 2^kSmallWideSpreadExponent (lemke.cpp's needs_equilibration and validate)
 bool plain_data(const DenseMatrix& M, const Vector& q, int n) {
-  const double big = std::ldexp(1.0, kExtremeExponent), small = std::ldexp(1.0, -kExtremeExponent);
+  const double big = std::ldexp(1.0, kSmallExtremeExponent),
+               small = std::ldexp(1.0, -kSmallExtremeExponent);
   const auto ordinary = [&](double x) {
     const double a = std::abs(x);
     return std::isfinite(a) && a <= big && (a == 0.0 || a >= small);
   };
   for (int i = 0; i < n; ++i)
     if (!ordinary(q(i))) return false;
-  std::array<double, kMax> row_max{}, col_max{};
+  std::array<double, kCapacity> row_max, col_max;
+  std::fill_n(row_max.begin(), n, 0.0);
+  std::fill_n(col_max.begin(), n, 0.0);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) {
       const double m = M(i, j);
@@ -151,12 +153,12 @@ bool plain_data(const DenseMatrix& M, const Vector& q, int n) {
       row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
       col_max[static_cast<std::size_t>(j)] = std::max(col_max[static_cast<std::size_t>(j)], a);
     }
-  const auto narrow = [n](const std::array<double, kMax>& maxima) {
+  const auto narrow = [n](const std::array<double, kCapacity>& maxima) {
     double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
     for (int i = 0; i < n; ++i)
       if (const double x = maxima[static_cast<std::size_t>(i)]; x > 0.0)
         lo = std::min(lo, x), hi = std::max(hi, x);
-    return !(hi > 0.0 && hi > lo * std::ldexp(1.0, kWideSpreadExponent));
+    return !(hi > 0.0 && hi > lo * std::ldexp(1.0, kSmallWideSpreadExponent));
   };
   return narrow(row_max) && narrow(col_max);
 }
@@ -177,7 +179,7 @@ int ratio_test(Tableau& T, const BasisOrder& order, int n, int e, double pivot_t
   if (!std::isfinite(dmax) || !std::isfinite(ymax) || !(dmax > 0.0)) return -1;
   const double dtol = pivot_tolerance * dmax;
   // candidate rows in the general path's order
-  std::array<int, kMax> rows{};
+  std::array<int, kCapacity> rows;  // the first `count` are set
   int count = 0;
   for (int b = 0; b < order.k; ++b) {
     const int c = order.cols[static_cast<std::size_t>(b)];
@@ -185,7 +187,7 @@ int ratio_test(Tableau& T, const BasisOrder& order, int n, int e, double pivot_t
   }
   for (int i = 0; i < n; ++i)
     if (T.row_of(i) >= 0) rows[static_cast<std::size_t>(count++)] = T.row_of(i);
-  std::array<double, kMax> ratio{};
+  std::array<double, kCapacity> ratio;
   double theta = std::numeric_limits<double>::infinity();
   for (int c = 0; c < count; ++c) {
     const int r = rows[static_cast<std::size_t>(c)];
@@ -196,8 +198,8 @@ int ratio_test(Tableau& T, const BasisOrder& order, int n, int e, double pivot_t
     theta = std::min(theta, ratio[static_cast<std::size_t>(c)]);
   }
   if (!std::isfinite(theta)) return -1;
-  const double tie = 1e-12 * std::max(theta, std::max(ymax, kTiny) / dmax);
-  std::array<int, kMax> ties{};
+  const double tie = 1e-12 * std::max(theta, std::max(ymax, kSmallTiny) / dmax);
+  std::array<int, kCapacity> ties;
   int tied = 0;
   for (int c = 0; c < count; ++c)
     if (ratio[static_cast<std::size_t>(c)] <= theta + tie) {
@@ -207,18 +209,22 @@ int ratio_test(Tableau& T, const BasisOrder& order, int n, int e, double pivot_t
     }
   if (tied == 1) return ties[0];
   // the lexicographic minimum of (B⁻¹)_r· / D_r over the tied rows
+  // max_col |T(r, col) / D_r| is max_col |T(r, col)| / D_r, bit for bit (a correctly rounded
+  // division is monotone), at one division per row
   double scale = 0.0;
   for (int c = 0; c < tied; ++c) {
     const int r = ties[static_cast<std::size_t>(c)];
-    const double rate = T.entry(r, e);
-    for (int col = 0; col < n; ++col) scale = std::max(scale, std::abs(T.entry(r, col) / rate));
+    double largest = 0.0;
+    for (int col = 0; col < n; ++col) largest = std::max(largest, std::abs(T.entry(r, col)));
+    scale = std::max(scale, largest / T.entry(r, e));
   }
-  const double eq_tol = 1e-12 * std::max(scale, kTiny);
+  const double eq_tol = 1e-12 * std::max(scale, kSmallTiny);
   int best = ties[0];
   for (int c = 1; c < tied; ++c) {
     const int r = ties[static_cast<std::size_t>(c)];
     const double rate_r = T.entry(r, e), rate_best = T.entry(best, e);
     for (int col = 0; col < n; ++col) {
+      if (T.entry(r, col) == 0.0 && T.entry(best, col) == 0.0) continue;  // both quotients 0
       const double a = T.entry(r, col) / rate_r, b = T.entry(best, col) / rate_best;
       if (std::abs(a - b) <= eq_tol) continue;
       if (a < b) best = r;
@@ -236,13 +242,13 @@ void basis_solution(const DenseMatrix& M, const Vector& q, const BasisOrder& ord
   z.setZero();
   const int k = order.k;
   if (k == 0) return;
-  SmallMatrix A(k, k);
-  SmallVector rhs(k), zz(k), product(k), residual(k);
+  BasisMatrix A(k, k);
+  BasisVector rhs(k), zz(k), product(k), residual(k);
   for (int b = 0; b < k; ++b)
     for (int a = 0; a < k; ++a)
       A(a, b) = M(order.rows[static_cast<std::size_t>(a)], order.cols[static_cast<std::size_t>(b)]);
   for (int a = 0; a < k; ++a) rhs(a) = -q(order.rows[static_cast<std::size_t>(a)]);
-  const Eigen::PartialPivLU<SmallMatrix> lu(A);
+  const Eigen::PartialPivLU<BasisMatrix> lu(A);
   zz = lu.solve(rhs);
   Eigen::Map<Eigen::VectorXd>(product.data(), k).noalias() =
       Eigen::Map<const Eigen::MatrixXd>(A.data(), k, k) *
@@ -282,7 +288,7 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
   const auto n = static_cast<int>(q.size());
   bounds = LcpResiduals{};
   if (z.size() != n || w.size() != n || M.rows() != n || M.cols() != n) return false;
-  const double g = gamma(n + 1);
+  const double g = sum_error_bound(n + 1);
   const double tau = (tolerance * (1.0 - g) - 2.0 * g) / (1.0 + g);
   if (!(tau > 0.0)) return false;
   // z ≥ 0 and within 2^±400 where nonzero: with the data within 2^±500, no term underflows or
@@ -296,8 +302,9 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
   }
   // s_i and Σ_j |M_ij| in one pass over the columns (the latter over every column: the check's
   // rounding share)
-  std::array<double, kMax> s{}, abs_row{};
-  if (n > kMax) return false;
+  if (n > kCapacity) return false;
+  std::array<double, kCapacity> s, abs_row;
+  std::fill_n(abs_row.begin(), n, 0.0);
   for (int i = 0; i < n; ++i) s[static_cast<std::size_t>(i)] = std::abs(q(i));
   for (int j = 0; j < n; ++j) {
     const double zj = z(j);
@@ -322,7 +329,7 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
   // the check's rounding share, 100 n ε ‖z‖∞ max_i Σ_j |M_ij| / ‖q‖∞, must stay below its limit
   // with the same margin for the rounding of the sums
   const double q_norm = q.lpNorm<Eigen::Infinity>();
-  const double rounding_in_w = kZRoundingFactor * n * kEpsilon * z_norm * row_norm;
+  const double rounding_in_w = kSmallZRoundingFactor * n * kSmallEpsilon * z_norm * row_norm;
   bounds.rounding_share = rounding_in_w == 0.0 ? 0.0
                           : q_norm > 0.0       ? rounding_in_w / q_norm
                                                : std::numeric_limits<double>::infinity();
@@ -333,13 +340,13 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
 bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions& options,
                        LcpResult& result) {
   const auto n = static_cast<int>(q.size());
-  if (n < 1 || n > kMax || M.rows() != n || M.cols() != n) return false;
+  if (n < 1 || n > kCapacity || M.rows() != n || M.cols() != n) return false;
   if (options.max_pivots < 0 || options.refactor_interval < 1 || !(options.pivot_tolerance >= 0) ||
       !(options.residual_tolerance > 0))
     return false;
-  std::array<double, kMax> d{};
+  std::array<double, kCapacity> d;
   if (options.covering.size() == 0) {
-    d.fill(1.0);
+    std::fill_n(d.begin(), n, 1.0);
   } else {
     if (options.covering.size() != n) return false;
     for (int i = 0; i < n; ++i) {
@@ -385,7 +392,7 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
     if (pivots >= budget) return false;
     if (options.interrupted && pivots % 64 == 63 && options.interrupted()) return false;
     if (const int z0_row = T.row_of(2 * n);
-        z0_row >= 0 && !(T.value(z0_row) > kCompletionMargin * z0_start))
+        z0_row >= 0 && !(T.value(z0_row) > kSmallCompletionMargin * z0_start))
       return false;
     const int r = ratio_test(T, order, n, entering, options.pivot_tolerance);
     if (r < 0) return false;
@@ -409,8 +416,6 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   result.z.resize(n);
   basis_solution(M, q, order, result.z);
   if (!result.z.allFinite()) return false;
-  const auto check_start = std::chrono::steady_clock::now();
-  result.w.resize(n);
   result.w = M * result.z + q;  // measure_residuals' expression: the same bits
   const bool certified =
       certify_answer(M, q, result.z, result.w, options.residual_tolerance, result.residuals);
@@ -419,8 +424,6 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   // debug builds judge every certified answer by the full check too
   if (!(measure_residuals(M, q, result.z).worst() <= options.residual_tolerance)) return false;
 #endif
-  result.check_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - check_start).count();
   for (int b = 0; b < order.k; ++b)
     result.active_set.push_back(order.cols[static_cast<std::size_t>(b)]);
   std::sort(result.active_set.begin(), result.active_set.end());
