@@ -320,15 +320,19 @@ LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions&
 
 }  // namespace
 
-LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
+void solve_lemke(const LcpProblem& problem, const LemkeOptions& options, LcpResult& result) {
   // a small dense problem is tried on the small path first (small_lemke.hpp); whatever it
   // declines is solved by the general path from the start
   const auto start = std::chrono::steady_clock::now();
-  LcpResult result;
   if (problem.q.size() > kSmallLemkeMax ||
       !solve_small_lemke(problem.M, problem.q, options, result))
     result = solve_scale_free(problem.M, problem.q, options);
   result.seconds = seconds_since(start);
+}
+
+LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
+  LcpResult result;
+  solve_lemke(problem, options, result);
   return result;
 }
 

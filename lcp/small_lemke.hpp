@@ -22,21 +22,22 @@ namespace pivot::lcp::detail {
 inline constexpr int kSmallLemkeMax = 32;
 
 /// Solves (M, q), n ≤ kSmallLemkeMax, on the stack: true when `result` holds the answer (the
-/// trivial z = 0 for q ≥ 0, or a `solved` accepted by certify_answer()); false when the general
-/// path must decide, and then `result` is unspecified. Allocates nothing but result's z, w and
-/// active set (reused when they have the capacity).
+/// trivial z = 0 for q ≥ 0, or a `solved` accepted by certify_answer(), or when it cannot accept,
+/// by the general path's judgement of the same z, judge() in active_set.hpp); false when the
+/// general path must decide, and then `result` is unspecified. Allocates nothing but result's z,
+/// w and active set (reused when they have the capacity) unless the full check runs.
 bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions& options,
                        LcpResult& result);
 
 /// The certificate of an answer z with w = M z + q (as computed by `M * z + q`): true only when
 /// measure_residuals(M, q, z).worst() ≤ tolerance is implied, whatever the summation order of
-/// either computation. It asks z_i ≥ 0 for every i, w_i ≥ −τ s_i for every i, |w_i| ≤ τ s_i where
-/// z_i > 0 (a complementary basis: z off the basis is exactly 0, and w on it is the basis solve's
-/// residual), and the check's rounding share below its limit with the same margin, where
+/// either computation. It asks z_i ≥ −τ ‖z‖∞ for every i, w_i ≥ −τ s_i for every i, |w_i| ≤ τ s_i
+/// where z_i ≠ 0 (a complementary basis: z off the basis is exactly 0, and w on it is the basis
+/// solve's residual), and the check's rounding share below its limit with the same margin, where
 /// s_i = |q_i| + Σ_j |M_ij z_j| and τ the tolerance less the rounding of w and s (see
-/// small_lemke.cpp). One pass over the columns of M where z ≠ 0. `bounds` receives the
-/// certificate's own measures (min_z = 0, min_w, max_complementarity, rounding_share), each at
-/// least the check's up to that rounding.
+/// small_lemke.cpp). One pass over M. `bounds` receives the certificate's own measures (min_z,
+/// min_w, max_complementarity, rounding_share), each no better than the check's up to that
+/// rounding.
 bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, const Vector& w,
                     double tolerance, LcpResiduals& bounds);
 

@@ -159,7 +159,7 @@ void exercise(const LcpProblem& p, std::mt19937_64& rng, Tally& tally, long& sam
     CHECK(measure_residuals(p.M, p.q, small.z).worst() <= kDefaultResidualTolerance);
     CHECK(general.ok());
     ++both;
-    if (same_bits(small.z, general.z)) ++same;
+    if (same_bits(small.z, general.z) && same_bits(small.w, general.w)) ++same;
   }
   if (general.ok()) {
     LcpResiduals bounds;
@@ -236,7 +236,15 @@ TEST_CASE("small Lemke: an answer off by more than the tolerance is not certifie
     CHECK(certified == (off < 1e-9));
     CHECK((measure_residuals(M, q, z).worst() <= 1e-9) == (off < 1e-9));
   }
-  // z < 0 anywhere: never
-  const Eigen::VectorXd z = Eigen::Vector2d(-1e-300, 2.0);
+  // a z_i below −1e-9 ‖z‖∞: never (here also w₀ = −1.1)
+  const Eigen::VectorXd z = Eigen::Vector2d(-0.1, 2.0);
   CHECK_FALSE(detail::certify_answer(M, q, z, Eigen::VectorXd(M * z + q), 1e-9, bounds));
+  // a rounding-level negative z_i whose row's w is 0 to rounding: accepted (by both). M = [1 1;
+  // 0 1], q = (−2, −2), z = (−1e-17, 2): w = (−1e-17 + 2 − 2, 2 − 2) = (0, 0) in floating point
+  Eigen::MatrixXd M1(2, 2);
+  M1 << 1.0, 1.0, 0.0, 1.0;
+  const Eigen::VectorXd q1 = Eigen::Vector2d(-2.0, -2.0);
+  const Eigen::VectorXd z1 = Eigen::Vector2d(-1e-17, 2.0);
+  CHECK(detail::certify_answer(M1, q1, z1, Eigen::VectorXd(M1 * z1 + q1), 1e-9, bounds));
+  CHECK(measure_residuals(M1, q1, z1).worst() <= 1e-9);
 }
