@@ -81,6 +81,9 @@ struct LcpResult {
   /// (solve_policy.hpp); −1 when no attempt along Lemke's path ran or none succeeded (the
   /// trivial and warm starts, and every failure). attempt_name() says it in words.
   int attempt = -1;
+  /// of the answer, by measure_residuals(); for an answer that the certificate accepted
+  /// (docs/lcp.md, "Small problems"), the certificate's own measures, each no better than the
+  /// check's
   LcpResiduals residuals;
   /// the active set of the answer: indices i with z_i basic, ascending; pass it back as the
   /// warm start of the next, similar problem
@@ -88,9 +91,11 @@ struct LcpResult {
   /// solved on the problem equilibrated by powers of two (docs/lcp.md, "Scaling"): z and w are
   /// the original problem's, `residuals` the scaled problem's
   bool equilibrated = false;
-  std::string message;         ///< why, when not solved
-  double seconds = 0.0;        ///< wall time of the whole solve, s
-  double check_seconds = 0.0;  ///< of which in the residual checks of candidate answers, s
+  std::string message;   ///< why, when not solved
+  double seconds = 0.0;  ///< wall time of the whole solve, s
+  /// of which in the residual checks of candidate answers, s (the small path's certificate is
+  /// not timed apart: 0 when it accepted)
+  double check_seconds = 0.0;
   [[nodiscard]] bool ok() const { return status == LcpStatus::solved; }
 };
 

@@ -16,6 +16,7 @@
 #include "pivot/lcp/lemke_path.hpp"
 #include "pivot/lcp/matrix_access.hpp"
 #include "pivot/lcp/psd_lcp.hpp"
+#include "pivot/lcp/small_lemke.hpp"
 #include "pivot/lcp/solve_policy.hpp"
 
 namespace pivot::lcp {
@@ -319,7 +320,23 @@ LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions&
 
 }  // namespace
 
+void solve_lemke(const LcpProblem& problem, const LemkeOptions& options, LcpResult& result) {
+  // a small dense problem is tried on the small path first (small_lemke.hpp); whatever it
+  // declines is solved by the general path from the start
+  const auto start = std::chrono::steady_clock::now();
+  if (problem.q.size() > kSmallLemkeMax ||
+      !solve_small_lemke(problem.M, problem.q, options, result))
+    result = solve_scale_free(problem.M, problem.q, options);
+  result.seconds = seconds_since(start);
+}
+
 LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
+  LcpResult result;
+  solve_lemke(problem, options, result);
+  return result;
+}
+
+LcpResult detail::solve_lemke_general(const LcpProblem& problem, const LemkeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   LcpResult result = solve_scale_free(problem.M, problem.q, options);
   result.seconds = seconds_since(start);

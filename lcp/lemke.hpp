@@ -67,6 +67,10 @@ struct LemkeOptions {
 
 /// solve w = M z + q, z ≥ 0, w ≥ 0, zᵀw = 0
 [[nodiscard]] LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options = {});
+/// the same, answered in `result`, whose vectors' storage is reused: a dense problem of n ≤ 32
+/// that the small path answers (docs/lcp.md, "Small problems") allocates nothing once `result`
+/// has held an answer of that size
+void solve_lemke(const LcpProblem& problem, const LemkeOptions& options, LcpResult& result);
 /// the same for a sparse M, read in its sparse storage when at most 25 % of its n² entries are
 /// stored (the reduced LCPs of contact islands: a column operation costs O(nnz) instead of O(n),
 /// and no n × n matrix is formed); a fuller M is expanded to dense storage once. Only the basis
