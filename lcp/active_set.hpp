@@ -82,7 +82,7 @@ bool solve_active_set(const Matrix& M, const Vector& q, const std::vector<int>& 
   z = Vector::Zero(n);
   if (k == 0) return true;
   std::vector<int> position(static_cast<std::size_t>(n), -1);
-  const DenseMatrix A = access::gather_block(M, active, active, position);
+  const DenseMatrix A = detail::access::gather_block(M, active, active, position);
   Vector rhs(k), zz(k);
   for (Eigen::Index a = 0; a < k; ++a) {
     rhs(a) = -q(active[a]);

@@ -36,7 +36,7 @@ template <typename Matrix>
 Equilibration balance(const Matrix& M, const Vector& q) {
   const auto n = static_cast<std::size_t>(q.size());
   std::vector<LogEntry> entries;
-  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+  detail::access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
     entries.push_back({static_cast<std::size_t>(i), static_cast<std::size_t>(j), log2_of(m)});
   });
   for (std::size_t i = 0; i < n; ++i)

@@ -45,9 +45,9 @@ double LcpResiduals::worst() const {
 bool LcpResiduals::verifiable() const { return rounding_share <= kMaxRoundingShare; }
 
 const char* attempt_name(const LcpResult& result) {
-  if (result.attempt < 0 || result.attempt >= static_cast<int>(kLemkeAttempts.size()))
+  if (result.attempt < 0 || result.attempt >= static_cast<int>(detail::kLemkeAttempts.size()))
     return "none";
-  return kLemkeAttempts[static_cast<std::size_t>(result.attempt)].name;
+  return detail::kLemkeAttempts[static_cast<std::size_t>(result.attempt)].name;
 }
 
 }  // namespace pivot::lcp

@@ -82,7 +82,7 @@ LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& optio
   const int max_pivots = options.max_pivots > 0 ? options.max_pivots : 100 * n + 1000;
   result.path = StartPath::lemke;
   // the attempts of the retry policy, in order (solve_policy.hpp)
-  const double m_norm = access::max_row_abs_sum(M);
+  const double m_norm = detail::access::max_row_abs_sum(M);
   const bool warm_path = options.warm_start && valid_active_set(*options.warm_start, n);
   Vector spread = d;
   for (int i = 0; i < n; ++i)
@@ -99,15 +99,15 @@ LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& optio
   bool interrupted = false;
   LcpStatus last = LcpStatus::ray_termination;
   Matrix regularized;
-  for (std::size_t index = 0; index < kLemkeAttempts.size(); ++index) {
-    const LemkeAttempt& attempt = kLemkeAttempts[index];
+  for (std::size_t index = 0; index < detail::kLemkeAttempts.size(); ++index) {
+    const detail::LemkeAttempt& attempt = detail::kLemkeAttempts[index];
     if (attempt.from_warm_start && !warm_path) continue;
     if (options.interrupted && options.interrupted()) {
       interrupted = true;
       break;
     }
     const double regularization = attempt.regularization * m_norm;
-    if (regularization > 0.0) regularized = access::plus_diagonal(M, regularization);
+    if (regularization > 0.0) regularized = detail::access::plus_diagonal(M, regularization);
     const Matrix& M_used = regularization > 0.0 ? regularized : M;
     LemkeOptions tuned = options;
     tuned.pivot_tolerance =
@@ -209,9 +209,9 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
       !(q.minCoeff() < 0.0))
     return solve_from(M, q, options);
   using Sub = std::conditional_t<std::is_same_v<Matrix, DenseMatrix>, LcpProblem, SparseLcpProblem>;
-  PsdLcpOptions psd;
+  detail::PsdLcpOptions psd;
   psd.max_iterations = options.max_pivots;  // max_pivots bounds the crash's pivots and Lemke's
-  const LcpResult crash = solve_psd_lcp(Sub{access::principal_block(M, rows), q(rows), {}}, psd);
+  const LcpResult crash = detail::solve_psd_lcp(Sub{detail::access::principal_block(M, rows), q(rows), {}}, psd);
   if (options.max_pivots > 0 && crash.pivots >= options.max_pivots) {
     LcpResult result;
     result.status = LcpStatus::pivot_limit;
@@ -278,7 +278,7 @@ bool needs_equilibration(const Matrix& M, const Vector& q) {
   thread_local std::vector<double> row_max, col_max;
   row_max.assign(n, 0.0);
   col_max.assign(n, 0.0);
-  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+  detail::access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
     check(m);
     const double a = std::abs(m);
     if (!std::isfinite(a)) return;

@@ -152,7 +152,7 @@ class LemkeSolver {
   // the covering vector of run_from(α): d = e_ᾱ − M(·, α) 1
   static Vector warm_covering(const Matrix& M, const std::vector<int>& alpha) {
     Vector d = Vector::Zero(M.rows());
-    for (int j : alpha) access::add_column(M, j, -1.0, d);
+    for (int j : alpha) detail::access::add_column(M, j, -1.0, d);
     std::vector<bool> in(static_cast<std::size_t>(M.rows()), false);
     for (int j : alpha) in[static_cast<std::size_t>(j)] = true;
     for (Eigen::Index i = 0; i < d.size(); ++i)
@@ -283,7 +283,7 @@ class LemkeSolver {
   static constexpr double kCompletionRatio = 1e-8;
   int k() const { return static_cast<int>(cols_.size()); }
   // M̃(i, j): column n is the covering vector
-  double Mt(int i, int j) const { return j < n_ ? access::entry(M_, i, j) : d_(i); }
+  double Mt(int i, int j) const { return j < n_ ? detail::access::entry(M_, i, j) : d_(i); }
 
   // A = M̃(L, Z), and rhs = −q_L
   DenseMatrix basis_block(Vector& rhs) {
@@ -291,7 +291,7 @@ class LemkeSolver {
     const int z0 = pos_col_[n_];
     std::vector<int> cols = cols_;
     if (z0 >= 0) cols[z0] = 0;  // a stand-in column of M, replaced by d_L below
-    DenseMatrix A = access::gather_block(M_, rows_, cols, position_);
+    DenseMatrix A = detail::access::gather_block(M_, rows_, cols, position_);
     for (int a = 0; a < kk; ++a) {
       rhs(a) = -q_(rows_[a]);
       if (z0 >= 0) A(a, z0) = d_(rows_[a]);
@@ -330,7 +330,7 @@ class LemkeSolver {
   template <typename Out>
   void column_at_rows(int j, Out&& out) const {
     if (j < n_) {
-      access::gather_column(M_, j, rows_, pos_row_, out);
+      detail::access::gather_column(M_, j, rows_, pos_row_, out);
     } else {
       for (int a = 0; a < k(); ++a) out(a) = d_(rows_[a]);
     }
@@ -340,7 +340,7 @@ class LemkeSolver {
   void add_column(int j, double s, Vector& out, bool assign) const {
     if (assign) out.setZero();
     if (j < n_)
-      access::add_column(M_, j, s, out);
+      detail::access::add_column(M_, j, s, out);
     else
       out.noalias() += s * d_;
   }
@@ -605,7 +605,7 @@ class LemkeSolver {
   std::vector<int> cols_;      // Z: basic z̃ indices by position (n is z₀)
   std::vector<int> pos_row_;   // position of row i in L, or −1 (w_i basic)
   std::vector<int> pos_col_;   // position of z̃_j in Z, or −1
-  std::vector<int> position_;  // scratch of access::gather_block, all −1
+  std::vector<int> position_;  // scratch of detail::access::gather_block, all −1
   Vector wval_, zval_;         // basic values: w by row, z̃ by position
   Vector dz_, dw_, work_, work2_, gather_;
   struct Candidate {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace pivot::lcp::access {
+namespace pivot::lcp::detail::access {
 
 DenseMatrix gather_block(const DenseMatrix& M, const std::vector<int>& rows,
                          const std::vector<int>& cols, std::vector<int>& /*position*/) {
@@ -74,4 +74,4 @@ SparseMatrix plus_diagonal(const SparseMatrix& M, double delta) {
   return out;
 }
 
-}  // namespace pivot::lcp::access
+}  // namespace pivot::lcp::detail::access

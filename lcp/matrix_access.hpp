@@ -10,7 +10,7 @@
 
 #include "pivot/lcp/lcp_problem.hpp"
 
-namespace pivot::lcp::access {
+namespace pivot::lcp::detail::access {
 
 inline double entry(const DenseMatrix& M, Eigen::Index i, Eigen::Index j) {
   return M(i, j);
@@ -75,4 +75,4 @@ double max_row_abs_sum(const SparseMatrix& M);
 DenseMatrix plus_diagonal(const DenseMatrix& M, double delta);
 SparseMatrix plus_diagonal(const SparseMatrix& M, double delta);
 
-}  // namespace pivot::lcp::access
+}  // namespace pivot::lcp::detail::access

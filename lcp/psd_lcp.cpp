@@ -13,7 +13,7 @@
 #include "pivot/lcp/active_set.hpp"
 #include "pivot/lcp/matrix_access.hpp"
 
-namespace pivot::lcp {
+namespace pivot::lcp::detail {
 namespace {
 
 using detail::judge;
@@ -163,13 +163,13 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
   GrowingCholesky chol;
   auto column_on_P = [&](int j) {
     Vector column = Vector::Zero(static_cast<Eigen::Index>(P.size()));
-    access::gather_column(M, j, P, position, column);
+    detail::access::gather_column(M, j, P, position, column);
     return column;
   };
   // y = L⁻¹ (−q_P), kept with L: an added index extends it by one entry, a drop recomputes it
   Vector y;
   auto add = [&](int j) {
-    if (!chol.append(column_on_P(j), access::entry(M, j, j))) return false;
+    if (!chol.append(column_on_P(j), detail::access::entry(M, j, j))) return false;
     position[j] = static_cast<int>(P.size());
     P.push_back(j);
     chol.extend_forward(y, -q(j));
@@ -293,8 +293,8 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
     scale.setZero();
     for (int i = 0; i < n; ++i) {
       if (z(i) == 0.0) continue;
-      access::add_column(M, i, z(i), w);
-      access::add_column(abs_M, i, std::max(z(i), 0.0), scale);
+      detail::access::add_column(M, i, z(i), w);
+      detail::access::add_column(abs_M, i, std::max(z(i), 0.0), scale);
     }
     w += q;
     negative = kNegative * (scale + abs_q);
@@ -348,4 +348,4 @@ LcpResult solve_psd_lcp(const SparseLcpProblem& problem, const PsdLcpOptions& op
   return timed_solve(problem, options);
 }
 
-}  // namespace pivot::lcp
+}  // namespace pivot::lcp::detail

@@ -33,7 +33,7 @@
 #include "pivot/lcp/lcp_result.hpp"
 #include "pivot/lcp/residual.hpp"
 
-namespace pivot::lcp {
+namespace pivot::lcp::detail {
 
 struct PsdLcpOptions {
   /// outer iterations (indices added); 0 means automatic: 3 n + 10
@@ -54,4 +54,4 @@ struct PsdLcpOptions {
 [[nodiscard]] LcpResult solve_psd_lcp(const SparseLcpProblem& problem,
                                       const PsdLcpOptions& options = {});
 
-}  // namespace pivot::lcp
+}  // namespace pivot::lcp::detail

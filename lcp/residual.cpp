@@ -46,7 +46,7 @@ struct RowSums {
 
 template <typename Matrix>
 void add_box_sums(const Matrix& M, const Vector& z, const ZBox& box, RowSums& s) {
-  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+  detail::access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
     const double lo = m * box.lo(j), hi = m * box.hi(j);
     s.lower(i) += std::min(lo, hi);
     s.upper(i) += std::max(lo, hi);
@@ -176,14 +176,14 @@ bool judged_rows_consistent(const Matrix& M, const Vector& q, const Vector& z, Z
   // step
   const std::size_t n = judged.size();
   std::vector<std::size_t> start(n + 1, 0);
-  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index, double) {
+  detail::access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index, double) {
     if (judged[static_cast<std::size_t>(i)]) ++start[static_cast<std::size_t>(i) + 1];
   });
   for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
   if (start[n] == 0) return true;
   std::vector<Entry> entries(start[n]);
   std::vector<std::size_t> fill(start.begin(), start.end() - 1);
-  access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+  detail::access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
     const auto row = static_cast<std::size_t>(i);
     if (judged[row]) entries[fill[row]++] = {i, j, m};
   });
@@ -328,7 +328,7 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     r.min_z = quotient(std::min(0.0, z.minCoeff()), z_scale);
     thread_local std::vector<double> row_share;
     row_share.assign(static_cast<std::size_t>(n), 0.0);
-    access::for_each_nonzero(M, [&](Eigen::Index k, Eigen::Index i, double m) {
+    detail::access::for_each_nonzero(M, [&](Eigen::Index k, Eigen::Index i, double m) {
       const double zi = std::abs(z(i));
       if (zi <= delta || w_scale(k) <= eta) return;
       const double share = quotient(std::abs(m) * zi, w_scale(k));

@@ -21,7 +21,7 @@
 #include <array>
 #include <limits>
 
-namespace pivot::lcp {
+namespace pivot::lcp::detail {
 
 /// one attempt of the policy; the pivot tolerance used is
 /// min(options.pivot_tolerance × multiply / divide, cap)
@@ -56,4 +56,4 @@ inline constexpr std::array<LemkeAttempt, 10> kLemkeAttempts = {{
      .spread_covering = true},
 }};
 
-}  // namespace pivot::lcp
+}  // namespace pivot::lcp::detail

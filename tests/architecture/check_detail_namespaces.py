@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Internal headers declare into a detail namespace (docs/architecture.md, "Public boundary").
+"""Internal headers declare into a detail namespace (docs/architecture.md, "How the build keeps the graph").
 
 Usage: check_detail_namespaces.py SOURCE_DIR PUBLIC
 PUBLIC lists the installed headers as "module:header,header|module:...", as the build's

@@ -214,8 +214,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (kind == Kind::gram_plus_identity) {
     pivot::lcp::LcpResult psd;
     try {
-      psd = sparse ? pivot::lcp::solve_psd_lcp(pivot::lcp::SparseLcpProblem{M.sparseView(), q, "fuzz"})
-                   : pivot::lcp::solve_psd_lcp(pivot::lcp::LcpProblem{M, q, "fuzz"});
+      psd = sparse ? pivot::lcp::detail::solve_psd_lcp(pivot::lcp::SparseLcpProblem{M.sparseView(), q, "fuzz"})
+                   : pivot::lcp::detail::solve_psd_lcp(pivot::lcp::LcpProblem{M, q, "fuzz"});
     } catch (const std::exception& e) {
       pivot::fuzz::finding(std::string("solve_psd_lcp threw: ") + e.what() + "; " + describe(M, q));
     }

@@ -14,6 +14,9 @@
 #include "pivot/lcp/residual.hpp"
 #include "lcp_test_support.hpp"
 
+// the internal components under test
+using namespace pivot::lcp::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot::lcp;
 using namespace pivot::test;
 

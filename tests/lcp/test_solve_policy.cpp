@@ -11,6 +11,9 @@
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/solve_policy.hpp"
 
+// the internal components under test
+using namespace pivot::lcp::detail;  // NOLINT(google-build-using-namespace)
+
 using namespace pivot::lcp;
 using namespace pivot::test;
 
