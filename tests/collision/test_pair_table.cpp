@@ -9,9 +9,6 @@
 #include "pivot/collision/manifold.hpp"
 #include "pivot/collision/pair_table.hpp"
 
-// the internal components under test
-using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
-
 using namespace pivot;
 using namespace pivot::detail;
 

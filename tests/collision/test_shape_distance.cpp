@@ -24,9 +24,6 @@
 
 #include "support/box_mesh.hpp"
 
-// the internal components under test
-using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
-
 using namespace pivot;
 using namespace pivot::detail;
 

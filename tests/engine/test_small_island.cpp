@@ -17,9 +17,6 @@
 #include "pivot/engine/small_island.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
 
-// the internal components under test
-using namespace pivot::detail;  // NOLINT(google-build-using-namespace)
-
 using namespace pivot;
 using namespace pivot::detail;
 
