@@ -151,7 +151,8 @@ struct CollisionWorld::Impl {
         auto box = std::make_unique<btBoxShape>(to_bt(shape.half_extents));
         box->setMargin(0.0);  // keeps the full half extents, sharp corners
         box->initializePolyhedralFeatures();
-        part.polytope = std::make_shared<detail::Polytope>(detail::make_box_polytope(shape.half_extents));
+        part.polytope =
+            std::make_shared<detail::Polytope>(detail::make_box_polytope(shape.half_extents));
         part.scale = shape.half_extents.norm();
         bt = own(std::move(box));
         break;
@@ -258,7 +259,7 @@ struct CollisionWorld::Impl {
   // ---- narrow phase between two parts; normals from B to A ----
 
   std::optional<detail::ContactPoint> gjk(const btCollisionShape* a, const btTransform& ta,
-                                  const btCollisionShape* b, const btTransform& tb) {
+                                          const btCollisionShape* b, const btTransform& tb) {
     // the solvers' state is local: pairs may run on several threads (runs_in_parallel)
     btVoronoiSimplexSolver simplex;
     btGjkEpaPenetrationDepthSolver epa;
@@ -289,8 +290,8 @@ struct CollisionWorld::Impl {
   ///  - a contact at an edge between coplanar (or concave) triangles, or at a vertex inside a
   ///    flat patch, is dropped: the neighbour's face contact holds the true normal.
   std::vector<detail::ContactPoint> against_mesh(const Part& A, const btCollisionObject* objA,
-                                         const Part& B, const btCollisionObject* objB,
-                                         double margin) {
+                                                 const Part& B, const btCollisionObject* objB,
+                                                 double margin) {
     struct Collector final : btManifoldResult {
       using btManifoldResult::btManifoldResult;
       std::vector<std::pair<int, detail::ContactPoint>> points;  // (triangle, contact)
@@ -382,8 +383,8 @@ struct CollisionWorld::Impl {
       for (const int k : mesh.t[ti])
         loop.push_back(B.R * mesh.v[static_cast<std::size_t>(k)] + B.p);
       const double d = n_T.dot(loop[0]);
-      for (const Vec3& p :
-           detail::clip_to_face(detail::incident_face(*A.polytope, A.R, A.p, n_T), loop, n_T, tol)) {
+      for (const Vec3& p : detail::clip_to_face(detail::incident_face(*A.polytope, A.R, A.p, n_T),
+                                                loop, n_T, tol)) {
         const detail::ContactPoint c = point_plane_contact(p, n_T, d);
         if (c.gap <= margin) add(c);
       }
@@ -403,9 +404,10 @@ struct CollisionWorld::Impl {
       if (!c || c->gap > margin) continue;
       // the end sphere's point must be on the capsule (its outer half), not deep inside it
       if ((-c->n_BA_W).dot(sign * axis) < -0.25) continue;
-      append_unless_near(out, *c, [&](const detail::ContactPoint& o, const detail::ContactPoint& x) {
-        return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
-      });
+      append_unless_near(out, *c,
+                         [&](const detail::ContactPoint& o, const detail::ContactPoint& x) {
+                           return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
+                         });
     }
     return out;
   }
@@ -413,8 +415,8 @@ struct CollisionWorld::Impl {
   /// capsule part A against mesh part B: the mesh query, and the end spheres, so that a
   /// capsule lying on a mesh rests on both ends
   std::vector<detail::ContactPoint> capsule_mesh(const Part& A, const btCollisionObject* objA,
-                                         const Part& B, const btCollisionObject* objB,
-                                         double margin) {
+                                                 const Part& B, const btCollisionObject* objB,
+                                                 double margin) {
     std::vector<detail::ContactPoint> out = against_mesh(A, objA, B, objB, margin);
     // a capsule also tests its end spheres, so that lying on a mesh it rests on both ends
     btSphereShape ball(A.shape->radius);
@@ -425,9 +427,10 @@ struct CollisionWorld::Impl {
       end.T = to_bt(A.R, end.p);
       for (const detail::ContactPoint& c : against_mesh(end, objA, B, objB, margin)) {
         if ((-c.n_BA_W).dot(sign * A.R.col(2)) < -0.25) continue;  // deep inside the capsule
-        append_unless_near(out, c, [&](const detail::ContactPoint& o, const detail::ContactPoint& x) {
-          return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
-        });
+        append_unless_near(out, c,
+                           [&](const detail::ContactPoint& o, const detail::ContactPoint& x) {
+                             return (o.p_WCa - x.p_WCa).norm() < 1e-6 * A.scale;
+                           });
       }
     }
     return detail::reduce_manifold(std::move(out));
@@ -435,7 +438,8 @@ struct CollisionWorld::Impl {
 
   /// box/hull part A against box/hull part B: separating axes and clipping, refereed by GJK
   detail::ContactPoints polytopes(const Part& A, const Part& B, double margin) {
-    detail::PolytopeQuery q = detail::polytope_contacts(*A.polytope, A.R, A.p, *B.polytope, B.R, B.p, margin);
+    detail::PolytopeQuery q =
+        detail::polytope_contacts(*A.polytope, A.R, A.p, *B.polytope, B.R, B.p, margin);
     if (q.separated) return {};
     const double tol = 1e-9 * std::max(A.scale, B.scale);
     if (q.separation <= 0.0) {
@@ -472,8 +476,8 @@ struct CollisionWorld::Impl {
   }
 
   /// the manifold m of parts A and B, in this order
-  detail::ContactPoints manifold(Manifold m, const Part& A, const btCollisionObject* objA, const Part& B,
-                         const btCollisionObject* objB, double margin) {
+  detail::ContactPoints manifold(Manifold m, const Part& A, const btCollisionObject* objA,
+                                 const Part& B, const btCollisionObject* objB, double margin) {
     // the manifolds that make a std::vector (meshes, sdf shells, planar shapes), listed
     const auto listed = [](const std::vector<detail::ContactPoint>& points) {
       return detail::ContactPoints(points.begin(), points.end());
@@ -520,7 +524,7 @@ struct CollisionWorld::Impl {
   /// the narrow phase of one part pair: the pair table's manifold, with the parts exchanged
   /// and the points flipped where the table says so (normals from B to A)
   detail::ContactPoints narrow(const Part& A, const btCollisionObject* objA, const Part& B,
-                       const btCollisionObject* objB, double margin) {
+                               const btCollisionObject* objB, double margin) {
     const PairRule rule = pair_rule(A.shape->type, B.shape->type);
     if (!rule.swap) return manifold(rule.manifold, A, objA, B, objB, margin);
     detail::ContactPoints out = manifold(rule.manifold, B, objB, A, objA, margin);

@@ -295,8 +295,7 @@ std::optional<MeshCollision> mesh_collision_from_name(std::string_view name) {
 }
 
 ShapePtr make_mesh_shape(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles,
-                         MeshCollision collision, const SdfShapeSettings& sdf,
-                         std::string source) {
+                         MeshCollision collision, const SdfShapeSettings& sdf, std::string source) {
   if (collision == MeshCollision::triangles)
     return make_mesh(std::move(vertices), std::move(triangles), std::move(source));
   if (collision == MeshCollision::sdf)

@@ -17,17 +17,25 @@
 namespace pivot::detail::series {
 
 /// (i + j)(i + j + 1)/2 + j: Taylor2::index
-[[nodiscard]] constexpr int index(int i, int j) { return (i + j) * (i + j + 1) / 2 + j; }
+[[nodiscard]] constexpr int index(int i, int j) {
+  return (i + j) * (i + j + 1) / 2 + j;
+}
 /// number of coefficients of total degree ≤ d
-[[nodiscard]] constexpr int size(int d) { return (d + 1) * (d + 2) / 2; }
+[[nodiscard]] constexpr int size(int d) {
+  return (d + 1) * (d + 2) / 2;
+}
 /// the total degree, and the power of du, of coefficient k
 [[nodiscard]] constexpr int degree(int k) {
   int d = 0;
   while (size(d) <= k) ++d;
   return d;
 }
-[[nodiscard]] constexpr int power_v(int k) { return k - size(degree(k) - 1); }
-[[nodiscard]] constexpr int power_u(int k) { return degree(k) - power_v(k); }
+[[nodiscard]] constexpr int power_v(int k) {
+  return k - size(degree(k) - 1);
+}
+[[nodiscard]] constexpr int power_u(int k) {
+  return degree(k) - power_v(k);
+}
 
 template <int D>
 struct Series {
@@ -114,7 +122,8 @@ template <int D>
 template <int D>
 [[nodiscard]] inline Series<D> operator*(const Series<D>& a, const Series<D>& b) {
   Series<D> r;
-  for (const detail::ProductTerm& t : detail::kProductTerms<D>) r.c[t.target] += a.c[t.k] * b.c[t.l];
+  for (const detail::ProductTerm& t : detail::kProductTerms<D>)
+    r.c[t.target] += a.c[t.k] * b.c[t.l];
   return r;
 }
 
@@ -156,8 +165,8 @@ struct Vec3Series {
   [[nodiscard]] Vec3Series d_v() const { return {{e[0].d_v(), e[1].d_v(), e[2].d_v()}}; }
   template <int E>
   [[nodiscard]] Vec3Series<E> truncated() const {
-    return {{e[0].template truncated<E>(), e[1].template truncated<E>(),
-             e[2].template truncated<E>()}};
+    return {
+        {e[0].template truncated<E>(), e[1].template truncated<E>(), e[2].template truncated<E>()}};
   }
 };
 

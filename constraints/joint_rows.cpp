@@ -67,7 +67,8 @@ Vec3 any_perpendicular(const Vec3& u) {
   return u.cross(Vec3::Unit(i)).normalized();
 }
 
-// Cline 2002 eq. 4.1, 4.5–4.6 (J_B = (−[r_B], −I), not the printed +[r_B]; finite-difference test in tests/constraints):
+// Cline 2002 eq. 4.1, 4.5–4.6 (J_B = (−[r_B], −I), not the printed +[r_B]; finite-difference test
+// in tests/constraints):
 //   g = p_A − p_B;  ṗ_X = v_X + ω_X × (p_X − x_X) = v_X + [r_X] ω_X,  r_X = x_X − p_X
 void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const Vec3& anchor_B,
                      int row, ConstraintRows& out) {

@@ -68,10 +68,10 @@ struct IslandOutput {
   Eigen::VectorXd lambda_motor;              ///< net motor impulse λ⁺ − λ⁻ per island motor
   lcp::LcpStatus status = lcp::LcpStatus::solved;
   int pivots = 0;
-  int lcp_size = 0;                         ///< complementarity variables
-  std::vector<int> singular_equalities;     ///< island-local equality rows found dependent
-  bool regularized = false;                 ///< the joint block needed regularization
-  bool fallback = false;                    ///< the LCP failed and the documented fallback was used
+  int lcp_size = 0;                      ///< complementarity variables
+  std::vector<int> singular_equalities;  ///< island-local equality rows found dependent
+  bool regularized = false;              ///< the joint block needed regularization
+  bool fallback = false;                 ///< the LCP failed and the documented fallback was used
   /// with `fallback`: how the LCP failed before it (ray_termination: no feasible answer, e.g. a
   /// body squeezed by kinematic or fixed bodies past contact)
   lcp::LcpStatus failed_status = lcp::LcpStatus::solved;

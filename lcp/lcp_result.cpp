@@ -42,7 +42,9 @@ double LcpResiduals::worst() const {
   return std::max({-min_z, -min_w, max_complementarity});
 }
 
-bool LcpResiduals::verifiable() const { return rounding_share <= kMaxRoundingShare; }
+bool LcpResiduals::verifiable() const {
+  return rounding_share <= kMaxRoundingShare;
+}
 
 const char* attempt_name(const LcpResult& result) {
   if (result.attempt < 0 || result.attempt >= static_cast<int>(detail::kLemkeAttempts.size()))

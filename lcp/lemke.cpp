@@ -211,7 +211,8 @@ LcpResult solve(const Matrix& M, const Vector& q, const LemkeOptions& options) {
   using Sub = std::conditional_t<std::is_same_v<Matrix, DenseMatrix>, LcpProblem, SparseLcpProblem>;
   detail::PsdLcpOptions psd;
   psd.max_iterations = options.max_pivots;  // max_pivots bounds the crash's pivots and Lemke's
-  const LcpResult crash = detail::solve_psd_lcp(Sub{detail::access::principal_block(M, rows), q(rows), {}}, psd);
+  const LcpResult crash =
+      detail::solve_psd_lcp(Sub{detail::access::principal_block(M, rows), q(rows), {}}, psd);
   if (options.max_pivots > 0 && crash.pivots >= options.max_pivots) {
     LcpResult result;
     result.status = LcpStatus::pivot_limit;

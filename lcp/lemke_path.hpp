@@ -115,7 +115,8 @@ class LemkeSolver {
     // at rounding level rather than 0, so the test is the block's condition number, not only
     // finite values: z of 4e19 from a zero row of M (a fuzz finding) was "feasible" and was
     // passed on as solved. With 1/κ₁ below n ε the block is singular to the precision at hand.
-    if (!zval_.head(k()).allFinite() || !(last_rcond_ > n_ * std::numeric_limits<double>::epsilon()))
+    if (!zval_.head(k()).allFinite() ||
+        !(last_rcond_ > n_ * std::numeric_limits<double>::epsilon()))
       return LcpStatus::numerical_failure;
     Var leaving{true, -1};
     int leaving_pos = -1;

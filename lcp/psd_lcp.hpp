@@ -47,9 +47,9 @@ struct PsdLcpOptions {
 /// positive semidefiniteness is not checked (an indefinite M ends in a failed check or
 /// `pivot_limit`, never a false `solved`). `pivots` counts the indices added and dropped.
 /// `active_set` is P completed to a basis of the tight rows: the indices with w_i = 0 (within
-/// 1e-11 of the row's scale |q_i| + Σ_j |M_ij| z_j) whose columns are independent of P's join it as degenerate basic indices (z_i = 0),
-/// which makes it a sturdier warm start; it is returned also when the check fails (a guess for
-/// another solver).
+/// 1e-11 of the row's scale |q_i| + Σ_j |M_ij| z_j) whose columns are independent of P's join it as
+/// degenerate basic indices (z_i = 0), which makes it a sturdier warm start; it is returned also
+/// when the check fails (a guess for another solver).
 [[nodiscard]] LcpResult solve_psd_lcp(const LcpProblem& problem, const PsdLcpOptions& options = {});
 [[nodiscard]] LcpResult solve_psd_lcp(const SparseLcpProblem& problem,
                                       const PsdLcpOptions& options = {});

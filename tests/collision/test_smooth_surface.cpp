@@ -112,8 +112,9 @@ void check_all_patches(const SmoothSurface& s, int n_per_patch, unsigned seed, d
 
 TEST_CASE("truncated series: the coefficients of Taylor2 up to their degree, bit for bit",
           "[collision][smooth_surface]") {
-  // detail::series::Series<D> (collision/truncated_series.hpp) must give exactly Taylor2's coefficients
-  // of degree ≤ D for the same operations: products, d_u, d_v, sqrt, reciprocal, vectors
+  // detail::series::Series<D> (collision/truncated_series.hpp) must give exactly Taylor2's
+  // coefficients of degree ≤ D for the same operations: products, d_u, d_v, sqrt, reciprocal,
+  // vectors
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {

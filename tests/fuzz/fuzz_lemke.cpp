@@ -36,8 +36,8 @@
 #include <string>
 #include <vector>
 
-#include "lcp/lcp_test_support.hpp"
 #include "fuzz_support.hpp"
+#include "lcp/lcp_test_support.hpp"
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/psd_lcp.hpp"
 
@@ -198,11 +198,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::string warm_set;
       if (options.warm_start)
         for (int i : *options.warm_start) warm_set += std::to_string(i) + " ";
-      pivot::fuzz::finding("a `solved` answer fails the independent check: " + wrong + "; " +
-                           describe(M, q) + ", z = " +
-                           (std::ostringstream() << result.z.transpose().format(fmt)).str() +
-                           (sparse ? ", sparse" : ", dense") + ", warm start {" + warm_set +
-                           "}, path " + pivot::lcp::to_string(result.path));
+      pivot::fuzz::finding(
+          "a `solved` answer fails the independent check: " + wrong + "; " + describe(M, q) +
+          ", z = " + (std::ostringstream() << result.z.transpose().format(fmt)).str() +
+          (sparse ? ", sparse" : ", dense") + ", warm start {" + warm_set + "}, path " +
+          pivot::lcp::to_string(result.path));
     }
   } else if (kind != Kind::arbitrary) {
     pivot::fuzz::finding(std::string("a P-matrix LCP was reported ") +
@@ -214,18 +214,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (kind == Kind::gram_plus_identity) {
     pivot::lcp::LcpResult psd;
     try {
-      psd = sparse ? pivot::lcp::detail::solve_psd_lcp(pivot::lcp::SparseLcpProblem{M.sparseView(), q, "fuzz"})
+      psd = sparse ? pivot::lcp::detail::solve_psd_lcp(
+                         pivot::lcp::SparseLcpProblem{M.sparseView(), q, "fuzz"})
                    : pivot::lcp::detail::solve_psd_lcp(pivot::lcp::LcpProblem{M, q, "fuzz"});
     } catch (const std::exception& e) {
       pivot::fuzz::finding(std::string("solve_psd_lcp threw: ") + e.what() + "; " + describe(M, q));
     }
     if (!psd.ok())
       pivot::fuzz::finding(std::string("a symmetric positive definite LCP was reported ") +
-                           pivot::lcp::to_string(psd.status) + " by solve_psd_lcp (" +
-                           psd.message + "); " + describe(M, q));
-    else if (std::string wrong = check_solution(M, q, psd.z); !wrong.empty() &&
-             !(psd.z.minCoeff() >= -1e-7 * psd.z.lpNorm<Eigen::Infinity>() &&
-               check_solution(M, q, psd.z.cwiseMax(0.0)).empty()))
+                           pivot::lcp::to_string(psd.status) + " by solve_psd_lcp (" + psd.message +
+                           "); " + describe(M, q));
+    else if (std::string wrong = check_solution(M, q, psd.z);
+             !wrong.empty() && !(psd.z.minCoeff() >= -1e-7 * psd.z.lpNorm<Eigen::Infinity>() &&
+                                 check_solution(M, q, psd.z.cwiseMax(0.0)).empty()))
       pivot::fuzz::finding("a `solved` answer of solve_psd_lcp fails the independent check: " +
                            wrong + "; " + describe(M, q));
   }

@@ -9,10 +9,10 @@
 #include <random>
 #include <vector>
 
+#include "lcp_test_support.hpp"
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/psd_lcp.hpp"
 #include "pivot/lcp/residual.hpp"
-#include "lcp_test_support.hpp"
 
 // the internal components under test
 using namespace pivot::lcp::detail;  // NOLINT(google-build-using-namespace)
@@ -85,8 +85,7 @@ TEST_CASE("psd lcp: rank-deficient problems agree with every brute-force solutio
   CHECK(checked >= 60);
 }
 
-TEST_CASE("psd lcp: larger problems match Lemke's w and drop indices on the way",
-          "[lcp][psd]") {
+TEST_CASE("psd lcp: larger problems match Lemke's w and drop indices on the way", "[lcp][psd]") {
   std::mt19937 rng(5);
   int with_drops = 0;
   for (int trial = 0; trial < 12; ++trial) {
@@ -148,7 +147,8 @@ TEST_CASE("psd lcp: bad input is reported, q ≥ 0 is trivial", "[lcp][psd]") {
   LcpProblem indefinite{MatrixXd::Identity(2, 2), VectorXd::Constant(2, -1.0), "indefinite"};
   indefinite.M(0, 1) = indefinite.M(1, 0) = 2.0;
   const LcpResult r = solve_psd_lcp(indefinite);
-  if (r.status == LcpStatus::solved) CHECK(independent_worst(indefinite.M, indefinite.q, r.z) <= 1e-9);
+  if (r.status == LcpStatus::solved)
+    CHECK(independent_worst(indefinite.M, indefinite.q, r.z) <= 1e-9);
 }
 
 TEST_CASE("lemke crash start: the PSD block's active set starts the whole problem",
@@ -193,14 +193,13 @@ TEST_CASE("psd lcp: an inner loop that drops two indices ends on the solve over 
   M << 33544.6722106934, 3323.13098144531, -5436.05166625977, 12240.9536590576, 11945.6202392578,
       11708.0759887695, 22807.5966339111, 3323.13098144531, 17461.0204467773, -6417.45001220703,
       13668.7638549805, 14374.1862640381, 13578.2699127197, 9656.6145324707, -5436.05166625977,
-      -6417.45001220703, 20659.9224853516, -4271.84552001953, -8378.48246765137,
-      -6287.91041564941, -12890.0361633301, 12240.9536590576, 13668.7638549805,
-      -4271.84552001953, 16922.6903533936, 11693.3267211914, 13502.0252838135, 14683.4324493408,
-      11945.6202392578, 14374.1862640381, -8378.48246765137, 11693.3267211914, 15933.6401977539,
-      13607.7122039795, 13425.4899139404, 11708.0759887695, 13578.2699127197, -6287.91041564941,
-      13502.0252838135, 13607.7122039795, 13105.2284545898, 13487.7669219971, 22807.5966339111,
-      9656.6145324707, -12890.0361633301, 14683.4324493408, 13425.4899139404, 13487.7669219971,
-      22135.2232666016;
+      -6417.45001220703, 20659.9224853516, -4271.84552001953, -8378.48246765137, -6287.91041564941,
+      -12890.0361633301, 12240.9536590576, 13668.7638549805, -4271.84552001953, 16922.6903533936,
+      11693.3267211914, 13502.0252838135, 14683.4324493408, 11945.6202392578, 14374.1862640381,
+      -8378.48246765137, 11693.3267211914, 15933.6401977539, 13607.7122039795, 13425.4899139404,
+      11708.0759887695, 13578.2699127197, -6287.91041564941, 13502.0252838135, 13607.7122039795,
+      13105.2284545898, 13487.7669219971, 22807.5966339111, 9656.6145324707, -12890.0361633301,
+      14683.4324493408, 13425.4899139404, 13487.7669219971, 22135.2232666016;
   VectorXd q(7);
   q << 1e-05, -3.90625e-09, 1.99609375e-06, 9.3765625e-05, 9.00390625e-06, -3.90625e-09,
       -3.90625e-09;

@@ -85,9 +85,9 @@ TEST_CASE("checkpoint: a restored run ends on the straight run's hash, every shi
     }
     ++scenes;
   }
-  // every shipped scene, none skipped; the hybrid ones (ellipsoid_drop_hybrid, rolling_sphere_hybrid,
-  // marble_in_bowl, lumpy_marble_in_plate, the three rattlebacks, bowl_on_table, bowl_on_bezier)
-  // have pairs in reduced mode within 200 steps
+  // every shipped scene, none skipped; the hybrid ones (ellipsoid_drop_hybrid,
+  // rolling_sphere_hybrid, marble_in_bowl, lumpy_marble_in_plate, the three rattlebacks,
+  // bowl_on_table, bowl_on_bezier) have pairs in reduced mode within 200 steps
   const int shipped = static_cast<int>(shipped_scenes().size());
   CHECK(shipped >= 48);
   CHECK(scenes == shipped);

@@ -4,6 +4,7 @@
 // writer. The shipped rattleback scenes enter reduced mode at t = 0 without moving.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,7 +13,6 @@
 #include <map>
 #include <numbers>
 #include <string>
-#include <unistd.h>
 
 #include <fmt/core.h>
 
@@ -437,8 +437,8 @@ TEST_CASE("smooth_surface: a loop surface reads its control mesh relative to the
 // Kry 2000 §6.3's plate has 192 patches after its one global subdivision. The shipped plate
 // has 48 control triangles (tools/scenes/lumpy_marble_plate.py) of which none has two EVs, so it
 // needs no global step: 48 patches (the same limit surface as 192 sub-patches would give). The
-// lumpy icosahedron (20 triangles, every vertex of valence 5) needs one: 80. Both are closed, so their
-// limit surfaces have outward normals everywhere: checked at the plate's top centre (up) and
+// lumpy icosahedron (20 triangles, every vertex of valence 5) needs one: 80. Both are closed, so
+// their limit surfaces have outward normals everywhere: checked at the plate's top centre (up) and
 // at the marble's poles.
 TEST_CASE("smooth_surface: the plate and the lumpy marble of Kry 2000 §6.3",
           "[scene][smooth][loop]") {
@@ -488,8 +488,8 @@ TEST_CASE("a convex hull of 24 samples a patch over a 32-patch Loop surface load
   // vertices, the midpoints pushed out to the unit sphere), wound outward. 32 patches × 300
   // samples = 9600 hull points, which the former incremental hull refused (more than 1e8
   // visibility tests) although scene-format.md allows surface_samples up to 256
-  std::vector<Vec3> v = {Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0),
-                         Vec3(0, -1, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)};
+  std::vector<Vec3> v = {Vec3(1, 0, 0),  Vec3(-1, 0, 0), Vec3(0, 1, 0),
+                         Vec3(0, -1, 0), Vec3(0, 0, 1),  Vec3(0, 0, -1)};
   std::vector<std::array<int, 3>> coarse;
   for (const int x : {0, 1})
     for (const int y : {2, 3})
@@ -516,9 +516,11 @@ TEST_CASE("a convex hull of 24 samples a patch over a 32-patch Loop surface load
     fine.push_back({ca, bc, c});
     fine.push_back({ab, bc, ca});
   }
-  for (const Vec3& x : v) obj += fmt::format("v {} {} {}\n", 0.05 * x.x(), 0.05 * x.y(), 0.05 * x.z());
+  for (const Vec3& x : v)
+    obj += fmt::format("v {} {} {}\n", 0.05 * x.x(), 0.05 * x.y(), 0.05 * x.z());
   for (const auto& t : fine) obj += fmt::format("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
-  const fs::path dir = fs::temp_directory_path() / ("pivot-test-loop-hull-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("pivot-test-loop-hull-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "blob.obj") << obj;
   const Scene scene = parse_scene(R"({"pivot_scene": 1, "bodies": [{"name": "blob",
@@ -531,7 +533,8 @@ TEST_CASE("a convex hull of 24 samples a patch over a 32-patch Loop surface load
   REQUIRE(shape.hull);
   // every sample inside or on the hull, and the hull's corners among the samples
   for (const auto& t : shape.hull->triangles) {
-    const Vec3 a = shape.hull->vertices[t[0]], b = shape.hull->vertices[t[1]], c = shape.hull->vertices[t[2]];
+    const Vec3 a = shape.hull->vertices[t[0]], b = shape.hull->vertices[t[1]],
+               c = shape.hull->vertices[t[2]];
     const Vec3 n = (b - a).cross(c - a).normalized();
     double worst = -1.0;
     for (const Vec3& p : shape.points) worst = std::max(worst, n.dot(p - a));

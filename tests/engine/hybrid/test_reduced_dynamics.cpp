@@ -1,7 +1,8 @@
 // engine/hybrid/reduced_contact.hpp, engine/hybrid/contact_search.hpp: one evaluation of the
 // reduced equations of motion against closed forms (a sphere resting and sliding on a plane), the
-// independent Python re-implementation of Kry 2000 (outside this repository) (rattleback start values), the friction
-// laws' wrench directions, finding contact coordinates from poses, and entering the reduced mode.
+// independent Python re-implementation of Kry 2000 (outside this repository) (rattleback start
+// values), the friction laws' wrench directions, finding contact coordinates from poses, and
+// entering the reduced mode.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -151,9 +152,9 @@ TEST_CASE("reduced dynamics: the contact wrench of each mode lies in its constra
 
 TEST_CASE("reduced dynamics: rattleback start matches the independent Python check",
           "[engine][reduced]") {
-  // expected values: the independent check's frictionless run, first line (t = 0, spin start, App. B
-  // rattleback, g = 9.81): energy 10.032915895187644 J, world ω_z 1.0, COM
-  // (0.08671850309555791, −0.019911896907329564, 0.1024325025683625), f_n 48.83142814299213 N
+  // expected values: the independent check's frictionless run, first line (t = 0, spin start, App.
+  // B rattleback, g = 9.81): energy 10.032915895187644 J, world ω_z 1.0, COM (0.08671850309555791,
+  // −0.019911896907329564, 0.1024325025683625), f_n 48.83142814299213 N
   ReducedContactModel m;
   m.body1 = rattleback_body();
   m.body2 = fixed_bezier({flat_patch(1.5)});

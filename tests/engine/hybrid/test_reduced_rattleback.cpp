@@ -2,8 +2,8 @@
 // inertia diag(1, 10, 10), on the App. B floor, g = 9.81. Ground truth: the thesis's
 // observations (Kry 2000 §6.4: the spin start turns from counter-clockwise to clockwise, a tap
 // makes it spin clockwise, with all friction zero there is no reversal) and the independent
-// Python re-implementation of Kry 2000 (outside this repository: its spin, tap and frictionless runs),
-// whose numbers are quoted where used.
+// Python re-implementation of Kry 2000 (outside this repository: its spin, tap and frictionless
+// runs), whose numbers are quoted where used.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -112,8 +112,8 @@ TEST_CASE("slow: rattleback spin start without friction does not reverse",
     CHECK(std::abs(x.energy - tr.front().energy) < 1e-7 * tr.front().energy);
   }
   CHECK(min_spin > 0.8);
-  // the independent check's frictionless run at t = 0.5: COM (0.09667, 0.02345, 0.10020), ω_z 0.99862
-  // (the floor's origin moved: compare relative to the start)
+  // the independent check's frictionless run at t = 0.5: COM (0.09667, 0.02345, 0.10020), ω_z
+  // 0.99862 (the floor's origin moved: compare relative to the start)
   const Sample& s05 = at(tr, 0.5);
   const Vec3 d05 = s05.X_W1.p_WB - tr.front().X_W1.p_WB;
   CHECK((d05 - Vec3(0.09667445139301233 - 0.08671850309555791,

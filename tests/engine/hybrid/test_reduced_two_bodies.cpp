@@ -1,7 +1,7 @@
-// engine/hybrid/reduced_contact.hpp with body 2 free (the 11-DOF two-free-body form of Kry 2000 §4.3
-// [DERIVED]): a very heavy floating slab against the fixed ground, and two free ellipsoids pressed
-// together by equal and opposite forces without gravity against the conservation of momentum and
-// energy.
+// engine/hybrid/reduced_contact.hpp with body 2 free (the 11-DOF two-free-body form of Kry 2000
+// §4.3 [DERIVED]): a very heavy floating slab against the fixed ground, and two free ellipsoids
+// pressed together by equal and opposite forces without gravity against the conservation of
+// momentum and energy.
 #include <catch2/catch.hpp>
 
 #include <cmath>
