@@ -7,6 +7,9 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <iterator>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -95,6 +98,58 @@ bool solve_active_set(const Matrix& M, const Vector& q, const std::vector<int>& 
   return true;
 }
 
+// The entries of the active set whose z_i < 0 carries more than `tolerance` of some row's
+// magnitude: |M_ki z_i| > tolerance · s_k with s_k = |q_k| + Σ_j |M_kj z_j| over the rows above
+// the noise floor η = n ε max(‖q‖∞, max_k s_k) (the residual check's ζ_i, lcp_result.hpp). The
+// check measures min_z against ‖z‖∞, so a z_i of −10⁻¹³ ‖z‖∞ passes it; but scaling the
+// problem's columns scales z_i alone, and the same z_i can be half of a row of a scaled copy
+// (an answer the check accepts on one scaling and rejects on another). This share does not
+// change when rows and columns are scaled. Empty when no such entry exists.
+template <typename Matrix>
+std::vector<int> negative_entries_that_matter(const Matrix& M, const Vector& q, const Vector& z,
+                                              double tolerance) {
+  std::vector<int> out;
+  if (!(z.minCoeff() < 0.0)) return out;
+  const Eigen::Index n = q.size();
+  Vector s = q.cwiseAbs();
+  access::for_each_nonzero(
+      M, [&](Eigen::Index k, Eigen::Index j, double m) { s(k) += std::abs(m * z(j)); });
+  const double eta = static_cast<double>(n) * std::numeric_limits<double>::epsilon() *
+                     std::max(q.lpNorm<Eigen::Infinity>(), s.maxCoeff());
+  std::vector<char> matters(static_cast<std::size_t>(n), 0);
+  access::for_each_nonzero(M, [&](Eigen::Index k, Eigen::Index j, double m) {
+    if (z(j) < 0.0 && s(k) > eta && std::abs(m * z(j)) > tolerance * s(k))
+      matters[static_cast<std::size_t>(j)] = 1;
+  });
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (matters[static_cast<std::size_t>(j)]) out.push_back(static_cast<int>(j));
+  return out;
+}
+
+// An accepted answer z (judged on the set `active`) whose negative entries matter (above) is
+// offered once more without them: the set minus those indices is solved and judged, and
+// replaces z, w, the residuals and the set when it passes (in exact arithmetic such a z_i is a
+// degenerate basic 0, and w_i is 0 without it). True when it replaced them.
+template <typename Matrix>
+bool drop_negative_entries(const Matrix& M, const Vector& q, double tolerance,
+                           std::vector<int>& active, Vector& z, Vector& w, LcpResiduals& residuals,
+                           double& check_seconds) {
+  const std::vector<int> drop = negative_entries_that_matter(M, q, z, tolerance);
+  if (drop.empty()) return false;
+  std::vector<int> fewer;
+  std::set_difference(active.begin(), active.end(), drop.begin(), drop.end(),
+                      std::back_inserter(fewer));
+  Vector z_fewer = z, w_fewer;
+  LcpResiduals res_fewer;
+  if (!solve_active_set(M, q, fewer, z_fewer)) return false;
+  if (!judge(M, q, z_fewer, tolerance, w_fewer, res_fewer, check_seconds)) return false;
+  active = std::move(fewer);
+  z = std::move(z_fewer);
+  w = std::move(w_fewer);
+  residuals = res_fewer;
+  return true;
+}
+
 // accepts z for the given active set when the residual check passes; z is the guess on entry
 // and the candidate on exit (before the projection onto z ≥ 0, so polish() sees its signs)
 template <typename Matrix>
@@ -104,10 +159,13 @@ bool accept_active_set(const Matrix& M, const Vector& q, const std::vector<int>&
   Vector judged = z;
   LcpResiduals res;
   if (!judge(M, q, judged, tolerance, w, res, result.check_seconds)) return false;
+  std::vector<int> kept = active;
+  if (drop_negative_entries(M, q, tolerance, kept, judged, w, res, result.check_seconds))
+    z = judged;
   result.z = judged;
   result.w = w;
   result.residuals = res;
-  result.active_set = active;
+  result.active_set = kept;
   result.status = LcpStatus::solved;
   result.message.clear();
   return true;

@@ -26,7 +26,7 @@ enum class LcpStatus {
 ///                         |z̃_j − z_j| ≤ 100 n ε ‖z‖∞ (a basis solve's rounding). Rows whose terms
 ///                         cancel to rounding are not judged on it; rows whose sign the data fixes
 ///                         (q_i > 0 and M_ij ≥ 0, or the mirror) never count as 0
-///   min_z               = min(0, min_i z_i) / ‖z‖∞
+///   min_z               = min(0, min over z_i < 0 of −ζ_i)
 ///   min_w               = min(0, min_i w̃_i / s_i)
 ///   max_complementarity = max_i min(ζ_i, |w̃_i| / s_i), with z_i's size
 ///                         ζ_i = max(|z_i| / ‖z‖∞, max_k |M_ki z_i| / s_k), the second term

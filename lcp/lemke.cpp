@@ -147,6 +147,8 @@ LcpResult solve_from(const Matrix& M, const Vector& q, const LemkeOptions& optio
     result.active_set = solver.active_set();
     if (judge(M, q, result.z, options.residual_tolerance, result.w, result.residuals,
               result.check_seconds)) {
+      drop_negative_entries(M, q, options.residual_tolerance, result.active_set, result.z, result.w,
+                            result.residuals, result.check_seconds);
       result.status = LcpStatus::solved;
       return result;
     }

@@ -324,7 +324,9 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // counted as 0 although it made most of a row (z = (5.3e8, 0.053), w₂ = 1.2e-3 where w₂
     // had to be 0: a scaled copy of a P-matrix LCP, tests/lcp/test_equilibrate.cpp). A z_i
     // within the rounding box of a 0 (≤ δ) keeps its share of ‖z‖∞ (rounding is not a size), and
-    // rows whose magnitude is within the noise floor η are no measure of anything.
+    // rows whose magnitude is within the noise floor η are no measure of anything. A negative z_i
+    // is measured by the same size: against ‖z‖∞ alone, a z_i of −1e-10 ‖z‖∞ that was half of a
+    // row passed (a column-scaled copy of lcp_inf_sol_perturbed, tests/lcp/test_equilibrate.cpp).
     r.min_z = quotient(std::min(0.0, z.minCoeff()), z_scale);
     thread_local std::vector<double> row_share;
     row_share.assign(static_cast<std::size_t>(n), 0.0);
@@ -339,6 +341,7 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
       r.min_w = std::min(r.min_w, quotient(w_judged(i), w_scale(i)));
       const double z_size =
           std::max(quotient(std::abs(z(i)), z_scale), row_share[static_cast<std::size_t>(i)]);
+      if (z(i) < 0.0) r.min_z = std::min(r.min_z, -z_size);
       r.max_complementarity = std::max(
           r.max_complementarity, std::min(z_size, quotient(std::abs(w_judged(i)), w_scale(i))));
     }

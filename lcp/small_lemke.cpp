@@ -294,7 +294,9 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
   if (!(tau > 0.0)) return false;
   // |z_j| within 2^±400 where nonzero: with the data within 2^±500, no term underflows or
   // overflows. A negative z_j (a basic z_j whose exact value is 0, computed as −4e-19, say) must
-  // be within τ ‖z‖∞ of 0: the check's min_z is min(0, min_j z_j) / ‖z‖∞.
+  // be within the check's rounding box of 0, δ = 100 n ε ‖z‖∞, and within τ ‖z‖∞: the check
+  // measures such a z_j by |z_j| / ‖z‖∞, and a larger one by its share of the rows, which is
+  // left to the check (a z_j of −5e-10 ‖z‖∞ can be half of a row).
   const double z_big = std::ldexp(1.0, 400), z_small = std::ldexp(1.0, -400);
   double z_norm = 0.0, z_min = 0.0;
   for (int j = 0; j < n; ++j) {
@@ -303,7 +305,9 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
     z_norm = std::max(z_norm, zj);
     z_min = std::min(z_min, z(j));
   }
-  if (z_min < -tau * z_norm) return false;
+  if (z_min < -tau * z_norm ||
+      z_min < -kSmallZRoundingFactor * n * kSmallEpsilon * z_norm * (1.0 - 4.0 * g))
+    return false;
   // s_i and Σ_j |M_ij| in one pass over the columns (the latter over every column: the check's
   // rounding share)
   if (n > kCapacity) return false;

@@ -208,11 +208,10 @@ TEST_CASE("equilibrate: every LCP of the shared suite and its scaled copies get 
 }
 
 // A known limit, kept visible: a copy can be answered "solved" with a z that, mapped back, is
-// not the original's answer (one copy of lcp_inf_sol_perturbed and one of
-// Box_Stacks-i0122-82-5_d4: an entry of z below zero by rounding on the copy, −0.5 of a row's
-// magnitude in the original; docs/lcp.md "Scaling": min_z is measured against ‖z‖∞, because
-// against each row's magnitude it rejects right answers of contact problems whose rows cancel to
-// rounding). [!mayfail] runs and reports these.
+// not the original's answer (one copy of Box_Stacks-i0122-82-5_d4, n = 492, solved equilibrated:
+// an entry of z below zero by 1.7e-13 ‖z‖∞ on the balanced problem, within the rounding of its
+// basis solve, is −0.5 of a row's magnitude in the original, and the basis without it fails the
+// check; docs/lcp.md "Scaling"). [!mayfail] runs and reports it.
 TEST_CASE("equilibrate: a scaled copy's answer is the original's, mapped back",
           "[lcp][scale][data][!mayfail]") {
   std::vector<CopyAnswers> all = random_copies();
@@ -255,4 +254,32 @@ TEST_CASE("equilibrate: a z entry 1e10 below the largest that makes most of a ro
   REQUIRE(r.ok());
   CHECK(relative_gap(r.z, expected) < 1e-9);
   CHECK(std::abs(r.z(1) - expected(1)) < 1e-9 * expected(1));  // z₂ itself, not only ‖z‖∞
+}
+
+TEST_CASE("equilibrate: a negative z that is half of a row is no answer, whatever ‖z‖∞ says",
+          "[lcp][scale]") {
+  // lcp_inf_sol_perturbed (the Siconos collection): w₀ = −z₁ + z₂ − 1e-4, w₁ = z₀ − 1,
+  // w₂ = −z₀ + 1. Its solutions are z = (1, t, t + 1e-4), t ≥ 0 (w₁ = w₂ = 0 force z₀ = 1, and
+  // z₀ > 0 needs w₀ = 0). z = (1, −1e-4, 0) leaves w = 0 but z₁ < 0 is half of row 0's
+  // magnitude. With column 1 scaled by 1e6 that z₁ is −1e-10 of ‖z‖∞, which a measure relative
+  // to ‖z‖∞ alone passed; its share of the row does not change with the scaling.
+  MatrixXd M(3, 3);
+  M << 0, -1, 1, 1, 0, 0, -1, 0, 0;
+  const VectorXd q = (VectorXd(3) << -1e-4, -1, 1).finished();
+  const VectorXd wrong = (VectorXd(3) << 1, -1e-4, 0).finished();
+  CHECK(measure_residuals(M, q, wrong).worst() > kDefaultResidualTolerance);
+  for (const double c1 : {1.0, 1e3, 1e6, 1e9, 1e12}) {
+    const VectorXd col = (VectorXd(3) << 1, c1, 1).finished();
+    const MatrixXd M_copy = M * col.asDiagonal();
+    const VectorXd wrong_copy = wrong.cwiseQuotient(col);
+    INFO("column 1 scaled by " << c1);
+    CHECK(measure_residuals(M_copy, q, wrong_copy).worst() > kDefaultResidualTolerance);
+    const LcpResult r = solve_lemke(LcpProblem{M_copy, q, "copy"});
+    REQUIRE(r.ok());
+    // mapped back, a member of the closed-form family
+    const VectorXd z = col.cwiseProduct(r.z);
+    CHECK(std::abs(z(0) - 1.0) < 1e-12);
+    CHECK(z(1) >= 0.0);
+    CHECK(std::abs(z(2) - z(1) - 1e-4) < 1e-12 * std::max(1.0, z(2)));
+  }
 }
