@@ -165,6 +165,34 @@ class StepOde {
   std::string last_failure_;
 };
 
+// Whether the pair's energy (kinetic plus gravitational, reduced_energy) is a first integral in
+// this mode: no slip is dissipated (frictionless, or one of the rolling modes), no rolling or
+// spinning friction torque and no external wrench does work. Then E(t) is constant along the
+// exact motion.
+bool conserves_energy(const ReducedContactModel& model, FrictionMode mode) {
+  if (mode == FrictionMode::sliding) return false;
+  if (model.torques.mu_rolling != 0.0 || model.torques.mu_spinning != 0.0) return false;
+  return model.body1.wrench_W.isZero(0.0) && model.body2.wrench_W.isZero(0.0);
+}
+
+// The state's velocities (its full rates q̇, which must satisfy the mode's constraints, and body
+// 2's twist) scaled by a = √((E₀ − V) / T), so that its energy is E₀: the smallest change of the
+// velocities in the kinetic-energy metric that reaches E₀ (the projection method of Hairer,
+// Lubich & Wanner, Geometric Numerical Integration, §IV.4, for the invariant E, positions
+// kept; the rate constraints are linear and homogeneous, so the scaled rates satisfy them).
+// Nothing changes when the potential alone exceeds E₀ or the pair is at rest.
+void restore_energy(const ReducedContactModel& model, double e0, ReducedContactState& s) {
+  ReducedContactState rest = s;
+  rest.qdot.setZero();
+  rest.V2_B.setZero();
+  const double potential = reduced_energy(model, rest);
+  const double kinetic = reduced_energy(model, s) - potential;
+  if (!(kinetic > 0.0) || !(e0 - potential > 0.0)) return;
+  const double a = std::sqrt((e0 - potential) / kinetic);
+  s.qdot *= a;
+  s.V2_B *= a;
+}
+
 std::vector<EventValue> event_values(const ReducedContactModel& model,
                                      const ReducedStepSettings& settings,
                                      const ReducedContactState& s, const ReducedDynamics& d) {
@@ -409,6 +437,7 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
     const OdeVec f0 = ode.derivative_of(d0, state);
     OdeVec y1;
     double err = 0.0;
+    bool forced = false;
     if (!ode.doubled(y0, f0, step, y1, err)) {
       ++res.rejected;
       if (step <= settings.dt_min * (1.0 + 1e-12))
@@ -429,6 +458,7 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
                                   "{:.3g} s",
                                   state.time, err, step));
       ++res.forced_steps;  // a discontinuity in the forces: go on at the minimum step
+      forced = true;
     }
 
     // the candidate end state and its events
@@ -494,6 +524,18 @@ ReducedAdvanceResult advance(const ReducedContactModel& model, ReducedContactSta
       ev1 = event_values(model, settings, s1, d1);
     }
 
+    // a forced step (or its part up to the event) back onto the energy of its start (kept as
+    // it is when the projected state cannot be evaluated)
+    if (forced && conserves_energy(model, state.mode)) {
+      ReducedContactState restored = s1;
+      restored.qdot = d1.qdot;
+      restore_energy(model, reduced_energy(model, state), restored);
+      const ReducedDynamics d_restored = ode.evaluate(restored);
+      if (d_restored.ok) {
+        s1 = restored;
+        d1 = d_restored;
+      }
+    }
     // accept the step (up to the event)
     res.step_sizes.push_back(s1.time - state.time);
     state = s1;

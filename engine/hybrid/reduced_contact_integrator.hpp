@@ -8,7 +8,11 @@
 // (Richardson), scaled per component by tolerance·(1 + |y|); accepted when ≤ 1 (the two
 // half steps are kept), the next Δt = Δt·min(2, 0.9 err^(−1/5)), never above dt_max; rejected
 // steps shrink by max(0.2, 0.9 err^(−1/5)), never below dt_min. The paper gives min/max steps
-// (1 ms, 1-64 ms) but not the factors.
+// (1 ms, 1-64 ms) but not the factors. A step that fails the test at dt_min is accepted
+// (accept_at_min_step) and, when the pair's energy is a first integral (no slip dissipated, no
+// friction torque, no external wrench), scaled back onto the energy of its start (its
+// velocities times √((E₀ − V)/T): Hairer, Lubich & Wanner, Geometric Numerical Integration,
+// §IV.4, projection onto an invariant; docs/hybrid.md).
 //
 // Events, each a function g(y) that is ≥ 0 while nothing happens:
 //   - the contact point reaching an edge of its contact domain (signed distance to the edge;
