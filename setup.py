@@ -65,10 +65,12 @@ class CMakeBuild(build_ext):
         shutil.copyfile(natives[0], target)
         shutil.copyfile(package / "_build_info.py", target.parent / "_build_info.py")
         # the shipped scenes and their meshes, motions and sweeps, without the scene-format code
+        # (scenes/format/)
         scenes = target.parent / "scenes"
         shutil.rmtree(scenes, ignore_errors=True)
         shutil.copytree(ROOT / "scenes", scenes,
-                        ignore=shutil.ignore_patterns("*.cpp", "*.hpp", "CMakeLists.txt"))
+                        ignore=lambda folder, names:
+                        ["format"] if Path(folder) == ROOT / "scenes" else [])
 
 
 setup(version=project_version(), ext_modules=[CMakeExtension("pivot._pivot")],

@@ -176,7 +176,7 @@ struct CollisionWorld::Impl {
         break;
       case ShapeType::convex: {
         detail::ConvexHull storage;
-        const detail::ConvexHull& hull = hull_of(shape, storage);
+        const detail::ConvexHull& hull = detail::hull_of(shape, storage);
         auto h = std::make_unique<btConvexHullShape>();
         for (const Vec3& v : hull.vertices) h->addPoint(to_bt(v), false);
         h->recalcLocalAabb();

@@ -10,6 +10,10 @@
 
 #include "pivot/core/spatial.hpp"
 
+namespace pivot {
+struct Shape;  // collision/shape.hpp
+}  // namespace pivot
+
 namespace pivot::detail {
 
 struct ConvexHull {
@@ -29,5 +33,7 @@ inline constexpr double kMaxHullCoordinate = 1e9;
 /// not finite or beyond kMaxHullCoordinate, or all points coincide, are collinear or coplanar
 /// (within 1e-9 of the bounding box's diagonal: a hull without volume).
 [[nodiscard]] ConvexHull convex_hull(const std::vector<Vec3>& points);
+/// a convex shape's hull: the one make_convex kept, else built into `storage` and returned
+[[nodiscard]] const ConvexHull& hull_of(const Shape& shape, ConvexHull& storage);
 
 }  // namespace pivot::detail

@@ -103,11 +103,13 @@ ShapePtr make_convex(std::vector<Vec3> points) {
   return s;
 }
 
-const detail::ConvexHull& hull_of(const Shape& shape, detail::ConvexHull& storage) {
+namespace detail {
+const ConvexHull& hull_of(const Shape& shape, ConvexHull& storage) {
   if (shape.hull) return *shape.hull;
-  storage = detail::convex_hull(shape.points);
+  storage = convex_hull(shape.points);
   return storage;
 }
+}  // namespace detail
 
 ShapePtr make_planar(std::shared_ptr<const PlanarShape> shape) {
   if (!shape) throw Error("planar shape: null");
@@ -383,7 +385,7 @@ MassProperties mass_properties(const Shape& shape, double density) {
     }
     case ShapeType::convex: {
       detail::ConvexHull storage;
-      const detail::ConvexHull& hull = hull_of(shape, storage);
+      const detail::ConvexHull& hull = detail::hull_of(shape, storage);
       return polyhedron(hull.vertices, hull.triangles, density);
     }
     case ShapeType::sdf:  // the closed mesh itself (the divergence theorem needs no convexity)

@@ -125,8 +125,6 @@ struct SdfShapeSettings {
 /// keeps the points as given (interior points allowed); the hull is computed from them
 /// (collision/convex_hull.hpp) for the mass properties and the collision shape
 [[nodiscard]] ShapePtr make_convex(std::vector<Vec3> points);
-/// a convex shape's hull: the one make_convex kept, else built into `storage` and returned
-[[nodiscard]] const detail::ConvexHull& hull_of(const Shape& shape, detail::ConvexHull& storage);
 /// the normal is normalized (it must not be zero); the offset is kept as given, i.e. it is the
 /// plane's signed distance from the origin along the unit normal
 [[nodiscard]] ShapePtr make_plane(const Vec3& normal, double offset);

@@ -76,7 +76,7 @@ struct AnimatorFrame {
 };
 
 /// the animator over a World built from the scene with every body dynamic or fixed (the scene's
-/// kinematic bodies' tracks given here instead, see scenes/scene.hpp build_animator_world)
+/// kinematic bodies' tracks given here instead, see scenes/format/scene.hpp build_animator_world)
 class Animator {
  public:
   /// `tracks[i]`: body i's key frames (none: it stays at its pose in the World); `controls[i]`

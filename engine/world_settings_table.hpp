@@ -3,7 +3,8 @@
 // in "settings", the Python attribute, the docs' row), unit, range and a one-line doc. The
 // default is the field's initializer in WorldSettings (world.hpp). From this table come
 //   - the World's validation of its settings (World::World, world.cpp),
-//   - the scene file's reader and writer (scenes/read_settings.cpp, scenes/scene_writer.cpp),
+//   - the scene file's reader and writer (scenes/format/read_settings.cpp,
+//     scenes/format/scene_writer.cpp),
 //   - the Python attributes of pivot.WorldSettings (python/src/bind_world.cpp),
 // and tools/settings_tables writes from it the settings of the JSON Schema
 // (scenes/schema/pivot-scene-1.schema.json), the settings tables of docs/scene-format.md and

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 # libassimp-dev: mesh files in STL, PLY, Collada and glTF (docs/meshes.md); libboost-iostreams-dev because Debian's FindOpenVDB
 # module asks for Boost.Iostreams and libopenvdb-dev does not depend on its -dev package;
 # libqhull-dev: convex hulls (collision/convex_hull.cpp); liburdfdom-dev: URDF models
-# (scenes/urdf_model.cpp, docs/models.md)
+# (scenes/format/urdf_model.cpp, docs/models.md)
 packages=(g++ cmake ninja-build pkg-config libeigen3-dev libbullet-dev libfmt-dev
           catch2 nlohmann-json3-dev libcli11-dev python3 python3-jsonschema
           pybind11-dev python3-dev python3-numpy librsvg2-bin python3-pil

@@ -1,5 +1,5 @@
 // pivot.Batch (docs/python.md "Batches of worlds"): n copies of a scene's World stepped on a
-// thread pool in one call without the GIL (scenes/world_batch.hpp).
+// thread pool in one call without the GIL (scenes/format/world_batch.hpp).
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>

@@ -2,8 +2,9 @@
 """Internal headers declare into a detail namespace (docs/architecture.md, "How the build keeps the graph").
 
 Usage: check_detail_namespaces.py SOURCE_DIR PUBLIC
-PUBLIC lists the installed headers as "module:header,header|module:...", as the build's
-pivot_module() calls declare them. Every other .hpp of a module folder is internal: what it
+PUBLIC lists the installed headers as "folder:header,header|folder:...", as the build's
+pivot_module() calls declare them (a module's folder is its name but for scenes, scenes/format).
+Every other .hpp of a module folder is internal: what it
 declares must be in a namespace with a `detail` part (pivot::detail, pivot::lcp::detail, ...).
 It may reopen another namespace only to forward-declare types ("struct X;", "class X;") or to
 define a nested class of a public type ("class World::Access ... { ... };"). Prints every

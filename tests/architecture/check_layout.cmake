@@ -2,11 +2,14 @@
 #   1. no #include "../..." anywhere;
 #   2. in a module folder, every include of the library is "pivot/<module>/..." of the module
 #      itself or of a module it may use (GRAPH: "module:dep,dep|module:...");
-#   3. no .cpp/.hpp file above 600 lines unless a line near its top starts with
+#   3. in an app module's folder tools/<module> (the command's is tools/pivot), every include
+#      of an app module is "<app module>/..." of the module itself or of one it depends on
+#      (APP_GRAPH: "module:dep,dep|module:...", tools/CMakeLists.txt);
+#   4. no .cpp/.hpp file above 600 lines unless a line near its top starts with
 #      "// Long file:" and gives the reason.
 # Prints every offence, then fails if there was one.
 cmake_minimum_required(VERSION 3.25)
-foreach(var SOURCE_DIR GRAPH)
+foreach(var SOURCE_DIR GRAPH APP_GRAPH)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_layout.cmake: ${var} is not set")
   endif()
@@ -22,6 +25,21 @@ foreach(entry IN LISTS entries)
   list(APPEND modules ${module})
 endforeach()
 
+string(REPLACE "|" ";" entries "${APP_GRAPH}")
+set(app_modules)
+foreach(entry IN LISTS entries)
+  string(REGEX MATCH "^([a-z_]+):(.*)$" _ "${entry}")
+  set(module ${CMAKE_MATCH_1})
+  string(REPLACE "," ";" app_allowed_${module} "${CMAKE_MATCH_2}")
+  list(APPEND app_allowed_${module} ${module})
+  list(APPEND app_modules ${module})
+endforeach()
+# the command's folder, tools/pivot, is checked but cannot be included: no root links it (and
+# "pivot/..." is the library)
+set(includable ${app_modules})
+list(REMOVE_ITEM includable pivot)
+list(JOIN includable "|" app_alternatives)
+
 set(offences 0)
 macro(offence text)
   message(STATUS "${text}")
@@ -36,6 +54,10 @@ foreach(file IN LISTS files)
   file(STRINGS ${SOURCE_DIR}/${file} lines)
   list(LENGTH lines count)
   string(REGEX MATCH "^[a-z]+" top "${file}")
+  set(app_module "")
+  if(file MATCHES "^tools/([a-z_]+)/[^/]+$" AND CMAKE_MATCH_1 IN_LIST app_modules)
+    set(app_module ${CMAKE_MATCH_1})
+  endif()
 
   foreach(line IN LISTS lines)
     if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*[\"<]([^\">]+)[\">]")
@@ -50,6 +72,11 @@ foreach(file IN LISTS files)
           endif()
         elseif(included MATCHES "^(core|lcp|collision|constraints|engine|scenes)/")
           offence("${file}: includes ${included}: write \"pivot/${included}\"")
+        endif()
+      endif()
+      if(app_module AND included MATCHES "^(${app_alternatives})/")
+        if(NOT CMAKE_MATCH_1 IN_LIST app_allowed_${app_module})
+          offence("${file}: includes ${included}: app module ${app_module} may use only ${app_allowed_${app_module}}")
         endif()
       endif()
     endif()

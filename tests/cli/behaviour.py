@@ -147,6 +147,11 @@ def test_install():
     r = subprocess.run([installed, "run", "manipulandum_push", "--duration", "0.02", "--out",
                         out_dir, "--quiet"], capture_output=True, text=True, cwd=elsewhere)
     check(r.returncode == 0, f"installed pivot run manipulandum_push: {r.stderr}")
+    # and the one whose meshes are STL, PLY and binary glTF files (scenes/meshes)
+    out_dir = os.path.join(elsewhere, "out-mesh-bin")
+    r = subprocess.run([installed, "run", "mesh_bin", "--duration", "0.02", "--out", out_dir,
+                        "--quiet"], capture_output=True, text=True, cwd=elsewhere)
+    check(r.returncode == 0, f"installed pivot run mesh_bin: {r.stderr}")
 
 
 # ---- --set ----

@@ -23,8 +23,8 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "live_hub.hpp"
-#include "live_session.hpp"
+#include "live/live_hub.hpp"
+#include "live/live_session.hpp"
 #include "pivot/scenes/scene.hpp"
 
 namespace {

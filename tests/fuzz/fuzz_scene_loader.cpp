@@ -1,7 +1,7 @@
 // Fuzz target: the scene loader on arbitrary bytes (docs/reliability.md).
 //
-// Contract (scenes/scene.hpp): parse_scene either returns a Scene or throws pivot::Error with a
-// non-empty message; a loaded scene builds into a World or build_world throws pivot::Error;
+// Contract (scenes/format/scene.hpp): parse_scene either returns a Scene or throws pivot::Error
+// with a non-empty message; a loaded scene builds into a World or build_world throws pivot::Error;
 // resolved_scene_json of a loaded scene loads back ("it loads back to the same scene") and
 // resolves to the same text. Any other exception, a crash or a sanitizer report is a finding.
 // Seeds: the shipped scenes (scenes/*.json, linked into the build's seed folder) and

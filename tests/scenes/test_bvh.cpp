@@ -1,4 +1,4 @@
-// The strict BVH reader and writer (scenes/bvh.hpp): a hand-written file read to the values
+// The strict BVH reader and writer (scenes/format/bvh.hpp): a hand-written file read to the values
 // written in it, malformed files rejected with the line of the fault, and a write/read round
 // trip that gives the clip back exactly.
 #include <catch2/catch.hpp>
@@ -169,7 +169,7 @@ TEST_CASE("bvh: a missing file is an error naming it") {
   }
 }
 
-// ---- the clip as motion (scenes/bvh_motion.hpp) ----
+// ---- the clip as motion (scenes/format/bvh_motion.hpp) ----
 
 namespace {
 

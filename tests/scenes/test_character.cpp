@@ -1,4 +1,4 @@
-// The motion-capture-driven character (scenes/character.hpp, Cline 2002 §5.1).
+// The motion-capture-driven character (scenes/format/character.hpp, Cline 2002 §5.1).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <Eigen/QR>

@@ -1,4 +1,4 @@
-// Scene interactions (scenes/interaction.hpp, docs/scene-format.md "Interactions"): reading
+// Scene interactions (scenes/format/interaction.hpp, docs/scene-format.md "Interactions"): reading
 // with JSON-pointer errors, writing back, and what the InteractionDriver does to a World.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Scene files (scenes/scene.hpp, docs/scene-format.md): defaults, every error class with its
+// Scene files (scenes/format/scene.hpp, docs/scene-format.md): defaults, every error class with its
 // JSON pointer, the [w, x, y, z] order, the built World, determinism of the state hash.
 // Scenes are inline raw-string JSON so that each test reads alone.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Trajectory files (scenes/trajectory_file.hpp) and the scene key "manipulanda"
+// Trajectory files (scenes/format/trajectory_file.hpp) and the scene key "manipulanda"
 // (docs/scene-format.md "Manipulanda"): read strictly, errors naming the line or the JSON
 // pointer, written back by the resolved form, built into a coupling the World steps.
 #include <unistd.h>

@@ -1,6 +1,6 @@
-// Simulation (scenes/simulation.hpp): the frame times, the stop request, the hooks, a non-finite
-// metric as a status, and summary_json's schema. The scene is one free body (no contacts), so
-// every expected count follows from h, the duration and the output rate alone.
+// Simulation (scenes/format/simulation.hpp): the frame times, the stop request, the hooks, a
+// non-finite metric as a status, and summary_json's schema. The scene is one free body (no
+// contacts), so every expected count follows from h, the duration and the output rate alone.
 
 #include <catch2/catch.hpp>
 #include <filesystem>

@@ -1,5 +1,5 @@
-// Simulation checkpoints (scenes/simulation_checkpoint.cpp, docs/checkpoints.md "Runs"): a run
-// stopped after step k, saved, and continued by a fresh Simulation hands its sink the same
+// Simulation checkpoints (scenes/format/simulation_checkpoint.cpp, docs/checkpoints.md "Runs"): a
+// run stopped after step k, saved, and continued by a fresh Simulation hands its sink the same
 // frames and step rows, and ends on the same summary, as the run never stopped; bad bytes are
 // refused with the Simulation unchanged.
 

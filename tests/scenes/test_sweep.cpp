@@ -1,4 +1,4 @@
-// Sweep files (scenes/sweep.hpp, docs/sweeps.md): the grid's order, ranges against their
+// Sweep files (scenes/format/sweep.hpp, docs/sweeps.md): the grid's order, ranges against their
 // closed forms, random draws against std::mt19937_64 and the documented mapping computed here,
 // the pointer rules, every validation error with its JSON pointer, a variant's run against the
 // same scene edited by hand and stepped here, and the resume rules of results.csv.

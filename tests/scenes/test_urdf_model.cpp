@@ -1,7 +1,7 @@
-// URDF models (scenes/urdf.hpp, docs/models.md): forward kinematics of an imported chain against
-// the URDF's joint origins composed here, the welded composite against the parallel-axis sum, a
-// URDF pendulum's period against the closed form, models in scenes, mesh geometry as scene JSON,
-// and a corpus of malformed files each refused naming the place.
+// URDF models (scenes/format/urdf.hpp, docs/models.md): forward kinematics of an imported chain
+// against the URDF's joint origins composed here, the welded composite against the parallel-axis
+// sum, a URDF pendulum's period against the closed form, models in scenes, mesh geometry as scene
+// JSON, and a corpus of malformed files each refused naming the place.
 #include <unistd.h>
 
 #include <Eigen/Geometry>

@@ -1,6 +1,6 @@
-// WorldBatch (scenes/world_batch.hpp): n copies of a scene stepped on the thread pool equal n
-// Worlds of the scene stepped one by one with their own sensors, bit for bit, observations
-// and final-state hashes alike; the scene's sensors follow the actuated joints' (q, q̇).
+// WorldBatch (scenes/format/world_batch.hpp): n copies of a scene stepped on the thread pool equal
+// n Worlds of the scene stepped one by one with their own sensors, bit for bit, observations and
+// final-state hashes alike; the scene's sensors follow the actuated joints' (q, q̇).
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -20,11 +20,11 @@
 #include "pivot/scenes/run_length.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/version.hpp"
-#include "replay_geometry.hpp"
-#include "replay_html.hpp"
-#include "run_output.hpp"
-#include "seconds_option.hpp"
+#include "replay/replay_geometry.hpp"
+#include "replay/replay_html.hpp"
+#include "run_files/run_output.hpp"
 #include "scene_source.hpp"
+#include "seconds_option.hpp"
 
 namespace pivot::cli {
 

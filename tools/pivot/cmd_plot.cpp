@@ -19,9 +19,9 @@
 
 #include "commands.hpp"
 #include "pivot/core/error.hpp"
-#include "run_data.hpp"
-#include "run_output.hpp"
-#include "svg_plot.hpp"
+#include "replay/svg_plot.hpp"
+#include "run_files/run_data.hpp"
+#include "run_files/run_output.hpp"
 
 namespace pivot::cli {
 namespace {

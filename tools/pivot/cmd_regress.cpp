@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "golden.hpp"
 #include "pivot/scenes/scene.hpp"
-#include "regress_case.hpp"
-#include "regress_report.hpp"
-#include "replay_html.hpp"
-#include "run_output.hpp"
+#include "regress/golden.hpp"
+#include "regress/regress_case.hpp"
+#include "regress/regress_report.hpp"
+#include "replay/replay_html.hpp"
+#include "run_files/run_output.hpp"
 #include "scene_source.hpp"
 
 #ifndef PIVOT_REGRESSION_DIR

@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "headless_chromium.hpp"
 #include "pivot/core/error.hpp"
-#include "replay_html.hpp"
+#include "replay/headless_chromium.hpp"
+#include "replay/replay_html.hpp"
 
 namespace pivot::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "replay_html.hpp"
+#include "replay/replay_html.hpp"
 #include "seconds_option.hpp"
 
 namespace pivot::cli {

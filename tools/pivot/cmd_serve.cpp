@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "live_server.hpp"
+#include "live/live_server.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "scene_source.hpp"
 #include "seconds_option.hpp"

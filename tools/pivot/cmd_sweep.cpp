@@ -4,7 +4,7 @@
 // a killed sweep loses only the runs in flight, and a second call resumes: the rows already in
 // results.csv are not run again (but "crashed" ones are). When all have run, the table is
 // rewritten in index order. The sweep file's format, the runs and the rows are the library's
-// (scenes/sweep.hpp), shared with Python's pivot.sweep.
+// (scenes/format/sweep.hpp), shared with Python's pivot.sweep.
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -21,7 +21,7 @@
 #include "commands.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/sweep.hpp"
-#include "process_pool.hpp"
+#include "process_pool/process_pool.hpp"
 #include "seconds_option.hpp"
 
 namespace pivot::cli {

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "live_session.hpp"
+#include "live/live_session.hpp"
 #include "pivot/scenes/run_length.hpp"
 
 namespace pivot::cli {
