@@ -35,6 +35,8 @@ struct Scratch {
   Vector v, y, velocity;
   lcp::LcpProblem dense;
   lcp::SparseLcpProblem sparse;
+  LcpResultsBySize results;  // the dense reduced LCP's answers, their storage reused
+  lcp::LcpResult sparse_result;
 };
 
 // G's entries sorted into the bodies' blocks (a row's entries for one body arrive together);
@@ -224,18 +226,20 @@ bool solve_contact_island(const ConstraintSet& rows, const IslandInput& in,
   IslandTimes times;
   times.assembly = seconds_since(start);
   const auto reduce_start = std::chrono::steady_clock::now();
-  lcp::LcpResult result;
+  lcp::LcpResult* answer = &s.sparse_result;
   if (m <= kDenseContactRows) {
     lcp::LcpProblem& reduced = s.dense;
     reduce_dense(s, in.momentum, reduced);
     times.reduction = seconds_since(reduce_start);
-    result = lcp::solve_lemke(reduced, lemke);
+    answer = &s.results.of_size(m);
+    lcp::solve_lemke(reduced, lemke, *answer);
   } else {
     lcp::SparseLcpProblem& reduced = s.sparse;
     reduce_sparse(s, in.momentum, reduced);
     times.reduction = seconds_since(reduce_start);
-    result = lcp::solve_lemke(reduced, lemke);
+    s.sparse_result = lcp::solve_lemke(reduced, lemke);
   }
+  const lcp::LcpResult& result = *answer;
   times.add_lcp(result);
   if (!result.ok()) return false;  // the general path's layers take over
   const auto recover_start = std::chrono::steady_clock::now();

@@ -1,5 +1,6 @@
 #include "pivot/engine/forces.hpp"
 
+#include <array>
 #include <cmath>
 
 #include "pivot/core/error.hpp"
@@ -28,7 +29,7 @@ class ConstantForce final : public ExternalForce {
     w.segment<3>(6 * s_.body) += s_.torque;
     w.segment<3>(6 * s_.body + 3) += s_.force;
   }
-  [[nodiscard]] std::vector<int> coupled_bodies() const override { return {s_.body}; }
+  [[nodiscard]] std::span<const int> coupled_bodies() const override { return {&s_.body, 1}; }
 
  private:
   ConstantForceSettings s_;
@@ -36,7 +37,8 @@ class ConstantForce final : public ExternalForce {
 
 class Spring final : public ExternalForce {
  public:
-  explicit Spring(const SpringSettings& s) : s_(s) {}
+  explicit Spring(const SpringSettings& s)
+      : s_(s), bodies_{s.body_a, s.body_b}, coupled_(s.body_b >= 0 ? 2 : 1) {}
 
   // ½ k (L − L₀)²
   [[nodiscard]] double potential_energy(const RigidBodySet& set) const override {
@@ -93,9 +95,8 @@ class Spring final : public ExternalForce {
     return true;
   }
 
-  [[nodiscard]] std::vector<int> coupled_bodies() const override {
-    if (s_.body_b >= 0) return {s_.body_a, s_.body_b};
-    return {s_.body_a};
+  [[nodiscard]] std::span<const int> coupled_bodies() const override {
+    return {bodies_.data(), coupled_};
   }
 
  private:
@@ -135,6 +136,8 @@ class Spring final : public ExternalForce {
   }
 
   SpringSettings s_;
+  std::array<int, 2> bodies_;  // A, B (B: −1 for the world)
+  std::size_t coupled_;        // 2, or 1 with the world
 };
 
 class CallbackForce final : public ExternalForce {

@@ -8,6 +8,7 @@
 #include <Eigen/SparseCore>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "pivot/engine/rigid_body_set.hpp"
@@ -34,8 +35,9 @@ class ExternalForce {
                              Triplets& /*dfdv*/) const {
     return false;
   }
-  /// the bodies this force couples (an island holds them together)
-  [[nodiscard]] virtual std::vector<int> coupled_bodies() const { return {}; }
+  /// the bodies this force couples (an island holds them together), a view of the force's own
+  /// list, valid until the force changes (read each step, so it makes no list of its own)
+  [[nodiscard]] virtual std::span<const int> coupled_bodies() const { return {}; }
   /// the potential energy of a conservative force at the current positions, J; 0 for forces
   /// without one (a spring: ½ k (L − L₀)², its damping dissipates)
   [[nodiscard]] virtual double potential_energy(const RigidBodySet& /*set*/) const { return 0.0; }

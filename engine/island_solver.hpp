@@ -60,6 +60,23 @@ struct IslandTimes {
   }
 };
 
+/// LCP answers kept from step to step for the reusing solve_lemke (lemke.hpp), one per problem
+/// size: a result keeps its vectors' storage only while its size stays (an Eigen vector
+/// reallocates whenever its size changes), and the solves that one thread runs in a step (an
+/// island's velocities, then its post-step) have different sizes
+class LcpResultsBySize {
+ public:
+  /// the result kept for problems of n rows
+  lcp::LcpResult& of_size(Eigen::Index n) {
+    const auto slot = static_cast<std::size_t>(n);
+    if (slots_.size() <= slot) slots_.resize(slot + 1);
+    return slots_[slot];
+  }
+
+ private:
+  std::vector<lcp::LcpResult> slots_;
+};
+
 struct IslandOutput {
   Eigen::VectorXd velocity;                  ///< v⁺ (or dp), 6nb, local order
   Eigen::VectorXd lambda_eq;                 ///< per island equality row

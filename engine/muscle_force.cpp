@@ -9,7 +9,9 @@
 namespace pivot {
 namespace {
 
-bool finite_non_negative(double x) { return std::isfinite(x) && x >= 0.0; }
+bool finite_non_negative(double x) {
+  return std::isfinite(x) && x >= 0.0;
+}
 
 void add_angular_block(Triplets& t, int row_body, int col_body, const Mat3& block) {
   for (int i = 0; i < 3; ++i)
@@ -38,6 +40,12 @@ MuscleForce::MuscleForce(std::vector<MuscleJoint> joints, MuscleTable table, Mus
     for (const Vec3& a : joints_[j].axes_P)
       if (!a.allFinite() || std::abs(a.norm() - 1.0) > 1e-9)
         throw Error("muscles: joint " + std::to_string(j) + ": an axis is not a unit vector");
+  for (const MuscleJoint& J : joints_) {
+    coupled_.push_back(J.child);
+    coupled_.push_back(J.parent);
+  }
+  std::sort(coupled_.begin(), coupled_.end());
+  coupled_.erase(std::unique(coupled_.begin(), coupled_.end()), coupled_.end());
   set_gains(gains);
 }
 
@@ -81,7 +89,8 @@ Vec3 MuscleForce::torque_W(const RigidBodySet& set, int joint, double t) const {
   const Quat q_WC(set.orientation(J.child));
   const Quat q_PC = q_WP.conjugate() * q_WC;
   const Vec3 e_P = quat_log(q_PC_d * q_PC.conjugate());
-  const Vec3 w_PC_P = q_WP.conjugate() * Vec3(set.twist(J.child).head<3>() - set.twist(J.parent).head<3>());
+  const Vec3 w_PC_P =
+      q_WP.conjugate() * Vec3(set.twist(J.child).head<3>() - set.twist(J.parent).head<3>());
   const Vec3 edot_P = w_PC_d - w_PC_P;
   Vec3 tau_P = Vec3::Zero();
   for (const Vec3& a : J.axes_P) {
@@ -135,17 +144,6 @@ bool MuscleForce::add_gradients(const RigidBodySet& set, double t, Triplets& dfd
     }
   }
   return true;
-}
-
-std::vector<int> MuscleForce::coupled_bodies() const {
-  std::vector<int> bodies;
-  for (const MuscleJoint& J : joints_) {
-    bodies.push_back(J.child);
-    bodies.push_back(J.parent);
-  }
-  std::sort(bodies.begin(), bodies.end());
-  bodies.erase(std::unique(bodies.begin(), bodies.end()), bodies.end());
-  return bodies;
 }
 
 void MuscleForce::time_step_changed(double old_h, double new_h) {

@@ -89,7 +89,8 @@ class MuscleForce final : public ExternalForce {
   void apply(const RigidBodySet& set, double t, Eigen::VectorXd& wrenches) const override;
   bool add_gradients(const RigidBodySet& set, double t, Triplets& dfdp,
                      Triplets& dfdv) const override;
-  [[nodiscard]] std::vector<int> coupled_bodies() const override;
+  /// the joints' children and parents, ascending, each once
+  [[nodiscard]] std::span<const int> coupled_bodies() const override { return coupled_; }
   /// the feed-forward table and the feedback's leads
   [[nodiscard]] const MuscleTable& table() const { return table_; }
   /// the leads are h and ±h/2 of the step they were made for: scaled by new_h / old_h
@@ -97,6 +98,7 @@ class MuscleForce final : public ExternalForce {
 
  private:
   std::vector<MuscleJoint> joints_;
+  std::vector<int> coupled_;  // coupled_bodies(), made with the joints
   MuscleTable table_;
   MuscleGains gains_;
 };

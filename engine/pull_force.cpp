@@ -53,9 +53,9 @@ bool PullForce::add_gradients(const RigidBodySet& set, double /*t*/, Triplets& d
   return true;
 }
 
-std::vector<int> PullForce::coupled_bodies() const {
+std::span<const int> PullForce::coupled_bodies() const {
   if (!active_) return {};
-  return {s_.body};
+  return {&s_.body, 1};
 }
 
 double PullForce::potential_energy(const RigidBodySet& set) const {

@@ -48,7 +48,7 @@ class PullForce final : public ExternalForce {
   void apply(const RigidBodySet& set, double t, Eigen::VectorXd& wrenches) const override;
   bool add_gradients(const RigidBodySet& set, double t, Triplets& dfdp,
                      Triplets& dfdv) const override;
-  [[nodiscard]] std::vector<int> coupled_bodies() const override;
+  [[nodiscard]] std::span<const int> coupled_bodies() const override;
   /// ½ k |T − p_WP|² while active
   [[nodiscard]] double potential_energy(const RigidBodySet& set) const override;
 

@@ -3,7 +3,9 @@
 
 #include <Eigen/LU>
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <memory>
 #include <vector>
 
 #include "pivot/engine/equality_solve.hpp"
@@ -28,6 +30,33 @@ struct Scratch {
   EqualityTree tree;
   Eigen::FullPivLU<Matrix> lu;
   lcp::LcpProblem reduced;
+  lcp::LcpResult result;  // the reduced LCP's answer, its storage reused
+};
+
+// A thread's Scratch per island shape (bodies, equality rows, complementarity rows): an Eigen
+// matrix reallocates whenever its size changes, and one thread solves islands of different shapes
+// in a step (an island's velocities and then its post-step, which has other rows), so each shape
+// keeps its own. A few shapes are kept; a new one beyond them takes the oldest one's place.
+class ScratchByShape {
+ public:
+  Scratch& of_shape(int nv, int ne, int m) {
+    const std::array<int, 3> shape{nv, ne, m};
+    for (Slot& slot : slots_)
+      if (slot.scratch && slot.shape == shape) return *slot.scratch;
+    Slot& slot = slots_[next_];
+    next_ = (next_ + 1) % slots_.size();
+    if (!slot.scratch) slot.scratch = std::make_unique<Scratch>();
+    slot.shape = shape;
+    return *slot.scratch;
+  }
+
+ private:
+  struct Slot {
+    std::array<int, 3> shape{};
+    std::unique_ptr<Scratch> scratch;
+  };
+  std::array<Slot, 4> slots_;
+  std::size_t next_ = 0;
 };
 
 // dst = C⁻¹ rhs by the full-pivot LU of C, the steps of Eigen's FullPivLU::solve (P C Q = L U:
@@ -201,10 +230,11 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
 
 bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
                         const lcp::LemkeOptions& lemke, IslandOutput& out) {
-  thread_local Scratch s;
+  thread_local ScratchByShape scratch;
   const auto start = std::chrono::steady_clock::now();
   const IslandLcp island(rows, in);
   const int nv = island.nv(), ne = island.ne(), m = island.layout().m;
+  Scratch& s = scratch.of_shape(nv, ne, m);
   s.G.setZero(m, nv);
   s.S.setZero(m, m);
   s.v.setZero(m);
@@ -229,12 +259,13 @@ bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
   times.reduction = seconds_since(reduce_start);
   // an island of equalities alone (m = 0) is a linear system: its reduced LCP is empty and
   // solved by z = 0, with no call into Lemke's method
-  lcp::LcpResult result;
+  lcp::LcpResult& result = s.result;
   if (m == 0) {
+    result = lcp::LcpResult{};
     result.status = lcp::LcpStatus::solved;
     result.path = lcp::StartPath::trivial;
   } else {
-    result = lcp::solve_lemke(reduced, lemke);
+    lcp::solve_lemke(reduced, lemke, result);
   }
   times.add_lcp(result);
   if (!result.ok()) return false;  // the general path's layers take over

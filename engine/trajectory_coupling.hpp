@@ -83,7 +83,7 @@ class TrajectoryCoupling final : public ExternalForce {
   void apply(const RigidBodySet& set, double t, Eigen::VectorXd& wrenches) const override;
   bool add_gradients(const RigidBodySet& set, double t, Triplets& dfdp,
                      Triplets& dfdv) const override;
-  [[nodiscard]] std::vector<int> coupled_bodies() const override { return {s_.body}; }
+  [[nodiscard]] std::span<const int> coupled_bodies() const override { return {&s_.body, 1}; }
   /// ½ k |p_WT − p_WG|² + 4κ (1 − |w_e|), the target at the last time `apply` saw (t + lead);
   /// before any step, at lead
   [[nodiscard]] double potential_energy(const RigidBodySet& set) const override;

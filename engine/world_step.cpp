@@ -238,7 +238,7 @@ void World::compute_forces(StepContext& ctx) {
   for (const auto& force : forces_) {
     force->apply(set_, time_, ctx.f_ext);
     if (settings_.implicit_forces && force->add_gradients(set_, time_, ctx.dfdp, ctx.dfdv)) {
-      const auto bodies = force->coupled_bodies();
+      const std::span<const int> bodies = force->coupled_bodies();
       for (std::size_t k = 1; k < bodies.size(); ++k)
         ctx.couplings.emplace_back(bodies[0], bodies[k]);
     }

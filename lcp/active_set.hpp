@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "pivot/lcp/block_solve.hpp"
 #include "pivot/lcp/lcp_result.hpp"
 #include "pivot/lcp/matrix_access.hpp"
 #include "pivot/lcp/residual.hpp"
@@ -47,7 +48,11 @@ bool judge(const Matrix& M, const Vector& q, Vector& z, double tolerance, Vector
 #ifdef NDEBUG
   if constexpr (std::is_same_v<Matrix, DenseMatrix>) {
     if (q.size() <= kSmallLemkeMax && z.size() == q.size()) {
-      w = M * z + q;  // measure_residuals' expression: the same bits
+      // measure_residuals' M * z + q without its temporary: the product into w, then q added,
+      // the same operations in the same order (Eigen evaluates the product alone first either way)
+      w.resize(q.size());
+      w.noalias() = M * z;
+      w += q;
       if (certify_answer(M, q, z, w, tolerance, residuals)) return true;
     }
   }
@@ -81,19 +86,26 @@ bool solve_active_set(const Matrix& M, const Vector& q, const std::vector<int>& 
   const Eigen::Index n = q.size();
   const auto k = static_cast<Eigen::Index>(active.size());
   if (!valid_active_set(active, n)) return false;
-  const Vector guess = z.size() == n ? z : Vector::Zero(n);
-  z = Vector::Zero(n);
-  if (k == 0) return true;
-  std::vector<int> position(static_cast<std::size_t>(n), -1);
-  const DenseMatrix A = detail::access::gather_block(M, active, active, position);
-  Vector rhs(k), zz(k);
+  // the block, the right side and the guess in this thread's reused storage (block_solve.hpp)
+  BlockSolve& block = thread_block_solve();
+  block.begin(k);
+  Eigen::Map<Vector> rhs = block.rhs(), zz = block.answer();
+  const bool guessed = z.size() == n;
   for (Eigen::Index a = 0; a < k; ++a) {
     rhs(a) = -q(active[a]);
-    zz(a) = guess(active[a]);
+    zz(a) = guessed ? z(active[a]) : 0.0;
   }
-  const Eigen::CompleteOrthogonalDecomposition<DenseMatrix> cod(A);
-  for (int round = 0; round < 2; ++round) zz += cod.solve(Vector(rhs - A * zz));
-  if (!zz.allFinite()) return false;
+  z.setZero(n);
+  if (k == 0) return true;
+  if constexpr (std::is_same_v<Matrix, DenseMatrix>) {
+    Eigen::Map<DenseMatrix> A = block.block();
+    for (Eigen::Index b = 0; b < k; ++b)
+      for (Eigen::Index a = 0; a < k; ++a) A(a, b) = M(active[a], active[b]);
+  } else {
+    std::vector<int> position(static_cast<std::size_t>(n), -1);
+    block.block() = detail::access::gather_block(M, active, active, position);
+  }
+  if (!block.refine()) return false;
   for (Eigen::Index a = 0; a < k; ++a) z(active[a]) = zz(a);
   return true;
 }
@@ -177,6 +189,25 @@ bool try_warm_start(const Matrix& M, const Vector& q, const std::vector<int>& ac
                     double tolerance, LcpResult& result) {
   Vector z, w;
   if (!accept_active_set(M, q, active, tolerance, z, w, result)) return false;
+  result.path = StartPath::warm_start;
+  result.pivots = 0;
+  return true;
+}
+
+// The same warm start answered in `result`'s own vectors (their storage reused; the reusing
+// solve_lemke's): the same z, w and residuals as try_warm_start() on a fresh result, since that
+// one's candidate also starts from z = 0 and is judged the same way. When it is not accepted,
+// result's z, w and residuals are left unspecified (the caller solves afresh).
+template <typename Matrix>
+bool try_warm_start_in_place(const Matrix& M, const Vector& q, const std::vector<int>& active,
+                             double tolerance, LcpResult& result) {
+  result.z.setZero(q.size());
+  if (!solve_active_set(M, q, active, result.z)) return false;
+  if (!judge(M, q, result.z, tolerance, result.w, result.residuals, result.check_seconds))
+    return false;
+  result.active_set = active;
+  result.status = LcpStatus::solved;
+  result.message.clear();
   result.path = StartPath::warm_start;
   result.pivots = 0;
   return true;

@@ -321,14 +321,41 @@ LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions&
   return retry;
 }
 
+// The warm start of a dense problem beyond the small path, answered in `result`'s own storage:
+// the first steps of solve_scale_free() for such a problem (the input checks, then
+// try_warm_start()), taken only when they lead to the warm start on the data as given (nothing to
+// equilibrate, q with a negative entry). False leaves the problem to the general path from the
+// start, which then tries the same warm start first and goes on from there.
+bool solve_warm_in_place(const DenseMatrix& M, const Vector& q, const LemkeOptions& options,
+                         LcpResult& result) {
+  const auto n = q.size();
+  if (!options.warm_start || n == 0 || !validate(M, q).empty() || needs_equilibration(M, q))
+    return false;
+  if (options.covering.size() != 0) {
+    if (options.covering.size() != n) return false;
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (!(options.covering(i) > 0.0) || !std::isfinite(options.covering(i))) return false;
+  }
+  if (options.max_pivots < 0 || options.refactor_interval < 1 || !(options.pivot_tolerance >= 0) ||
+      !(options.residual_tolerance > 0))
+    return false;
+  if (q.minCoeff() >= 0.0) return false;  // the trivial answer, the general path's
+  result.crash_pivots = result.refactorizations = 0;
+  result.attempt = -1;
+  result.equilibrated = false;
+  result.check_seconds = 0.0;
+  return try_warm_start_in_place(M, q, *options.warm_start, options.residual_tolerance, result);
+}
+
 }  // namespace
 
 void solve_lemke(const LcpProblem& problem, const LemkeOptions& options, LcpResult& result) {
-  // a small dense problem is tried on the small path first (small_lemke.hpp); whatever it
-  // declines is solved by the general path from the start
+  // a small dense problem is tried on the small path first (small_lemke.hpp), a larger one's warm
+  // start in result's storage; whatever they decline is solved by the general path from the start
   const auto start = std::chrono::steady_clock::now();
-  if (problem.q.size() > kSmallLemkeMax ||
-      !solve_small_lemke(problem.M, problem.q, options, result))
+  const bool small = problem.q.size() <= kSmallLemkeMax;
+  if (!(small ? solve_small_lemke(problem.M, problem.q, options, result)
+              : solve_warm_in_place(problem.M, problem.q, options, result)))
     result = solve_scale_free(problem.M, problem.q, options);
   result.seconds = seconds_since(start);
 }

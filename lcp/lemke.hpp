@@ -68,8 +68,11 @@ struct LemkeOptions {
 /// solve w = M z + q, z ≥ 0, w ≥ 0, zᵀw = 0
 [[nodiscard]] LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options = {});
 /// the same, answered in `result`, whose vectors' storage is reused: a dense problem of n ≤ 32
-/// that the small path answers (docs/lcp.md, "Small problems") allocates nothing once `result`
-/// has held an answer of that size
+/// that the small path answers (docs/lcp.md, "Small problems"), and one whose warm start is
+/// accepted with a block of at most 32 rows, allocate nothing once `result` has held an answer
+/// of that size (an answer beyond 32 rows is judged by the residual check in a thread's reused
+/// storage; a warm start's block beyond 32 rows is decomposed in dynamic matrices, whose
+/// Householder updates allocate temporaries)
 void solve_lemke(const LcpProblem& problem, const LemkeOptions& options, LcpResult& result);
 /// the same for a sparse M, read in its sparse storage when at most 25 % of its n² entries are
 /// stored (the reduced LCPs of contact islands: a column operation costs O(nnz) instead of O(n),

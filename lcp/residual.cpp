@@ -20,15 +20,15 @@ constexpr double kZRoundingFactor = 100.0;
 struct ZBox {
   Vector lo, hi;
 };
-ZBox rounding_box(const Vector& z) {
+void rounding_box(const Vector& z, ZBox& box) {
   const double delta = kZRoundingFactor * static_cast<double>(z.size()) *
                        std::numeric_limits<double>::epsilon() * z.lpNorm<Eigen::Infinity>();
-  ZBox box{Vector(z.size()), Vector(z.size())};
+  box.lo.resize(z.size());
+  box.hi.resize(z.size());
   for (Eigen::Index j = 0; j < z.size(); ++j) {
     box.lo(j) = std::max(0.0, z(j) - delta);
     box.hi(j) = std::max(0.0, z(j) + delta);
   }
-  return box;
 }
 
 /// The per-row sums over M's entries that the measures below need:
@@ -62,18 +62,25 @@ void init_box_sums(const Vector& q, RowSums& s) {
   s.magnitude = q.cwiseAbs();
 }
 
-RowSums row_sums(const DenseMatrix& M, const Vector& q, const Vector& z, const ZBox& box) {
-  RowSums s;
+// (into s's vectors, kept from call to call: each product straight into its vector, with no
+// temporary, by the same operations in the same order as the expressions w = M z + q (the
+// product alone, then q added), abs_row = |M| 1 and abs_terms = |q| + |M| |z| (|q|, then the
+// product added: Eigen's own order for "other + product"))
+void row_sums(const DenseMatrix& M, const Vector& q, const Vector& z, const ZBox& box, RowSums& s) {
   const Eigen::Index n = q.size();
-  s.w = M * z + q;
-  s.abs_row = M.cwiseAbs() * Vector::Ones(n);
-  s.abs_terms = q.cwiseAbs() + M.cwiseAbs() * z.cwiseAbs();
+  s.w.resize(n);
+  s.w.noalias() = M * z;
+  s.w += q;
+  s.abs_row.resize(n);
+  s.abs_row.noalias() = M.cwiseAbs() * Vector::Ones(n);
+  s.abs_terms.resize(n);
+  s.abs_terms.noalias() = q.cwiseAbs() + M.cwiseAbs() * z.cwiseAbs();
   init_box_sums(q, s);
   add_box_sums(M, z, box, s);
-  return s;
 }
 
-RowSums row_sums(const SparseMatrix& M, const Vector& q, const Vector& z, const ZBox& box) {
+void row_sums(const SparseMatrix& M, const Vector& q, const Vector& z, const ZBox& box,
+              RowSums& s) {
   // One record per row, so that an entry's seven sums share a cache line (seven separate
   // vectors took seven scattered writes per entry); the same sums in the same order as before,
   // so the same bits.
@@ -104,7 +111,6 @@ RowSums row_sums(const SparseMatrix& M, const Vector& q, const Vector& z, const 
       r.magnitude += std::max(std::abs(lo), std::abs(hi));
     }
   }
-  RowSums s;
   for (Vector* v : {&s.w, &s.abs_row, &s.abs_terms, &s.lower, &s.upper, &s.witness, &s.magnitude})
     v->resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -117,16 +123,14 @@ RowSums row_sums(const SparseMatrix& M, const Vector& q, const Vector& z, const 
     s.witness(i) = r.witness;
     s.magnitude(i) = r.magnitude;
   }
-  return s;
 }
 
 /// For each row, 1 when some w̃_i = q_i + Σ_j M_ij z̃_j is 0 with every z̃_j in the rounding box
 /// of z_j, else 0
-Vector zero_reachable(const RowSums& s) {
-  Vector reach(s.lower.size());
+void zero_reachable(const RowSums& s, Vector& reach) {
+  reach.resize(s.lower.size());
   for (Eigen::Index i = 0; i < reach.size(); ++i)
     reach(i) = (s.lower(i) <= 0.0 && s.upper(i) >= 0.0) ? 1.0 : 0.0;
-  return reach;
 }
 
 /// true when ONE z̃ in the rounding box can make every row of `judged` what judging it 0
@@ -142,7 +146,7 @@ Vector zero_reachable(const RowSums& s) {
 /// answer passes as the row-by-row check passed it), never invents one beyond the slack of
 /// C n ε times the row's magnitude that keeps rounding in the sums from emptying an interval.
 template <typename Matrix>
-bool judged_rows_consistent(const Matrix& M, const Vector& q, const Vector& z, ZBox box,
+bool judged_rows_consistent(const Matrix& M, const Vector& q, const Vector& z, const ZBox& rounding,
                             const RowSums& sums, const std::vector<char>& judged) {
   struct Entry {
     Eigen::Index row, col;
@@ -165,11 +169,13 @@ bool judged_rows_consistent(const Matrix& M, const Vector& q, const Vector& z, Z
     for (Eigen::Index i = 0; i < q.size() && witnessed; ++i) {
       if (!judged[static_cast<std::size_t>(i)]) continue;
       const double half_slack = 0.5 * slack_factor * magnitude(i);
-      const double upper = box.lo(i) > positive ? 0.0 : std::numeric_limits<double>::infinity();
+      const double upper =
+          rounding.lo(i) > positive ? 0.0 : std::numeric_limits<double>::infinity();
       witnessed = w_tilde(i) >= -half_slack && w_tilde(i) <= upper + half_slack;
     }
     if (witnessed) return true;
   }
+  ZBox box = rounding;  // the intervals the propagation tightens
   // the judged rows' entries ordered by (row, column): for_each_nonzero visits columns in
   // increasing order, so bucketing its visits by row (a counting sort, O(entries + n)) gives
   // that order; a comparison sort of a 240-row dense M's entries took 80 % of a 10-box stack's
@@ -243,14 +249,27 @@ template <typename Matrix>
 LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* w_out) {
   LcpResiduals r;
   const Eigen::Index n = q.size();
+  // the check's vectors, kept from call to call on this thread: a check of the same size as the
+  // previous one allocates nothing
+  struct Workspace {
+    ZBox box;
+    RowSums sums;
+    Vector reach, w_judged;
+    std::vector<char> judged;
+  };
+  thread_local Workspace work;
+  ZBox& box = work.box;
+  RowSums& sums = work.sums;
   // (the box needs a finite z; a non-finite one goes to the branch below with w = M z + q)
   const bool z_finite = z.allFinite();
-  const ZBox box = n > 0 && z_finite ? rounding_box(z) : ZBox{};
-  RowSums sums;
-  if (n > 0 && z_finite)
-    sums = row_sums(M, q, z, box);
-  else if (n > 0)
+  if (n > 0 && z_finite) {
+    rounding_box(z, box);
+    row_sums(M, q, z, box, sums);
+  } else if (n > 0) {
     sums.w = M * z + q;
+  } else {
+    sums.w.resize(0);
+  }
   Vector& w = sums.w;
   if (n > 0 && !(z_finite && w.allFinite())) {
     // a z or w that is not finite solves nothing: every comparison with a NaN is false, so it
@@ -309,12 +328,15 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // All of this stands for rounding only while z's rounding moves w by little beside the
     // data: r.rounding_share above. Past kMaxRoundingShare the answer is refused whatever the
     // measures say (LcpResiduals::verifiable()), and no row is judged 0.
-    const Vector reach = zero_reachable(sums);
-    std::vector<char> judged(static_cast<std::size_t>(n), 0);
+    Vector& reach = work.reach;
+    zero_reachable(sums, reach);
+    std::vector<char>& judged = work.judged;
+    judged.assign(static_cast<std::size_t>(n), 0);
     for (Eigen::Index i = 0; i < n; ++i)
       judged[static_cast<std::size_t>(i)] =
           r.verifiable() && std::abs(w(i)) <= eta && reach(i) > 0.0;
-    Vector w_judged = w;
+    Vector& w_judged = work.w_judged;
+    w_judged = w;
     if (judged_rows_consistent(M, q, z, box, sums, judged))
       for (Eigen::Index i = 0; i < n; ++i)
         if (judged[static_cast<std::size_t>(i)]) w_judged(i) = 0.0;
@@ -346,7 +368,7 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
           r.max_complementarity, std::min(z_size, quotient(std::abs(w_judged(i)), w_scale(i))));
     }
   }
-  if (w_out) *w_out = std::move(w);
+  if (w_out) *w_out = w;
   return r;
 }
 

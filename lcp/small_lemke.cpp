@@ -375,8 +375,11 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
     set_trivial(q, n, result);
     return true;
   }
-  // the general path starts elsewhere with these
-  if (options.warm_start || !options.crash_rows.empty()) return false;
+  // a warm start is tried as the general path tries it first (active_set.hpp), in result's own
+  // storage; a crash start, and a warm start that is not accepted, are the general path's
+  if (options.warm_start)
+    return try_warm_start_in_place(M, q, *options.warm_start, options.residual_tolerance, result);
+  if (!options.crash_rows.empty()) return false;
 
   // the standard start: w_t leaves for z₀, t = argmax −q_t / d_t (ties: the largest index)
   int t = 0;

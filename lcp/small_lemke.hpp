@@ -8,9 +8,11 @@
 // on the full tableau instead of the revised form, and z from the final basis by the same LU solve
 // with one step of refinement on the same basis block (the same rows and columns in the same
 // order), so that it gives the general path's answer bit for bit when both take the same pivots.
-// Whenever the general path would do something else (a warm or crash start, equilibration, early
-// completion, a ray, a pivot budget, a non-finite value) or the certificate cannot accept, it
-// declines and the general path solves the problem from the start, as it does without this path.
+// A warm start is tried first as the general path tries it (try_warm_start_in_place() in
+// active_set.hpp: the same candidate, judged the same way). Whenever the general path would do
+// something else (a crash start, a rejected warm start, equilibration, early completion, a ray, a
+// pivot budget, a non-finite value) or the certificate cannot accept, it declines and the general
+// path solves the problem from the start, as it does without this path.
 
 #include "pivot/lcp/lcp_problem.hpp"
 #include "pivot/lcp/lcp_result.hpp"
@@ -22,10 +24,11 @@ namespace pivot::lcp::detail {
 inline constexpr int kSmallLemkeMax = 32;
 
 /// Solves (M, q), n ≤ kSmallLemkeMax, on the stack: true when `result` holds the answer (the
-/// trivial z = 0 for q ≥ 0, or a `solved` accepted by certify_answer(), or when it cannot accept,
-/// by the general path's judgement of the same z, judge() in active_set.hpp); false when the
-/// general path must decide, and then `result` is unspecified. Allocates nothing but result's z,
-/// w and active set (reused when they have the capacity) unless the full check runs.
+/// trivial z = 0 for q ≥ 0, the accepted warm start, or a `solved` accepted by certify_answer(),
+/// or when it cannot accept, by the general path's judgement of the same z, judge() in
+/// active_set.hpp); false when the general path must decide, and then `result` is unspecified.
+/// Allocates nothing but result's z, w and active set (reused when they have the capacity)
+/// unless the full check runs.
 bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions& options,
                        LcpResult& result);
 

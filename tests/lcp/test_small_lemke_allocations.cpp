@@ -66,4 +66,37 @@ TEST_CASE("small Lemke: a repeated solve into the same result allocates nothing"
   CHECK(result.ok());
   CHECK(result.z == first);
 }
+
+// A warm start that is accepted, answered into the same result, allocates nothing when its
+// block has k ≤ 32 rows (the fixed-capacity decomposition, lcp/block_solve.hpp): for n ≤ 32 on
+// the small path, and beyond it with the residual check in a thread's reused vectors.
+// Contact-like problems w = (B Bᵀ + εI) z + q warm-started from their own answer, most of q
+// positive so that the active set stays small.
+TEST_CASE("a repeated warm-started solve into the same result allocates nothing",
+          "[lcp][warm_start][allocation]") {
+  for (const int n : {12, 60, 120}) {
+    LcpProblem p;
+    Eigen::MatrixXd B(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) B(i, j) = std::sin(1.0 + 0.37 * i + 1.91 * j + 0.01 * i * j);
+    p.M = B * B.transpose() + 1e-3 * Eigen::MatrixXd::Identity(n, n);
+    p.q.resize(n);
+    for (int i = 0; i < n; ++i) p.q(i) = 0.7 + std::cos(2.0 + 1.3 * i);
+    LemkeOptions options;
+    options.warm_start = solve_lemke(p).active_set;
+    INFO("n = " << n << ", active set of " << options.warm_start->size());
+    REQUIRE(!options.warm_start->empty());
+    REQUIRE(options.warm_start->size() <= 32);
+    LcpResult result;
+    solve_lemke(p, options, result);  // sizes the result's vectors and this thread's storage
+    REQUIRE(result.ok());
+    REQUIRE(result.path == StartPath::warm_start);
+    const Eigen::VectorXd first = result.z;
+    const long before = allocations.load();
+    for (int k = 0; k < 20; ++k) solve_lemke(p, options, result);
+    CHECK(allocations.load() - before == 0);
+    CHECK(result.path == StartPath::warm_start);
+    CHECK(result.z == first);
+  }
+}
 #endif

@@ -1,0 +1,104 @@
+// The block solve of an active set (block_solve.hpp).
+#include "pivot/lcp/block_solve.hpp"
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <utility>
+
+#include "pivot/lcp/small_lemke.hpp"
+
+namespace pivot::lcp::detail {
+namespace {
+
+constexpr int kCapacity = kSmallLemkeMax;
+using FixedMatrix =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kCapacity, kCapacity>;
+using FixedVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kCapacity, 1>;
+
+// x = A⁺ b = P Zᵀ [T⁻¹ (Qᵀ b)(0:r); 0] from the decomposition A P = Q [T 0; 0 0] Z: the steps of
+// CompleteOrthogonalDecomposition::solve(), in that order, with c and y in the caller's vectors
+// (its own solve makes them anew). Zᵀ is the product of r Householder reflections, the k-th acting
+// on entry k and the last n − r entries (its vector in row k of the decomposition's right block).
+template <typename Cod, typename Vec>
+void minimum_norm_solve(const Cod& cod, const Vec& b, Vec& c, Vec& y, Vec& x) {
+  const Eigen::Index r = cod.rank(), n = cod.cols();
+  if (r == 0) {
+    x.setZero();
+    return;
+  }
+  c = b;
+  c.applyOnTheLeft(cod.householderQ().setLength(r).adjoint());
+  y.topRows(r) =
+      cod.matrixT().topLeftCorner(r, r).template triangularView<Eigen::Upper>().solve(c.topRows(r));
+  if (r < n) {
+    y.bottomRows(n - r).setZero();
+    double workspace[1];  // one right-hand side
+    for (Eigen::Index k = 0; k < r; ++k) {
+      if (k != r - 1) std::swap(y(k), y(r - 1));
+      y.middleRows(r - 1, n - r + 1)
+          .applyHouseholderOnTheLeft(cod.matrixQTZ().row(k).tail(n - r).adjoint(), cod.zCoeffs()(k),
+                                     workspace);
+      if (k != r - 1) std::swap(y(k), y(r - 1));
+    }
+  }
+  x.noalias() = cod.colsPermutation() * y;
+}
+
+// the storage of blocks beyond kCapacity: Eigen's dynamic matrices, kept from call to call
+struct LargeBlock {
+  Eigen::MatrixXd A;
+  Eigen::VectorXd rhs, zz, product, r, c, y, step;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+};
+
+}  // namespace
+
+void BlockSolve::begin(Eigen::Index k) {
+  k_ = k;
+  const auto size = static_cast<std::size_t>(k);
+  if (a_.size() < size * size) a_.resize(size * size);
+  if (rhs_.size() < size) rhs_.resize(size);
+  if (zz_.size() < size) zz_.resize(size);
+}
+
+bool BlockSolve::refine() {
+  const Eigen::Index k = k_;
+  Eigen::Map<Eigen::VectorXd> zz = answer();
+  if (k == 0) return true;
+  if (k <= kCapacity) {
+    // the products through Eigen's dynamic-size kernels (maps of the fixed storage), the ones a
+    // MatrixXd uses, so that the same block gives the same bits
+    const FixedMatrix A = block();
+    const Eigen::CompleteOrthogonalDecomposition<FixedMatrix> cod(A);
+    FixedVector product(k), r(k), c(k), y(k), step(k);
+    for (int round = 0; round < 2; ++round) {
+      Eigen::Map<Eigen::VectorXd>(product.data(), k).noalias() =
+          Eigen::Map<const Eigen::MatrixXd>(A.data(), k, k) * zz;
+      r = rhs() - product;
+      minimum_norm_solve(cod, r, c, y, step);
+      zz += step;
+    }
+  } else {
+    thread_local LargeBlock s;
+    s.A = block();
+    s.rhs = rhs();
+    s.zz = zz;
+    s.cod.compute(s.A);
+    for (Eigen::VectorXd* v : {&s.product, &s.r, &s.c, &s.y, &s.step}) v->resize(k);
+    for (int round = 0; round < 2; ++round) {
+      s.product.noalias() = s.A * s.zz;
+      s.r = s.rhs - s.product;
+      minimum_norm_solve(s.cod, s.r, s.c, s.y, s.step);
+      s.zz += s.step;
+    }
+    zz = s.zz;
+  }
+  return zz.allFinite();
+}
+
+BlockSolve& thread_block_solve() {
+  thread_local BlockSolve solve;
+  return solve;
+}
+
+}  // namespace pivot::lcp::detail

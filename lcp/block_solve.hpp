@@ -1,0 +1,49 @@
+#pragma once
+// The block solve of an active set (internal): the minimum-norm refinement that
+// solve_active_set() (active_set.hpp) runs on the block A = M(S, S) of a guessed active set S,
+// in storage that is reused from call to call.
+//
+//   zz ← zz + A⁺ (rhs − A zz), twice,
+//
+// with A⁺ b the minimum-norm least-squares solution of a complete orthogonal decomposition
+// A P = Q [T 0; 0 0] Z (Golub & Van Loan 2013, §5.4.2; Eigen's CompleteOrthogonalDecomposition):
+//
+//   c = Qᵀ b,   y = [T⁻¹ c(0:r); 0],   A⁺ b = P Zᵀ y        (r = rank A)
+//
+// The decomposition is Eigen's own, the solve is the same sequence of Eigen operations as its
+// solve(), so the answer is the same bits as CompleteOrthogonalDecomposition<MatrixXd>'s; only
+// where the numbers live differs. Blocks of k ≤ kSmallLemkeMax are decomposed in fixed-capacity
+// matrices: no heap at all. Larger ones are decomposed in a thread's own dynamic matrices, kept
+// while k stays; Eigen's Householder updates of a dynamic matrix still make temporaries of their
+// own (about two a column).
+
+#include <vector>
+
+#include "pivot/lcp/lcp_problem.hpp"
+
+namespace pivot::lcp::detail {
+
+/// The block of solve_active_set(): fill it through block(), then refine(). One per thread
+/// (thread_workspace()); its storage stays valid until the next begin() on that thread.
+class BlockSolve {
+ public:
+  /// starts a k × k block: A, the right side and the guess are then written through the maps
+  void begin(Eigen::Index k);
+  Eigen::Map<Eigen::MatrixXd> block() { return {a_.data(), k_, k_}; }
+  Eigen::Map<Eigen::VectorXd> rhs() { return {rhs_.data(), k_}; }
+  /// the guess on entry to refine(), the refined answer after it
+  Eigen::Map<Eigen::VectorXd> answer() { return {zz_.data(), k_}; }
+  /// the two rounds of refinement above; false when the answer is not finite
+  bool refine();
+
+ private:
+  Eigen::Index k_ = 0;
+  // grown, never shrunk: the block (column-major, leading dimension k), rhs, zz, and the
+  // solve's intermediates (r = rhs − A zz, A zz, c, y, A⁺ r, the Householder workspace)
+  std::vector<double> a_, rhs_, zz_, work_;
+};
+
+/// this thread's BlockSolve
+BlockSolve& thread_block_solve();
+
+}  // namespace pivot::lcp::detail

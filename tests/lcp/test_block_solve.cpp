@@ -1,0 +1,141 @@
+// The block solve of an active set (lcp/block_solve.hpp) gives the bits of the solve it replaces:
+// two rounds of zz += A⁺ (rhs − A zz) with Eigen's CompleteOrthogonalDecomposition<MatrixXd>
+// made anew and its own solve(), written out below as the reference. Random blocks of k = 1…40
+// (both the fixed-capacity storage of k ≤ 32 and the dynamic one beyond): nonsingular,
+// symmetric rank-deficient (the blocks of redundant contacts), asymmetric rank-deficient, and with
+// exactly repeated rows. And the warm start answered in a reused result (the reusing solve_lemke)
+// is the general path's answer on a fresh one, field for field.
+#include <catch2/catch.hpp>
+
+#include <Eigen/QR>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "pivot/lcp/block_solve.hpp"
+#include "pivot/lcp/lemke.hpp"
+#include "pivot/lcp/small_lemke.hpp"
+
+using namespace pivot::lcp;
+using namespace pivot::lcp::detail;
+
+namespace {
+
+// the solve as solve_active_set() wrote it with a decomposition made for each call
+Eigen::VectorXd reference_refine(const Eigen::MatrixXd& A, const Eigen::VectorXd& rhs,
+                                 Eigen::VectorXd zz) {
+  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(A);
+  for (int round = 0; round < 2; ++round) zz += cod.solve(Eigen::VectorXd(rhs - A * zz));
+  return zz;
+}
+
+bool same_bits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(double)) == 0;
+}
+
+Eigen::MatrixXd random_block(std::mt19937_64& rng, int k, int kind) {
+  std::normal_distribution<double> normal;
+  std::uniform_int_distribution<int> rank_of(1, k);
+  const auto gaussian = [&](int rows, int cols) {
+    Eigen::MatrixXd G(rows, cols);
+    for (int j = 0; j < cols; ++j)
+      for (int i = 0; i < rows; ++i) G(i, j) = normal(rng);
+    return G;
+  };
+  switch (kind) {
+    case 0:  // nonsingular (almost surely), diagonally weighted like a Delassus block
+      return gaussian(k, k) + 3.0 * Eigen::MatrixXd::Identity(k, k);
+    case 1: {  // symmetric PSD of rank r
+      const Eigen::MatrixXd B = gaussian(k, rank_of(rng));
+      return B * B.transpose();
+    }
+    case 2: {  // asymmetric of rank r
+      const int r = rank_of(rng);
+      return gaussian(k, r) * gaussian(r, k);
+    }
+    default: {  // exactly repeated rows (two contacts at one point)
+      Eigen::MatrixXd A = gaussian(k, k);
+      for (int i = 1; i < k; i += 3) A.row(i) = A.row(i - 1);
+      return A;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the reused block solve gives the bits of a decomposition made anew",
+          "[lcp][block_solve]") {
+  std::mt19937_64 rng(20260);
+  std::normal_distribution<double> normal;
+  int compared = 0, deficient = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int k = 1 + trial % 40, kind = (trial / 40) % 4;
+    const Eigen::MatrixXd A = random_block(rng, k, kind);
+    Eigen::VectorXd rhs(k), guess(k);
+    for (int i = 0; i < k; ++i) {
+      rhs(i) = normal(rng);
+      guess(i) = trial % 2 == 0 ? 0.0 : normal(rng);
+    }
+    const Eigen::VectorXd expected = reference_refine(A, rhs, guess);
+    BlockSolve& solve = thread_block_solve();
+    solve.begin(k);
+    solve.block() = A;
+    solve.rhs() = rhs;
+    solve.answer() = guess;
+    const bool finite = solve.refine();
+    const Eigen::VectorXd got = solve.answer();
+    INFO("trial " << trial << ", k = " << k << ", kind " << kind);
+    CHECK(finite == expected.allFinite());
+    CHECK(same_bits(got, expected));
+    ++compared;
+    if (Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(A).rank() < k) ++deficient;
+  }
+  CHECK(compared == 4000);
+  CHECK(deficient > 1000);  // the minimum-norm branch (Zᵀ) is exercised, not only T⁻¹
+}
+
+TEST_CASE("a warm start answered in a reused result is the general path's answer",
+          "[lcp][block_solve][warm_start]") {
+  // contact-like LCPs w = (B Bᵀ + εI) z + q of n = 4…60 with the active set of their own answer
+  // (accepted) or a perturbed one (often rejected: then both go on along Lemke's path)
+  std::mt19937_64 rng(4242);
+  std::normal_distribution<double> normal;
+  std::uniform_int_distribution<int> coin(0, 3);
+  LcpResult reused;
+  int warm = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const int n = 4 + trial % 57;
+    LcpProblem p;
+    Eigen::MatrixXd B(n, n / 2 + 1);
+    for (int j = 0; j < B.cols(); ++j)
+      for (int i = 0; i < n; ++i) B(i, j) = normal(rng);
+    p.M = B * B.transpose() + 1e-3 * Eigen::MatrixXd::Identity(n, n);
+    p.q.resize(n);
+    for (int i = 0; i < n; ++i) p.q(i) = normal(rng);
+    const LcpResult cold = solve_lemke_general(p);
+    REQUIRE(cold.ok());
+    LemkeOptions options;
+    std::vector<int> guess = cold.active_set;
+    if (trial % 3 == 2 && !guess.empty()) guess.erase(guess.begin() + coin(rng) % guess.size());
+    options.warm_start = guess;
+    const LcpResult fresh = solve_lemke_general(p, options);
+    solve_lemke(p, options, reused);
+    INFO("trial " << trial << ", n = " << n);
+    REQUIRE(reused.status == fresh.status);
+    CHECK(reused.path == fresh.path);
+    CHECK(same_bits(reused.z, fresh.z));
+    CHECK(same_bits(reused.w, fresh.w));
+    CHECK(reused.active_set == fresh.active_set);
+    CHECK(reused.pivots == fresh.pivots);
+    CHECK(reused.attempt == fresh.attempt);
+    CHECK(reused.equilibrated == fresh.equilibrated);
+    CHECK(reused.message == fresh.message);
+    CHECK(reused.residuals.min_z == fresh.residuals.min_z);
+    CHECK(reused.residuals.min_w == fresh.residuals.min_w);
+    CHECK(reused.residuals.max_complementarity == fresh.residuals.max_complementarity);
+    CHECK(reused.residuals.rounding_share == fresh.residuals.rounding_share);
+    if (fresh.path == StartPath::warm_start) ++warm;
+  }
+  CHECK(warm > 300);
+}
