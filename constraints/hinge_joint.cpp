@@ -13,13 +13,14 @@ constexpr const char* kHingeKind = "hinge";
 
 HingeJoint::HingeJoint(const HingeJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                        const Pose& B0_in)
-    : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor) {
+    : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor), dynamics_(s.dynamics) {
   using namespace detail;
   check_bodies(kHingeKind, s.name, body_a, body_b);
   check_point(kHingeKind, s.name, "anchor_W", s.anchor_W);
   const Vec3 axis = unit_axis(kHingeKind, s.name, "axis_W", s.axis_W);
   check_limits(kHingeKind, s.name, s.limits);
   check_motor(kHingeKind, s.name, s.motor);
+  check_dynamics(kHingeKind, s.name, s.dynamics);
   const Pose A0 = checked_pose(kHingeKind, s.name, "pose A0", A0_in);
   const Pose B0 = checked_pose(kHingeKind, s.name, "pose B0", B0_in);
   const Quat qA_inv = A0.q_WB.conjugate();

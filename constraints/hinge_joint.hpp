@@ -32,6 +32,7 @@ struct HingeJointSettings {
   Vec3 axis_W = Vec3::UnitZ();          ///< world direction of the hinge axis (normalized)
   std::optional<JointLimits> limits{};  ///< rad, on the hinge angle θ; none by default
   std::optional<JointMotor> motor{};    ///< rad/s and N·m·s, on θ̇; none by default
+  JointDynamics dynamics{};  ///< N·m·s/rad, N·m: damping and Coulomb friction; none by default
 };
 
 class HingeJoint final : public Joint {
@@ -39,7 +40,8 @@ class HingeJoint final : public Joint {
   /// Creates the joint between body_a and body_b (kWorldBody allowed) at their initial poses
   /// A0, B0 (the world's pose is the identity); g = 0 and θ = 0 at (A0, B0). Throws
   /// pivot::Error naming the joint for a zero or non-finite axis, a non-finite anchor
-  /// or pose, limits with lower > upper, a motor with max_impulse < 0, or bad body indices.
+  /// or pose, limits with lower > upper, a motor with max_impulse < 0, negative or
+  /// non-finite dynamics, or bad body indices.
   HingeJoint(const HingeJointSettings& settings, int body_a, int body_b, const Pose& A0,
              const Pose& B0);
 
@@ -56,6 +58,7 @@ class HingeJoint final : public Joint {
   void limits(const Pose& A, const Pose& B, double margin, ConstraintRows& out) const override;
   /// the row with J_A v_A + J_B v_B = dθ/dt, the target and the impulse bound; none without motor
   [[nodiscard]] std::optional<MotorRow> motor(const Pose& A, const Pose& B) const override;
+  [[nodiscard]] JointDynamics dynamics() const override { return dynamics_; }
   /// the rate row of coordinate(): the motor's row, with or without a motor
   bool coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const override;
 
@@ -77,6 +80,7 @@ class HingeJoint final : public Joint {
   Vec3 b1_B_, b2_B_;  // in B, perpendicular to the axis at creation
   std::optional<JointLimits> limits_;
   std::optional<JointMotor> motor_;
+  JointDynamics dynamics_;
 };
 
 }  // namespace pivot

@@ -14,6 +14,8 @@ const char* to_string(JointType type) {
       return "slider";
     case JointType::fixed:
       return "fixed";
+    case JointType::planar:
+      return "planar";
   }
   return "unknown";
 }

@@ -58,7 +58,16 @@ struct JointMotor {
   double max_impulse = 0.0;      ///< per step: N·m·s or N·s, ≥ 0
 };
 
-enum class JointType { ball, hinge, universal, slider, fixed };
+/// passive dynamics of a joint's free coordinate q (URDF's <dynamics damping friction>): a
+/// viscous effort −d q̇ and a Coulomb friction effort of magnitude ≤ f that opposes motion (it
+/// holds q̇ = 0 while the other efforts on q stay below f). The engine makes each a bounded row
+/// of the step's LCP on q̇'s row (engine/world_joint_dynamics.cpp); zero means none (no row)
+struct JointDynamics {
+  double damping = 0.0;   ///< d: N·m·s/rad (hinge) or N·s/m (slider), finite, ≥ 0
+  double friction = 0.0;  ///< f: N·m (hinge) or N (slider), finite, ≥ 0
+};
+
+enum class JointType { ball, hinge, universal, slider, fixed, planar };
 
 /// name of a joint type as written in scene files ("ball", "hinge", ...)
 [[nodiscard]] const char* to_string(JointType type);
@@ -77,7 +86,7 @@ class Joint {
   [[nodiscard]] int body_b() const { return body_b_; }
 
   [[nodiscard]] virtual JointType type() const = 0;
-  /// number of equality rows (ball 3, hinge 5, universal 4, slider 5, fixed 6)
+  /// number of equality rows (ball 3, hinge 5, universal 4, slider 5, fixed 6, planar 3)
   [[nodiscard]] virtual int equality_rows() const = 0;
   /// equality rows at poses A, B (B is the identity pose for the world); out is resized
   virtual void equality(const Pose& A, const Pose& B, ConstraintRows& out) const = 0;
@@ -109,6 +118,8 @@ class Joint {
                               Row6& /*J_B*/) const {
     return false;
   }
+  /// the damping and friction of the free coordinate (zero for joints without one)
+  [[nodiscard]] virtual JointDynamics dynamics() const { return {}; }
   /// the motor row, if this joint has a motor
   [[nodiscard]] virtual std::optional<MotorRow> motor(const Pose& /*A*/, const Pose& /*B*/) const {
     return std::nullopt;

@@ -60,6 +60,13 @@ void check_motor(const char* kind, const std::string& name,
   }
 }
 
+void check_dynamics(const char* kind, const std::string& name, const JointDynamics& dynamics) {
+  if (!std::isfinite(dynamics.damping) || dynamics.damping < 0.0)
+    fail(kind, name, "dynamics.damping must be finite and >= 0");
+  if (!std::isfinite(dynamics.friction) || dynamics.friction < 0.0)
+    fail(kind, name, "dynamics.friction must be finite and >= 0");
+}
+
 Vec3 any_perpendicular(const Vec3& u) {
   // cross with the world axis least aligned with u (|u × e| ≥ sqrt(2/3) for unit u)
   Eigen::Index i = 0;

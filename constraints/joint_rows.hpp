@@ -40,6 +40,9 @@ void check_limits(const char* kind, const std::string& name,
 /// a motor (if any) with a finite target velocity and a finite max_impulse ≥ 0
 void check_motor(const char* kind, const std::string& name, const std::optional<JointMotor>& motor);
 
+/// damping and friction finite and ≥ 0
+void check_dynamics(const char* kind, const std::string& name, const JointDynamics& dynamics);
+
 /// a unit vector perpendicular to the unit vector `u` (deterministic)
 [[nodiscard]] Vec3 any_perpendicular(const Vec3& u);
 

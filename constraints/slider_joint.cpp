@@ -10,13 +10,14 @@ constexpr const char* kSliderKind = "slider";
 
 SliderJoint::SliderJoint(const SliderJointSettings& s, int body_a, int body_b, const Pose& A0_in,
                          const Pose& B0_in)
-    : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor) {
+    : Joint(s.name, body_a, body_b), limits_(s.limits), motor_(s.motor), dynamics_(s.dynamics) {
   using namespace detail;
   check_bodies(kSliderKind, s.name, body_a, body_b);
   check_point(kSliderKind, s.name, "anchor_W", s.anchor_W);
   const Vec3 axis = unit_axis(kSliderKind, s.name, "axis_W", s.axis_W);
   check_limits(kSliderKind, s.name, s.limits);
   check_motor(kSliderKind, s.name, s.motor);
+  check_dynamics(kSliderKind, s.name, s.dynamics);
   const Pose A0 = checked_pose(kSliderKind, s.name, "pose A0", A0_in);
   const Pose B0 = checked_pose(kSliderKind, s.name, "pose B0", B0_in);
   const Quat qA_inv = A0.q_WB.conjugate();

@@ -28,6 +28,7 @@ struct SliderJointSettings {
   Vec3 axis_W = Vec3::UnitX();          ///< world direction of sliding, fixed in A (normalized)
   std::optional<JointLimits> limits{};  ///< m, on the displacement s; none by default
   std::optional<JointMotor> motor{};    ///< m/s and N·s, on ṡ; none by default
+  JointDynamics dynamics{};  ///< N·s/m, N: damping and Coulomb friction; none by default
 };
 
 class SliderJoint final : public Joint {
@@ -36,7 +37,7 @@ class SliderJoint final : public Joint {
   /// A0, B0 (the world's pose is the identity); g = 0 and s = 0 at (A0, B0), and the initial
   /// relative rotation is kept. Throws pivot::Error naming the joint for a zero or
   /// non-finite axis, a non-finite anchor or pose, limits with lower > upper, a motor with
-  /// max_impulse < 0, or bad body indices.
+  /// max_impulse < 0, negative or non-finite dynamics, or bad body indices.
   SliderJoint(const SliderJointSettings& settings, int body_a, int body_b, const Pose& A0,
               const Pose& B0);
 
@@ -53,6 +54,7 @@ class SliderJoint final : public Joint {
   void limits(const Pose& A, const Pose& B, double margin, ConstraintRows& out) const override;
   /// the row with J_A v_A + J_B v_B = ds/dt, the target and the impulse bound; none without motor
   [[nodiscard]] std::optional<MotorRow> motor(const Pose& A, const Pose& B) const override;
+  [[nodiscard]] JointDynamics dynamics() const override { return dynamics_; }
   /// the rate row of coordinate(): the motor's row, with or without a motor
   bool coordinate_row(const Pose& A, const Pose& B, Row6& J_A, Row6& J_B) const override;
 
@@ -71,6 +73,7 @@ class SliderJoint final : public Joint {
   Quat q_rel0_;
   std::optional<JointLimits> limits_;
   std::optional<JointMotor> motor_;
+  JointDynamics dynamics_;
 };
 
 }  // namespace pivot

@@ -8,7 +8,9 @@
 //   cone:        D v⁺ + E γ ≥ 0 ⊥ λ_f ≥ 0,  μ λ_n − Eᵀλ_f ≥ 0 ⊥ γ ≥ 0   (Cline eq. 2.48)
 //   motor:       J v⁺ = target while |λ| < max_impulse, as a two-direction friction cone with a
 //                constant "normal impulse" max_impulse; an actuator's servo row adds a
-//                compliance c: J v⁺ + c λ = target (engine/actuator.hpp)
+//                compliance c: J v⁺ + c λ = target (engine/actuator.hpp); a joint's damping
+//                and friction are motor rows too (engine/world_joint_dynamics.cpp), the
+//                damping's unbounded (max_impulse = +inf)
 
 #include <vector>
 
@@ -49,6 +51,7 @@ struct MotorConstraint : RowRef {
   double compliance = 0.0;  ///< c ≥ 0 of J v⁺ + c λ = target (a servo's; 0 for joint motors)
   int owner = -1;           ///< joint index
   int actuator = -1;        ///< actuator index of a servo row; −1 for a joint's motor
+  bool passive = false;     ///< a joint's damping or friction row (its impulse is not reported)
 };
 
 struct ConstraintSet {

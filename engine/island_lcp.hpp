@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <vector>
 
@@ -125,13 +126,19 @@ void IslandLcp::emit(Sink& sink) const {
     const int plus = L_.mp0 + i, minus = L_.mm0 + i, gamma = L_.gm0 + i;
     g_row(plus, mo, 1.0);
     g_row(minus, mo, -1.0);
-    sink.S(plus, gamma, 1.0);
-    sink.S(minus, gamma, 1.0);
-    sink.S(gamma, plus, -1.0);
-    sink.S(gamma, minus, -1.0);
     sink.v(plus, -mo.target);
     sink.v(minus, mo.target);
-    sink.v(gamma, mo.max_impulse);
+    if (std::isinf(mo.max_impulse)) {
+      // unbounded (a joint's damping, a servo without effort limit): γ leaves the cone,
+      // w_γ = γ ≥ 0 ⊥ γ ≥ 0 holds it at 0, and w± = ±(J v⁺ + c (λ⁺ − λ⁻) − target) ≥ 0 ⊥ λ±
+      sink.S(gamma, gamma, 1.0);
+    } else {
+      sink.S(plus, gamma, 1.0);
+      sink.S(minus, gamma, 1.0);
+      sink.S(gamma, plus, -1.0);
+      sink.S(gamma, minus, -1.0);
+      sink.v(gamma, mo.max_impulse);
+    }
     if (mo.compliance != 0.0) {  // w± = ±(J v⁺ + c (λ⁺ − λ⁻) − target) + γ
       sink.S(plus, plus, mo.compliance);
       sink.S(plus, minus, -mo.compliance);

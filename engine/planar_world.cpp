@@ -120,6 +120,7 @@ void World::check_planar_joint(JointType type, const std::string& name, const Ve
       return;
     case JointType::ball:
     case JointType::universal:
+    case JointType::planar:
       break;
   }
   throw Error(

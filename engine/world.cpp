@@ -147,6 +147,10 @@ int World::add_joint(const FixedJointSettings& s, int body_a, int body_b) {
   check_planar_joint(JointType::fixed, s.name, nullptr);
   return add_joint_of<FixedJoint>(s, body_a, body_b);
 }
+int World::add_joint(const PlanarJointSettings& s, int body_a, int body_b) {
+  check_planar_joint(JointType::planar, s.name, nullptr);
+  return add_joint_of<PlanarJoint>(s, body_a, body_b);
+}
 
 void World::add_force(const ConstantForceSettings& s) {
   check_body(s.body, "constant force");

@@ -32,6 +32,7 @@
 #include "pivot/constraints/fixed_joint.hpp"
 #include "pivot/constraints/hinge_joint.hpp"
 #include "pivot/constraints/joint.hpp"
+#include "pivot/constraints/planar_joint.hpp"
 #include "pivot/constraints/slider_joint.hpp"
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
@@ -194,6 +195,7 @@ class World {
   int add_joint(const UniversalJointSettings& s, int body_a, int body_b);
   int add_joint(const SliderJointSettings& s, int body_a, int body_b);
   int add_joint(const FixedJointSettings& s, int body_a, int body_b);
+  int add_joint(const PlanarJointSettings& s, int body_a, int body_b);
 
   /// external forces (gravity is in the settings)
   void add_force(const ConstantForceSettings& s);
@@ -341,6 +343,7 @@ class World {
   };
   void add_joint_rows(const JointRowSettings& s);
   void add_servo_rows();
+  void add_joint_dynamics_rows();
   void add_actuator_efforts(Eigen::VectorXd& wrenches);
   void add_step_contacts(detail::StepContext& ctx);
   /// World::step's stages; step() turns running out of memory in them into a pivot::Error

@@ -153,7 +153,10 @@ void World::add_joint_rows(const JointRowSettings& s) {
       rows_->motors.push_back(mc);
     }
   }
-  if (s.motors) add_servo_rows();
+  if (s.motors) {
+    add_servo_rows();
+    add_joint_dynamics_rows();
+  }
 }
 
 const StepReport& World::step() {
@@ -473,6 +476,7 @@ void World::store_island_impulses(StepContext& ctx, const detail::IslandInput& i
   for (std::size_t m = 0; m < island.motors.size(); ++m) {
     const detail::MotorConstraint& mc = rows_->motors[island.motors[m]];
     const double lambda = out.lambda_motor(static_cast<Eigen::Index>(m));
+    if (mc.passive) continue;
     if (mc.actuator >= 0)
       actuators_[mc.actuator].set_effort(lambda / ctx.h);
     else

@@ -63,22 +63,33 @@ std::optional<JointMotor> read_motor(const Context& ctx, const Object& o, bool a
   return motor;
 }
 
+namespace {
+/// "damping" and "friction" of a hinge or slider (default 0: none)
+JointDynamics read_dynamics(const Object& o) {
+  return {.damping = o.number("damping", 0.0, Range::non_negative),
+          .friction = o.number("friction", 0.0, Range::non_negative)};
+}
+}  // namespace
+
 SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
                       const Scene& scene) {
   const Object probe(ctx, j, ptr, {}, /*check_keys=*/false);
   const std::string type = probe.required_string("type");
   std::vector<std::string> keys = {"type", "name", "body_a", "body_b", "anchor", "collide"};
   if (type == "hinge")
-    keys.insert(keys.end(),
-                {"axis", "limits", "limits_deg", "motor", "effort_limit", "velocity_limit"});
+    keys.insert(keys.end(), {"axis", "limits", "limits_deg", "motor", "effort_limit",
+                             "velocity_limit", "damping", "friction"});
   else if (type == "slider")
-    keys.insert(keys.end(), {"axis", "limits", "motor", "effort_limit", "velocity_limit"});
+    keys.insert(keys.end(), {"axis", "limits", "motor", "effort_limit", "velocity_limit", "damping",
+                             "friction"});
   else if (type == "universal")
     keys.insert(keys.end(), {"axis_a", "axis_b"});
+  else if (type == "planar")
+    keys.emplace_back("normal");
   else if (type != "ball" && type != "fixed")
     ctx.fail(probe.pointer("type"),
              fmt::format("unknown joint type {} (expected one of: ball, hinge, universal, "
-                         "slider, fixed)",
+                         "slider, fixed, planar)",
                          pivot::quoted(type)));
   const Object o(ctx, j, ptr, keys);
   SceneJoint out;
@@ -99,6 +110,7 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
     s.axis_W = o.unit_vec3("axis", Vec3::UnitZ());
     s.limits = read_limits(ctx, o, true);
     s.motor = read_motor(ctx, o, true);
+    s.dynamics = read_dynamics(o);
     out.settings = s;
   } else if (type == "slider") {
     SliderJointSettings s;
@@ -107,6 +119,7 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
     s.axis_W = o.unit_vec3("axis", Vec3::UnitX());
     s.limits = read_limits(ctx, o, false);
     s.motor = read_motor(ctx, o, false);
+    s.dynamics = read_dynamics(o);
     out.settings = s;
   } else if (type == "universal") {
     UniversalJointSettings s;
@@ -114,6 +127,12 @@ SceneJoint read_joint(const Context& ctx, const json& j, const std::string& ptr,
     s.anchor_W = o.required_vec3("anchor", Range::any);
     s.axis_a_W = o.unit_vec3("axis_a", Vec3::UnitX());
     s.axis_b_W = o.unit_vec3("axis_b", Vec3::UnitY());
+    out.settings = s;
+  } else if (type == "planar") {
+    PlanarJointSettings s;
+    s.name = name;
+    s.anchor_W = o.required_vec3("anchor", Range::any);
+    s.normal_W = o.unit_vec3("normal", Vec3::UnitZ());
     out.settings = s;
   } else {
     // any point serves a weld; by default the midpoint of the two bodies (body_a's position

@@ -29,6 +29,7 @@
 #include "pivot/constraints/ball_joint.hpp"
 #include "pivot/constraints/fixed_joint.hpp"
 #include "pivot/constraints/hinge_joint.hpp"
+#include "pivot/constraints/planar_joint.hpp"
 #include "pivot/constraints/slider_joint.hpp"
 #include "pivot/constraints/universal_joint.hpp"
 #include "pivot/core/error.hpp"
@@ -162,7 +163,7 @@ struct SceneBody {
 /// the settings of any joint type
 using JointSettingsVariant =
     std::variant<BallJointSettings, HingeJointSettings, UniversalJointSettings, SliderJointSettings,
-                 FixedJointSettings>;
+                 FixedJointSettings, PlanarJointSettings>;
 
 /// a joint between two bodies of the scene (body_b may be the world)
 struct SceneJoint {

@@ -197,6 +197,8 @@ JointType SceneJoint::type() const {
           return JointType::universal;
         else if constexpr (std::is_same_v<T, SliderJointSettings>)
           return JointType::slider;
+        else if constexpr (std::is_same_v<T, PlanarJointSettings>)
+          return JointType::planar;
         else
           return JointType::fixed;
       },

@@ -114,6 +114,8 @@ ojson planar_joint_json(const SceneJoint& jt) {
         if constexpr (std::is_same_v<T, HingeJointSettings> ||
                       std::is_same_v<T, SliderJointSettings>) {
           limits_motor(j, s.limits, s.motor);
+          if (s.dynamics.damping != 0.0) j["damping"] = s.dynamics.damping;
+          if (s.dynamics.friction != 0.0) j["friction"] = s.dynamics.friction;
         }
       },
       jt.settings);
@@ -331,9 +333,13 @@ ojson joint_json(const SceneJoint& jt) {
                       std::is_same_v<T, SliderJointSettings>) {
           j["axis"] = vec(s.axis_W);
           limits_motor(j, s.limits, s.motor);
+          if (s.dynamics.damping != 0.0) j["damping"] = s.dynamics.damping;
+          if (s.dynamics.friction != 0.0) j["friction"] = s.dynamics.friction;
         } else if constexpr (std::is_same_v<T, UniversalJointSettings>) {
           j["axis_a"] = vec(s.axis_a_W);
           j["axis_b"] = vec(s.axis_b_W);
+        } else if constexpr (std::is_same_v<T, PlanarJointSettings>) {
+          j["normal"] = vec(s.normal_W);
         }
       },
       jt.settings);

@@ -55,7 +55,7 @@ struct UrdfModel {
 /// how `pivot run robot.urdf` makes a scene of one URDF
 struct UrdfSceneOptions {
   /// a fixed plane z = 0 named "ground" under the model, which is raised so that its lowest
-  /// primitive collision geometry touches the plane (mesh geometry is not measured)
+  /// collision geometry (primitives and meshes, scaled and posed) touches the plane
   bool ground = true;
 };
 

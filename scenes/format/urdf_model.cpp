@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "pivot/collision/shape.hpp"
 #include "pivot/core/error.hpp"
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/urdf.hpp"
@@ -112,13 +113,19 @@ class Importer {
 
   UrdfModel run();
 
-  /// the lowest z of the primitive collision geometry in world (meshes are not measured)
-  double lowest_z() const { return lowest_z_; }
+  /// the lowest z of the collision geometry in world: primitives in closed form, meshes by
+  /// their vertices (read from their files here, only when asked)
+  double lowest_z() const;
 
  private:
   struct Geometry {
     json shape;
     Frame X_WS;  // the shape's frame in world
+  };
+  struct PlacedMesh {
+    fs::path file;
+    Vec3 scale;  // per axis, non-zero (negative mirrors)
+    Frame X_WS;
   };
   struct Group {
     std::string root;                 // the link whose name the body takes
@@ -137,6 +144,10 @@ class Importer {
   json primitive_or_mesh_json(const urdf::Geometry* g, const std::string& place, const Frame& X_WS);
   fs::path mesh_path(const std::string& filename, const std::string& place) const;
   void check_inertial(const urdf::Link& link) const;
+  /// the scene name of a group's body: PREFIX/root, or for a root link named "world" in a
+  /// model without prefix ("world" is the scene's world) its first welded link's name, or
+  /// "world_link"
+  std::string body_name(const Group& group) const;
   json body_json(const Group& group);
   json joint_json(const urdf::Joint& joint);
 
@@ -148,8 +159,20 @@ class Importer {
   std::map<std::string, int> group_of_;  // link → weld group
   std::vector<Group> groups_;
   std::vector<std::string> warnings_;
-  double lowest_z_ = INFINITY;
+  double lowest_z_ = INFINITY;                // of the primitives
+  std::vector<PlacedMesh> collision_meshes_;  // measured by lowest_z()
 };
+
+double Importer::lowest_z() const {
+  double z = lowest_z_;
+  for (const PlacedMesh& m : collision_meshes_) {
+    // the reader scales by |s| (> 0); a negative component mirrors the vertex
+    const Vec3 sign = m.scale.cwiseSign();
+    for (const Vec3& v : load_mesh_points(m.file.string(), m.scale.cwiseAbs()))
+      z = std::min(z, (m.X_WS.p + m.X_WS.q * Vec3(v.cwiseProduct(sign))).z());
+  }
+  return z;
+}
 
 Frame Importer::frame(const urdf::Pose& pose, const std::string& place) const {
   const Vec3 p(pose.position.x, pose.position.y, pose.position.z);
@@ -204,8 +227,12 @@ fs::path Importer::mesh_path(const std::string& filename, const std::string& pla
 json Importer::shape_json(const urdf::Geometry* g, const std::string& place, const Frame& X_WS,
                           bool collision) {
   const double lowest_before = lowest_z_;
+  const std::size_t meshes_before = collision_meshes_.size();
   json shape = primitive_or_mesh_json(g, place, X_WS);
-  if (!collision) lowest_z_ = lowest_before;
+  if (!collision) {
+    lowest_z_ = lowest_before;
+    collision_meshes_.resize(meshes_before);
+  }
   return shape;
 }
 
@@ -246,8 +273,9 @@ json Importer::primitive_or_mesh_json(const urdf::Geometry* g, const std::string
       if (!s.allFinite() || !(s.cwiseAbs().minCoeff() > 0.0))
         fail(place + ": geometry: mesh: scale",
              fmt::format("expected 3 finite non-zero numbers (got {} {} {})", s.x(), s.y(), s.z()));
-      json shape = {{"type", "mesh"},
-                    {"file", mesh_path(m->filename, place + ": geometry: mesh").string()}};
+      const fs::path file = mesh_path(m->filename, place + ": geometry: mesh");
+      collision_meshes_.push_back({file, s, X_WS});
+      json shape = {{"type", "mesh"}, {"file", file.string()}};
       shape["scale"] = s.x() == s.y() && s.y() == s.z() ? json(s.x()) : vec_json(s);
       return shape;
     }
@@ -279,8 +307,13 @@ void Importer::check_inertial(const urdf::Link& link) const {
                             l.x(), l.y(), l.z()));
 }
 
+std::string Importer::body_name(const Group& group) const {
+  if (!prefix_.empty() || group.root != "world") return prefix_ + group.root;
+  return group.links.size() > 1 ? group.links[1] : std::string("world_link");
+}
+
 json Importer::body_json(const Group& group) {
-  const std::string name = prefix_ + group.root;
+  const std::string name = body_name(group);
   const std::string place = link_place(group.root);
   const Frame& X_WG = X_WL_.at(group.root);
   // mass properties about the composite centre of mass, world axes (the formula at the top)
@@ -404,13 +437,27 @@ json Importer::joint_json(const urdf::Joint& joint) {
   if (!axis.allFinite() || !(axis.norm() > 1e-9))
     fail(place + ": axis: xyz", fmt::format("expected a finite non-zero direction (got {} {} {})",
                                             axis.x(), axis.y(), axis.z()));
+  if (joint.type == urdf::Joint::PLANAR) {
+    // the child moves in the plane through the joint origin normal to the axis (URDF's
+    // planar joint; limits and dynamics do not apply to its three coordinates)
+    if (joint.dynamics && (joint.dynamics->damping != 0.0 || joint.dynamics->friction != 0.0))
+      warnings_.push_back(
+          fmt::format("{}: {}: dynamics: not simulated on a planar joint", file_.string(), place));
+    return {{"type", "planar"},
+            {"name", prefix_ + joint.name},
+            {"body_a", body_name(groups_[group_of_.at(joint.parent_link_name)])},
+            {"body_b", body_name(groups_[group_of_.at(joint.child_link_name)])},
+            {"anchor", vec_json(X_WJ.p)},
+            {"normal", vec_json(X_WJ.q * axis.normalized())},
+            {"collide", options_.collide_with_parent}};
+  }
   // θ of a hinge (s of a slider) is body_b's motion relative to body_a about (along) the axis:
   // the URDF's joint position when body_a is the parent link's body
   const bool slider = joint.type == urdf::Joint::PRISMATIC;
   json j = {{"type", slider ? "slider" : "hinge"},
             {"name", prefix_ + joint.name},
-            {"body_a", prefix_ + groups_[group_of_.at(joint.parent_link_name)].root},
-            {"body_b", prefix_ + groups_[group_of_.at(joint.child_link_name)].root},
+            {"body_a", body_name(groups_[group_of_.at(joint.parent_link_name)])},
+            {"body_b", body_name(groups_[group_of_.at(joint.child_link_name)])},
             {"anchor", vec_json(X_WJ.p)},
             {"axis", vec_json(X_WJ.q * axis.normalized())},
             {"collide", options_.collide_with_parent}};
@@ -431,6 +478,15 @@ json Importer::joint_json(const urdf::Joint& joint) {
       fail(place + ": limit: velocity", fmt::format("expected a number ≥ 0 (got {})", l.velocity));
     if (l.effort > 0.0) j["effort_limit"] = l.effort;
     if (l.velocity > 0.0) j["velocity_limit"] = l.velocity;
+  }
+  if (joint.dynamics) {
+    // damping (implicit) and Coulomb friction of the joint coordinate: rows of the step
+    const urdf::JointDynamics& d = *joint.dynamics;
+    for (const auto& [key, value] : {std::pair{"damping", d.damping}, {"friction", d.friction}}) {
+      if (!(std::isfinite(value) && value >= 0.0))
+        fail(place + ": dynamics: " + key, fmt::format("expected a number ≥ 0 (got {})", value));
+      if (value > 0.0) j[key] = value;
+    }
   }
   return j;
 }
@@ -459,20 +515,10 @@ UrdfModel Importer::run() {
       groups_[g].links.push_back(link->name);
     } else {
       const std::string place = joint_place(parent->name) + ": type";
-      if (parent->type == urdf::Joint::PLANAR)
-        fail(place,
-             "planar joints are not supported (no constraint of Pivot keeps a body in a "
-             "plane of its parent; docs/models.md)");
       if (parent->type == urdf::Joint::UNKNOWN) fail(place, "unknown joint type");
       group_of_[link->name] = static_cast<int>(groups_.size());
       groups_.push_back({link->name, false, {link->name}, {parent->name}});
       if (parent->type != urdf::Joint::FLOATING) joints.push_back(parent);
-      if (parent->dynamics &&
-          (parent->dynamics->damping != 0.0 || parent->dynamics->friction != 0.0))
-        warnings_.push_back(fmt::format(
-            "{}: {}: dynamics: damping {} and friction {} are not simulated (docs/models.md)",
-            file_.string(), joint_place(parent->name), parent->dynamics->damping,
-            parent->dynamics->friction));
     }
     if (parent && parent->mimic)
       warnings_.push_back(fmt::format("{}: {}: mimic is not simulated (docs/models.md)",
@@ -486,8 +532,11 @@ UrdfModel Importer::run() {
   }
   json out = {{"bodies", json::array()}, {"joints", json::array()}};
   for (const Group& g : groups_) {
-    if (prefix_.empty() && g.root == "world")
-      fail(link_place(g.root), "a model named \"world\" needs a \"name\" (\"world\" is reserved)");
+    if (prefix_.empty() && g.root == "world" && g.links.size() == 1 &&
+        model_->getLink("world_link"))
+      fail(link_place(g.root),
+           "the root link \"world\" becomes a body \"world_link\" (\"world\" is the scene's), "
+           "which is a link's name already");
     out["bodies"].push_back(body_json(g));
   }
   for (const urdf::Joint* jt : joints) out["joints"].push_back(joint_json(*jt));
@@ -512,7 +561,7 @@ std::string urdf_scene_json(const fs::path& urdf, const UrdfSceneOptions& option
   Importer probe(urdf, model_options);
   UrdfModel model = probe.run();
   if (options.ground && std::isfinite(probe.lowest_z())) {
-    // raised so that its lowest primitive touches the ground
+    // raised so that its lowest collision geometry touches the ground
     model_options.position.z() = -probe.lowest_z();
     model = Importer(urdf, model_options).run();
   }

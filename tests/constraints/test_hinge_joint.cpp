@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <numbers>
 
-#include "pivot/constraints/hinge_joint.hpp"
 #include "joint_fd.hpp"
+#include "pivot/constraints/hinge_joint.hpp"
 
 using namespace pivot;
 using namespace pivot::test;
@@ -227,6 +227,8 @@ TEST_CASE("hinge joint: invalid settings throw naming the joint", "[constraints]
   CHECK_THAT(msg({.limits = JointLimits{nan, 0.5}}), named);
   CHECK_THAT(msg({.motor = JointMotor{1.0, -1.0}}), named);
   CHECK_THAT(msg({.motor = JointMotor{nan, 1.0}}), named);
+  CHECK_THAT(msg({.dynamics = {.damping = -1.0}}), named && Catch::Contains("damping"));
+  CHECK_THAT(msg({.dynamics = {.friction = inf}}), named && Catch::Contains("friction"));
   CHECK_THAT(msg({.limits = JointLimits{0.3, 0.3}, .motor = JointMotor{1.0, 0.0}}),
              Catch::Equals("<no error>"));
 }

@@ -10,4 +10,5 @@ TEST_CASE("joint type names as written in scene files", "[constraints]") {
   CHECK(std::string(pivot::to_string(JointType::universal)) == "universal");
   CHECK(std::string(pivot::to_string(JointType::slider)) == "slider");
   CHECK(std::string(pivot::to_string(JointType::fixed)) == "fixed");
+  CHECK(std::string(pivot::to_string(JointType::planar)) == "planar");
 }

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 
 #include "pivot/engine/world.hpp"
 #include "support/spinner.hpp"
@@ -113,4 +114,29 @@ TEST_CASE("bad actuators are refused naming them", "[actuator]") {
       world.add_actuator({.name = "x", .joint = hinge, .type = ActuatorType::velocity}),
       Catch::Contains("effort_limit"));
   CHECK_THROWS_WITH(world.actuator("nope"), Catch::Contains("nope"));
+}
+
+TEST_CASE("a velocity servo without effort limit (+inf) acts, as the implicit damper it is",
+          "[actuator]") {
+  // regression: an infinite bound made the island LCP fail and the step keep the old velocities
+  // silently (the Python binding's default effort_limit is +inf). Target 0, gain kd: the spin
+  // follows ω_{n+1} = ω_n / (1 + h kd / I)
+  const double h = 1e-3, I = 0.02, kd = 0.5;
+  Spinner s = make_spinner(h, I);
+  s.world.add_actuator({.name = "brake",
+                        .joint = s.hinge,
+                        .type = ActuatorType::velocity,
+                        .kd = kd,
+                        .effort_limit = std::numeric_limits<double>::infinity(),
+                        .keys = {{0.0, 0.0}}});
+  Vec6 t = Vec6::Zero();
+  t(2) = 3.0;
+  s.world.set_state(s.rod, s.world.pose(s.rod), t);
+  double w = 3.0;
+  for (int n = 0; n < 100; ++n) {
+    s.world.step();
+    w /= 1.0 + h * kd / I;
+    REQUIRE(std::abs(s.world.twist(s.rod).w().z() - w) < 1e-12);
+  }
+  CHECK(std::isfinite(s.world.actuator("brake").effort()));
 }
