@@ -16,6 +16,7 @@
 namespace pivot::lcp::detail {
 namespace {
 
+using detail::drop_negative_entries;
 using detail::judge;
 using detail::polish;
 
@@ -315,7 +316,11 @@ LcpResult solve_psd(const Matrix& M, const Vector& q, const PsdLcpOptions& optio
   // a miss by rounding on an ill-conditioned M_PP (the lemke fuzz target's third finding: worst
   // 1.3e-9 on M = 3e4 · (a near rank-one block) + I): the same correction of the active set from
   // the signs of z and w, with a minimum-norm refinement, that Lemke's answers get (active_set.hpp)
-  if (!passed && converged) passed = polish(M, q, options.residual_tolerance, result);
+  if (!passed && converged)
+    passed = polish(M, q, options.residual_tolerance, result);
+  else if (passed)
+    drop_negative_entries(M, q, options.residual_tolerance, result.active_set, result.z, result.w,
+                          result.residuals, result.check_seconds);
   if (passed && converged) {
     result.status = LcpStatus::solved;
   } else if (!converged) {

@@ -446,6 +446,9 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   for (int b = 0; b < order.k; ++b)
     result.active_set.push_back(order.cols[static_cast<std::size_t>(b)]);
   std::sort(result.active_set.begin(), result.active_set.end());
+  // a negative z_i that carries a share of a row: the set without it (active_set.hpp)
+  drop_negative_entries(M, q, options.residual_tolerance, result.active_set, result.z, result.w,
+                        result.residuals, result.check_seconds);
   result.status = LcpStatus::solved;
   result.path = StartPath::lemke;
   result.attempt = 1;  // kLemkeAttempts[1], "standard"
