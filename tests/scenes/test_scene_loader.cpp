@@ -11,6 +11,7 @@
 #include <string>
 
 #include "pivot/scenes/scene.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_data.hpp"
 
 using namespace pivot;
@@ -33,22 +34,7 @@ std::string error_of(std::string_view text, const fs::path& base_dir = fs::curre
   return "";
 }
 
-/// a fresh folder under the system's temporary folder, removed at the end of the test
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("pivot-test-scenes-" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  void write(const std::string& name, std::string_view text) const {
-    std::ofstream(path / name) << text;
-  }
-};
+using pivot::test::TempDir;
 
 /// scenes/ of the source tree, found from this file's path
 fs::path scenes_dir() {
@@ -205,7 +191,7 @@ TEST_CASE("the built World matches the scene", "[scene]") {
 }
 
 TEST_CASE("a relative mesh path is read from the scene's folder", "[scene]") {
-  TempDir dir;
+  TempDir dir("scenes");
   dir.write("tetra.obj",
             "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
   dir.write("mesh.json", R"({"pivot_scene": 1, "bodies": [
@@ -341,7 +327,7 @@ TEST_CASE("a syntax error names the line and column", "[scene][errors]") {
 }
 
 TEST_CASE("load_scene names the file in its errors", "[scene][errors]") {
-  TempDir dir;
+  TempDir dir("scenes");
   dir.write("bad.json", R"({"pivot_scene": 1, "bodies": [{"name": "a", "mass": -2}]})");
   const std::string file = (dir.path / "bad.json").string();
   CHECK_THROWS_WITH(load_scene(file), Catch::Contains(file + ": /bodies/0/mass"));

@@ -15,6 +15,7 @@
 
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/urdf.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_data.hpp"
 
 namespace {
@@ -23,26 +24,7 @@ namespace fs = std::filesystem;
 using pivot::Mat3;
 using pivot::Vec3;
 
-/// a fresh folder under the system's temporary folder, removed at the end of the test
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path =
-        fs::temp_directory_path() / ("pivot-test-urdf-" + tag + "-" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path file = path / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file;
-  }
-};
+using pivot::test::TempDir;
 
 // ---- an independent 4×4 homogeneous forward kinematics from the URDF's numbers ----
 

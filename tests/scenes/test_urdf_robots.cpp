@@ -20,31 +20,14 @@
 #include "pivot/scenes/scene.hpp"
 #include "pivot/scenes/urdf.hpp"
 #include "support/box_mesh_files.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using pivot::Vec3;
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path =
-        fs::temp_directory_path() / ("pivot-test-robots-" + tag + "-" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path file = path / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file;
-  }
-};
+using pivot::test::TempDir;
 
 /// a binary STL of a closed cylinder of radius r along z from z0 to z1, n sides, outward
 /// counter-clockwise triangles
