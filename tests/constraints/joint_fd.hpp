@@ -38,6 +38,12 @@ class Rng {
     return q.normalized();
   }
   Pose pose(double half_width = 2.0) { return Pose{vec(half_width), rotation()}; }
+  /// a twist (ω; v) with both parts' components uniform in ±size (ω drawn first)
+  Vec6 twist(double size) {
+    const Vec3 w = vec(size);
+    const Vec3 v = vec(size);
+    return (Vec6() << w, v).finished();
+  }
 
  private:
   std::mt19937 gen_;

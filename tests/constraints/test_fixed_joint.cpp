@@ -1,19 +1,13 @@
 // Fixed joint: rotation lock (quaternion error, first-order Jacobian) + ball rows (exact).
 #include <catch2/catch.hpp>
 
-#include "pivot/constraints/fixed_joint.hpp"
 #include "joint_fd.hpp"
+#include "pivot/constraints/fixed_joint.hpp"
 
 using namespace pivot;
 using namespace pivot::test;
 
-namespace {
-
-Vec6 random_twist(Rng& rng, double size) {
-  return (Vec6() << rng.vec(size), rng.vec(size)).finished();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("fixed joint: g = 0 at creation and under common rigid motions", "[constraints][fixed]") {
   Rng rng(501);
@@ -65,8 +59,8 @@ TEST_CASE(
     const Quat R = rng.rotation();
     const Vec3 t = rng.vec(1.0), c = rng.vec(1.0);
     const Pose A_on = move(A0, R, c, t), B_on = move(B0, R, c, t);
-    const Pose A_off = integrate(A_on, random_twist(rng, 0.25));
-    const Pose B_off = integrate(B_on, random_twist(rng, 0.25));
+    const Pose A_off = integrate(A_on, rng.twist(0.25));
+    const Pose B_off = integrate(B_on, rng.twist(0.25));
     for (const auto& [A, B] : {std::pair{A0, B0}, std::pair{A_on, B_on}, std::pair{A_off, B_off},
                                std::pair{rng.pose(), rng.pose()}}) {
       ConstraintRows rows;
@@ -116,8 +110,8 @@ TEST_CASE("fixed joint: q and -q give the same g", "[constraints][fixed]") {
   Rng rng(505);
   const Pose A0 = rng.pose(), B0 = rng.pose();
   FixedJoint joint({.name = "weld", .anchor_W = rng.vec(1.0)}, 0, 1, A0, B0);
-  const Pose A = integrate(A0, random_twist(rng, 0.5));
-  const Pose B = integrate(B0, random_twist(rng, 0.5));
+  const Pose A = integrate(A0, rng.twist(0.5));
+  const Pose B = integrate(B0, rng.twist(0.5));
   ConstraintRows r1;
   joint.equality(A, B, r1);
   for (const auto& [A2, B2] :
@@ -143,7 +137,7 @@ TEST_CASE("fixed joint to the world", "[constraints][fixed]") {
   ConstraintRows rows;
   joint.equality(A0, W, rows);
   CHECK(rows.g.norm() < 1e-12);
-  const Pose A = integrate(A0, random_twist(rng, 0.3));
+  const Pose A = integrate(A0, rng.twist(0.3));
   joint.equality(A, W, rows);
   const double phi = rotation_error_angle(A, W, joint.initial_relative_rotation());
   const FdJacobian fd = fd_jacobian(equality_g(joint), A, W);

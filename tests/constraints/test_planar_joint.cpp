@@ -20,10 +20,6 @@ PlanarCase random_case(Rng& rng) {
   return {rng.pose(), rng.pose(), rng.vec(2.0), rng.unit()};
 }
 
-Vec6 random_twist(Rng& rng, double size) {
-  return (Vec6() << rng.vec(size), rng.vec(size)).finished();
-}
-
 /// B turned by θ about the normal through any point c and slid by s in the plane, then both
 /// moved by the rigid motion (R, t): a configuration the joint allows
 std::pair<Pose, Pose> allowed(const PlanarCase& c, Rng& rng) {
@@ -70,8 +66,8 @@ TEST_CASE("planar joint: Jacobians match finite differences (all rows exact)",
     const PlanarCase c = random_case(rng);
     PlanarJoint joint({.name = "p", .anchor_W = c.anchor, .normal_W = c.normal}, 0, 1, c.A0, c.B0);
     const auto [A_on, B_on] = allowed(c, rng);
-    const Pose A_off = integrate(A_on, random_twist(rng, 0.4));
-    const Pose B_off = integrate(B_on, random_twist(rng, 0.4));
+    const Pose A_off = integrate(A_on, rng.twist(0.4));
+    const Pose B_off = integrate(B_on, rng.twist(0.4));
     for (const auto& [A, B] : {std::pair{c.A0, c.B0}, std::pair{A_on, B_on},
                                std::pair{A_off, B_off}, std::pair{rng.pose(), rng.pose()}}) {
       ConstraintRows rows;

@@ -25,10 +25,6 @@ std::pair<Pose, Pose> on_manifold(const SliderCase& c, double s, const Quat& R, 
   return {move(c.A0, R, c.anchor, t), move(B, R, c.anchor, t)};
 }
 
-Vec6 random_twist(Rng& rng, double size) {
-  return (Vec6() << rng.vec(size), rng.vec(size)).finished();
-}
-
 GFunction s_g(const Joint& j) {
   return [&j](const Pose& A, const Pose& B) {
     return Eigen::VectorXd::Constant(1, j.coordinate(A, B));
@@ -95,8 +91,8 @@ TEST_CASE(
                        .motor = JointMotor{0.3, 5.0}},
                       0, 1, c.A0, c.B0);
     const auto [A_on, B_on] = on_manifold(c, rng.uniform(-2, 2), rng.rotation(), rng.vec(1.0));
-    const Pose A_off = integrate(A_on, random_twist(rng, 0.25));
-    const Pose B_off = integrate(B_on, random_twist(rng, 0.25));
+    const Pose A_off = integrate(A_on, rng.twist(0.25));
+    const Pose B_off = integrate(B_on, rng.twist(0.25));
     for (const auto& [A, B] : {std::pair{c.A0, c.B0}, std::pair{A_on, B_on},
                                std::pair{A_off, B_off}, std::pair{rng.pose(), rng.pose()}}) {
       ConstraintRows rows;
@@ -130,8 +126,8 @@ TEST_CASE("slider joint: q and -q give the same g", "[constraints][slider]") {
   Rng rng(404);
   const SliderCase c = random_case(rng);
   SliderJoint joint({.name = "s", .anchor_W = c.anchor, .axis_W = c.axis}, 0, 1, c.A0, c.B0);
-  const Pose A = integrate(c.A0, random_twist(rng, 0.5));
-  const Pose B = integrate(c.B0, random_twist(rng, 0.5));
+  const Pose A = integrate(c.A0, rng.twist(0.5));
+  const Pose B = integrate(c.B0, rng.twist(0.5));
   ConstraintRows r1;
   joint.equality(A, B, r1);
   for (const auto& [A2, B2] :
@@ -196,7 +192,7 @@ TEST_CASE("slider joint to the world", "[constraints][slider]") {
   joint.equality(A, W, rows);
   CHECK(rows.g.norm() < 1e-12);
   CHECK(joint.coordinate(A, W) == Approx(-0.4).margin(1e-12));
-  const Pose A_off = integrate(A, random_twist(rng, 0.3));
+  const Pose A_off = integrate(A, rng.twist(0.3));
   joint.equality(A_off, W, rows);
   const FdJacobian fd = fd_jacobian(equality_g(joint), A_off, W);
   const double phi = rotation_error_angle(A_off, W, joint.initial_relative_rotation());

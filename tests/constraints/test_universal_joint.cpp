@@ -1,8 +1,8 @@
 // Universal joint: ball rows + g = a·b − (a·b)₀ (exact).
 #include <catch2/catch.hpp>
 
-#include "pivot/constraints/universal_joint.hpp"
 #include "joint_fd.hpp"
+#include "pivot/constraints/universal_joint.hpp"
 
 using namespace pivot;
 using namespace pivot::test;
