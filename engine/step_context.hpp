@@ -10,6 +10,7 @@
 
 #include "pivot/collision/contact.hpp"
 #include "pivot/core/spatial.hpp"
+#include "pivot/engine/force_gradient.hpp"
 #include "pivot/engine/forces.hpp"
 
 namespace pivot::detail {
@@ -25,7 +26,7 @@ struct StepContext {
   Eigen::VectorXd f_ext;  ///< the external forces alone (for reduced pairs)
   Triplets dfdp, dfdv;    ///< force gradients for the linearly implicit step
   std::vector<std::pair<int, int>> couplings;  ///< bodies coupled by forces with gradients
-  Eigen::SparseMatrix<double> gradient;        ///< −h²∇ₚf − h∇ᵥf
+  ForceGradient gradient;                      ///< −h²∇ₚf − h∇ᵥf
 
   // contacts (add_step_contacts)
   std::vector<Contact> contacts;  ///< at p_t, without those of reduced pairs

@@ -254,16 +254,10 @@ void World::compute_forces(StepContext& ctx) {
                  "external forces are not finite: they are ignored this step");
     ctx.f.setZero();
   }
-  ctx.gradient.resize(6 * n, 6 * n);  // empty, in its own memory
-  // (no gradient entries: M̃ = M and f̃ = f, the gradient left empty)
-  if (settings_.implicit_forces && (!ctx.dfdp.empty() || !ctx.dfdv.empty())) {
-    Eigen::SparseMatrix<double> dp(6 * n, 6 * n), dv(6 * n, 6 * n);
-    dp.setFromTriplets(ctx.dfdp.begin(), ctx.dfdp.end());
-    dv.setFromTriplets(ctx.dfdv.begin(), ctx.dfdv.end());
-    ctx.gradient = -(h * h) * dp - h * dv;  // M̃ = M − h²∇ₚf − h∇ᵥf
-    // f̃ = f − ∇ᵥf v  (Cline eq. 2.54)
-    ctx.f -= dv * set_.velocities();
-  }
+  // M̃ = M − h²∇ₚf − h∇ᵥf and f̃ = f − ∇ᵥf v (Cline eq. 2.54), with the gradients gathered
+  // above (none without implicit forces: M̃ = M, f̃ = f, the gradient left empty)
+  ctx.gradient.assemble(6 * n, h, ctx.dfdp, ctx.dfdv);
+  ctx.gradient.subtract_velocity_term(set_.velocities(), ctx.f);
 }
 
 // 3. contacts at p_t, and their rows; the hybrid pairs in reduced mode leave it (new contacts,
@@ -308,7 +302,7 @@ void World::solve_islands(StepContext& ctx) {
   for (std::size_t k = 0; k < islands.size(); ++k) {
     detail::IslandInput& island = islands[k];
     drop_repeated_joint_rows(island, true);
-    island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient : nullptr,
+    island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient.matrix() : nullptr,
                 island.M_tilde);
     const auto nb = static_cast<int>(island.bodies.size());
     // r = M v + h f̃   (the plain M multiplies v_t, Cline eq. 2.55)
