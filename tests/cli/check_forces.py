@@ -6,6 +6,8 @@
 - The 6-link chain (scenes/chain_6_links.json): one joints.csv row per joint and frame in scene
   order, no impulse before the first step, the anchors on A and B together (the joint error
   is below 1e-6 m), and the pin's linear impulse on link 1 pointing up (it holds the chain).
+- A planar joint whose normal is tilted: its axis columns (ux, uy, uz) are the normal, unit,
+  turned with body A (the puck, which turns only about it: the normal as the scene gives it).
 - --no-forces writes neither file, removes them from a folder that had them, lists what it
   wrote in summary.json, and gives the same final-state hash; so does --html when pivot has the
   viewer (recording outputs must not change the simulation).
@@ -88,6 +90,24 @@ gap = max(math.dist([float(j[k]) for k in ("ax", "ay", "az")], [float(j[k]) for 
 check(gap < 1e-6, f"anchors on A and B together (largest distance {gap:.3g} m)")
 pin = [j for j in joints if j["joint"] == names[0] and float(j["t"]) > 0]
 check(all(float(j["fz"]) > 0 for j in pin), "the pin's impulse on link 1 points up")
+
+# a puck on a planar joint to the world, normal (0, 1, 1)/√2, written by this test
+out.mkdir(parents=True, exist_ok=True)
+planar_scene = out / "planar_joint.json"
+planar_scene.write_text(json.dumps({
+    "pivot_scene": 1, "name": "planar joint",
+    "settings": {"dt": 0.01, "duration": 0.05},
+    "bodies": [{"name": "puck", "mass": 1, "position": [0, 0, 1],
+                "shape": {"type": "sphere", "radius": 0.1}}],
+    "joints": [{"name": "slide", "type": "planar", "body_a": "puck", "body_b": "world",
+                "anchor": [0, 0, 1], "normal": [0, 1, 1]}]}))
+run("planar", planar_scene)
+planar = rows(out / "planar" / "joints.csv")
+normal = [0, 1 / math.sqrt(2), 1 / math.sqrt(2)]
+check(len(planar) > 1 and all(
+    math.dist([float(j[k]) for k in ("ux", "uy", "uz")], normal) < 1e-12 for j in planar),
+    f"planar joint: ux, uy, uz is its unit normal in every frame (first {planar[0]['ux']}, "
+    f"{planar[0]['uy']}, {planar[0]['uz']})")
 
 for flag in ["--html"]:
     r = subprocess.run([pivot, "run", scenes / "chain_6_links.json", "--duration", "0.05", flag,

@@ -30,6 +30,8 @@ JointFrame joint_frame(const SceneJoint& joint, const Pose& A0, const Pose& B0) 
         } else if constexpr (std::is_same_v<S, UniversalJointSettings>) {
           f.axis_u_A = in_A(s.axis_a_W.normalized());
           f.axis_v_B = in_B(s.axis_b_W.normalized());
+        } else if constexpr (std::is_same_v<S, PlanarJointSettings>) {
+          f.axis_u_A = in_A(s.normal_W.normalized());
         }
       },
       joint.settings);
