@@ -26,17 +26,19 @@ constexpr double kSymmetry = 1e-12;
 
 // an island's data in fixed-capacity storage, kept by each thread: nothing is allocated
 struct Scratch {
-  std::array<Mat6, kBodies> A;                     // the bodies' blocks of M̃
-  std::array<Mat3, kBodies> I_inv;                 // their inverses' rotation blocks
-  std::array<double, kBodies> m_inv;               // and translation blocks
-  std::array<Vec6, kBodies> v, residual;           // v⁺ = y + Z λ, then A v − J_eᵀλ − r
-  std::array<int, kRows> body_a, body_b;           // each row's island-local bodies, −1: none
-  std::array<Row6, kRows> J_a, J_b;                // the row on them
-  std::array<Vec6, kRows> Z_a, Z_b;                // A⁻¹ Jᵀ on them
-  std::array<int, kRows> first;                    // the first column of row i's profile in C
-  std::array<double, kRows> rhs, diagonal;         // −(b_e + J_e y), C's diagonal
-  std::array<double, kRows> pivot_inverse;         // 1 / L_jj
-  std::array<std::array<double, kRows>, kRows> L;  // C's lower half, then its factor L
+  std::array<Mat6, kBodies> A;              // the bodies' blocks of M̃
+  std::array<Mat3, kBodies> I_inv;          // their inverses' rotation blocks
+  std::array<double, kBodies> m_inv;        // and translation blocks
+  std::array<Vec6, kBodies> v, residual;    // v⁺ = y + Z λ, then A v − J_eᵀλ − r
+  std::array<int, kRows> body_a, body_b;    // each row's island-local bodies, −1: none
+  std::array<Row6, kRows> J_a, J_b;         // the row on them
+  std::array<Vec6, kRows> Z_a, Z_b;         // A⁻¹ Jᵀ on them
+  std::array<int, kRows> first, last;       // C's profile (assemble_joint_block)
+  std::array<int, kBodies> incident_count;  // each body's rows: 2 e (on body_a) or
+  std::array<std::array<int, 2 * kRows>, kBodies> incident;  // 2 e + 1 (on body_b), in island order
+  std::array<double, kRows> rhs, diagonal;                   // −(b_e + J_e y), C's diagonal
+  std::array<double, kRows> pivot_inverse;                   // 1 / L_jj
+  std::array<std::array<double, kRows>, kRows> L;            // C's lower half, then its factor L
 };
 
 int local_body(const std::vector<int>& bodies, int body) {
@@ -74,32 +76,41 @@ bool invert_body_blocks(const Eigen::SparseMatrix<double>& M, int nb, Scratch& s
 }
 
 // x = A⁻¹ f on body b
-Vec6 solve_body(const Scratch& s, int b, const Vec6& f) {
-  Vec6 x;
-  x.head<3>() = s.I_inv[b] * f.head<3>();
-  x.tail<3>() = s.m_inv[b] * f.tail<3>();
-  return x;
+template <typename F>
+void solve_body(const Scratch& s, int b, const F& f, Vec6& x) {
+  x.head<3>().noalias() = s.I_inv[b] * f.template head<3>();
+  x.tail<3>() = s.m_inv[b] * f.template tail<3>();
 }
 
-// C's entry (e, f) = J_e A⁻¹ J_fᵀ over the bodies the two rows share; false when they share
-// none (a structural zero)
-bool coupling(const Scratch& s, int e, int f, double& sum) {
-  sum = 0.0;
-  bool shared = false;
-  auto side = [&](int body, const Row6& J_e) {
-    if (body < 0) return;
-    if (body == s.body_a[f]) {
-      sum += J_e.dot(s.Z_a[f]);
-      shared = true;
+// C's lower half, C_ef = J_e A⁻¹ J_fᵀ for rows e ≥ f, summed over the bodies the rows share
+// (each body's rows in island order), and its profile: first[e], the first row that shares a
+// body with row e; last[f], the last row whose profile reaches column f
+void assemble_joint_block(Scratch& s, int nb, int ne) {
+  for (int b = 0; b < nb; ++b) s.incident_count[b] = 0;
+  for (int e = 0; e < ne; ++e) {
+    if (s.body_a[e] >= 0) s.incident[s.body_a[e]][s.incident_count[s.body_a[e]]++] = 2 * e;
+    if (s.body_b[e] >= 0) s.incident[s.body_b[e]][s.incident_count[s.body_b[e]]++] = 2 * e + 1;
+    s.first[e] = e;
+    std::fill_n(s.L[e].begin(), e + 1, 0.0);
+  }
+  for (int b = 0; b < nb; ++b) {
+    const auto& list = s.incident[b];
+    for (int p = 0; p < s.incident_count[b]; ++p) {
+      const int e = list[p] / 2;
+      const Row6& J_e = list[p] % 2 == 0 ? s.J_a[e] : s.J_b[e];
+      for (int q = 0; q <= p; ++q) {
+        const int f = list[q] / 2;
+        s.L[e][f] += J_e.dot(list[q] % 2 == 0 ? s.Z_a[f] : s.Z_b[f]);
+        s.first[e] = std::min(s.first[e], f);
+      }
     }
-    if (body == s.body_b[f]) {
-      sum += J_e.dot(s.Z_b[f]);
-      shared = true;
-    }
-  };
-  side(s.body_a[e], s.J_a[e]);
-  side(s.body_b[e], s.J_b[e]);
-  return shared;
+  }
+  for (int e = 0; e < ne; ++e) {
+    s.diagonal[e] = s.L[e][e];
+    s.last[e] = e;
+  }
+  for (int e = 0; e < ne; ++e)
+    for (int f = s.first[e]; f < e; ++f) s.last[f] = std::max(s.last[f], e);
 }
 
 // C = L Lᵀ inside C's profile (row i of L is zero left of first[i]), column by column: L_jj,
@@ -113,9 +124,9 @@ bool factor_profile(Scratch& s, int ne) {
     const double l = std::sqrt(d);
     C[j][j] = l;
     s.pivot_inverse[j] = 1.0 / l;
-    for (int i = j + 1; i < ne; ++i)
+    for (int i = j + 1; i <= s.last[j]; ++i)
       if (s.first[i] <= j) C[i][j] *= s.pivot_inverse[j];
-    for (int i = j + 1; i < ne; ++i) {
+    for (int i = j + 1; i <= s.last[j]; ++i) {
       if (s.first[i] > j) continue;
       const double l_ij = C[i][j];
       for (int k = j + 1; k <= i; ++k)
@@ -130,7 +141,7 @@ void solve_profile(Scratch& s, int ne) {
   auto& x = s.rhs;
   for (int j = 0; j < ne; ++j) {
     x[j] *= s.pivot_inverse[j];
-    for (int i = j + 1; i < ne; ++i)
+    for (int i = j + 1; i <= s.last[j]; ++i)
       if (s.first[i] <= j) x[i] -= s.L[i][j] * x[j];
   }
   for (int i = ne - 1; i >= 0; --i) {
@@ -192,7 +203,7 @@ bool solve_joint_island(const ConstraintSet& rows, const IslandInput& in, Island
   const auto start = std::chrono::steady_clock::now();
   if (!invert_body_blocks(in.M_tilde, nb, s)) return false;
   // y = A⁻¹ r, then v ← y + Z λ
-  for (int b = 0; b < nb; ++b) s.v[b] = solve_body(s, b, in.momentum.segment<6>(6 * b));
+  for (int b = 0; b < nb; ++b) solve_body(s, b, in.momentum.segment<6>(6 * b), s.v[b]);
   // each row on its bodies, Z = A⁻¹ J_eᵀ, and the right-hand side −(b_e + J_e y)
   for (int e = 0; e < ne; ++e) {
     const EqualityRow& row = rows.equalities[in.equalities[e]];
@@ -201,24 +212,17 @@ bool solve_joint_island(const ConstraintSet& rows, const IslandInput& in, Island
     double Jy = row.bias;
     if (s.body_a[e] >= 0) {
       s.J_a[e] = row.J_A;
-      s.Z_a[e] = solve_body(s, s.body_a[e], row.J_A.transpose());
+      solve_body(s, s.body_a[e], row.J_A.transpose(), s.Z_a[e]);
       Jy += row.J_A.dot(s.v[s.body_a[e]]);
     }
     if (s.body_b[e] >= 0) {
       s.J_b[e] = row.J_B;
-      s.Z_b[e] = solve_body(s, s.body_b[e], row.J_B.transpose());
+      solve_body(s, s.body_b[e], row.J_B.transpose(), s.Z_b[e]);
       Jy += row.J_B.dot(s.v[s.body_b[e]]);
     }
     s.rhs[e] = -Jy;
   }
-  // C's lower half and its profile: C_ef = J_e A⁻¹ J_fᵀ for rows e ≥ f that share a body
-  for (int e = 0; e < ne; ++e) {
-    s.first[e] = e;
-    for (int f = 0; f <= e; ++f) {
-      if (coupling(s, e, f, s.L[e][f])) s.first[e] = std::min(s.first[e], f);
-    }
-    s.diagonal[e] = s.L[e][e];
-  }
+  assemble_joint_block(s, nb, ne);
   if (!factor_profile(s, ne)) return false;  // the rank-revealing paths decide
   solve_profile(s, ne);                      // s.rhs = λ
   for (int e = 0; e < ne; ++e) {
