@@ -26,9 +26,8 @@ constexpr double kSymmetry = 1e-12;
 
 // an island's data in fixed-capacity storage, kept by each thread: nothing is allocated
 struct Scratch {
-  std::array<Mat6, kBodies> A;              // the bodies' blocks of M̃
-  std::array<Mat3, kBodies> I_inv;          // their inverses' rotation blocks
-  std::array<double, kBodies> m_inv;        // and translation blocks
+  std::array<Mat3, kBodies> I, I_inv;       // the bodies' blocks of M̃, [I 0; 0 m 1],
+  std::array<double, kBodies> m, m_inv;     // and of its inverse
   std::array<Vec6, kBodies> v, residual;    // v⁺ = y + Z λ, then A v − J_eᵀλ − r
   std::array<int, kRows> body_a, body_b;    // each row's island-local bodies, −1: none
   std::array<Row6, kRows> J_a, J_b;         // the row on them
@@ -51,25 +50,35 @@ int local_body(const std::vector<int>& bodies, int body) {
 // its inverse [I⁻¹ 0; 0 1/m]; false when M̃ has another form (a force's gradient in it) or a
 // block is not positive definite (I's leading minors, Sylvester's criterion)
 bool invert_body_blocks(const Eigen::SparseMatrix<double>& M, int nb, Scratch& s) {
-  for (int b = 0; b < nb; ++b) s.A[b].setZero();
-  for (int k = 0; k < M.outerSize(); ++k)
-    for (Eigen::SparseMatrix<double>::InnerIterator it(M, k); it; ++it) {
-      const auto r = static_cast<int>(it.row()), c = static_cast<int>(it.col());
-      if (r / 6 != c / 6) return false;
-      s.A[r / 6](r % 6, c % 6) = it.value();
-    }
+  if (!M.isCompressed() || M.outerSize() != 6 * nb) return false;
+  const int* start = M.outerIndexPtr();
+  const int* row = M.innerIndexPtr();
+  const double* value = M.valuePtr();
   for (int b = 0; b < nb; ++b) {
-    const Mat6& A = s.A[b];
-    const Mat3 I = A.topLeftCorner<3, 3>();
-    const double m = A(3, 3);
-    if (!A.topRightCorner<3, 3>().isZero(0.0) || !A.bottomLeftCorner<3, 3>().isZero(0.0) ||
-        A.bottomRightCorner<3, 3>() != m * Mat3::Identity() || !(m > 0.0))
-      return false;
+    Mat3& I = s.I[b];
+    I.setZero();
+    // rotation columns: entries in the block's rotation rows only
+    for (int c = 0; c < 3; ++c)
+      for (int k = start[6 * b + c]; k < start[6 * b + c + 1]; ++k) {
+        const int r = row[k] - 6 * b;
+        if (r < 0 || r >= 3) return false;
+        I(r, c) = value[k];
+      }
+    // translation columns: m on the diagonal alone, the same m thrice
+    double m = 0.0;
+    for (int c = 3; c < 6; ++c) {
+      const int k = start[6 * b + c];
+      if (start[6 * b + c + 1] != k + 1 || row[k] != 6 * b + c) return false;
+      if (c > 3 && value[k] != m) return false;
+      m = value[k];
+    }
+    if (!(m > 0.0)) return false;
     const double largest = I.cwiseAbs().maxCoeff();
     if (!((I - I.transpose()).cwiseAbs().maxCoeff() <= kSymmetry * largest)) return false;
     const double minor2 = I(0, 0) * I(1, 1) - I(0, 1) * I(1, 0);
     if (!(I(0, 0) > 0.0 && minor2 > 0.0 && I.determinant() > 0.0)) return false;
     s.I_inv[b] = I.inverse();
+    s.m[b] = m;
     s.m_inv[b] = 1.0 / m;
   }
   return true;
@@ -155,7 +164,9 @@ void solve_profile(Scratch& s, int ne) {
 bool free_rows_hold(Scratch& s, const ConstraintSet& rows, const IslandInput& in, int nb, int ne) {
   double Av_scale = 0.0, Jl_scale = 0.0;
   for (int b = 0; b < nb; ++b) {
-    const Vec6 Av = s.A[b] * s.v[b];
+    Vec6 Av;
+    Av.head<3>().noalias() = s.I[b] * s.v[b].head<3>();
+    Av.tail<3>() = s.m[b] * s.v[b].tail<3>();
     Av_scale = std::max(Av_scale, Av.lpNorm<Eigen::Infinity>());
     s.residual[b] = Av - in.momentum.segment<6>(6 * b);
   }
