@@ -546,12 +546,14 @@ void World::integrate_positions(StepContext& ctx) {
 
 // 6. stabilization at p(t+h), with contacts detected anew so their gaps are current
 void World::stabilize() {
-  report_.joint_error_before = max_joint_error();
+  const bool post = settings_.stabilization == Stabilization::post;
+  // (a post-step's first pass measures it on its own rows: post_stabilization.cpp)
+  if (!post || settings_.max_post_steps <= 0) report_.joint_error_before = max_joint_error();
   std::vector<Contact>& contacts_at_end = workspace().contacts_at_end;
   detect_contacts(contacts_at_end);
   report_.penetration_before = deepest_penetration(contacts_at_end);
   bool moved = false;
-  if (settings_.stabilization == Stabilization::post) {
+  if (post) {
     // the post-step's own time, without the collision passes it makes (counted there)
     const double collision_before =
         report_.stages[StepStage::broad_phase] + report_.stages[StepStage::narrow_phase];
