@@ -172,8 +172,16 @@ bool invert_body_blocks(const Eigen::SparseMatrix<double>& M_tilde, std::vector<
   const auto nb = static_cast<int>(M_tilde.rows() / 6);
   A.resize(nb);
   A_inv.resize(nb);
+  // the diagonal blocks straight from the columns (a sparse block view converts entry by entry)
   for (int b = 0; b < nb; ++b) {
-    A[b] = Mat6(M_tilde.block(6 * b, 6 * b, 6, 6));
+    A[b].setZero();
+    for (int c = 0; c < 6; ++c)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(M_tilde, 6 * b + c); it; ++it) {
+        const auto r = static_cast<int>(it.row()) - 6 * b;
+        if (r >= 0 && r < 6) A[b](r, c) = it.value();
+      }
+  }
+  for (int b = 0; b < nb; ++b) {
     const Eigen::FullPivLU<Mat6> lu(A[b]);
     if (!lu.isInvertible()) return false;
     A_inv[b] = lu.inverse();

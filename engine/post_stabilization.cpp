@@ -1,5 +1,7 @@
 // Post-stabilization: the position correction after each step (docs/step.md §5).
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -44,6 +46,15 @@ bool World::post_stabilize(std::vector<Contact>& contacts) {
     clear_keeping_cones(*rows_, workspace().spare_directions);
     // J_e dp + g_e = 0, J_u dp + g_u ≥ 0: limits only where violated, no motors
     add_joint_rows({.equality_bias = 1.0, .limit_margin = 0.0, .limit_bias = 1.0, .motors = false});
+    // the joints' error before the correction (StepReport::joint_error_before): the first
+    // pass's equality rows are every joint's at these poses with bias 1 · g, the values of
+    // World::max_joint_error
+    if (pass == 0) {
+      double error = 0.0;
+      for (const detail::EqualityRow& r : rows_->equalities)
+        error = std::max(error, std::abs(r.bias));
+      report_.joint_error_before = error;
+    }
     if (pass > 0) detect_contacts(contacts);   // re-linearized at the corrected positions
     hybrid_->drop_reduced_contacts(contacts);  // hybrid: a reduced pair stays on its manifold
     add_contact_rows(contacts, nullptr);

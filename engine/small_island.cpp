@@ -11,6 +11,7 @@
 #include "pivot/engine/equality_solve.hpp"
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_lcp.hpp"
+#include "pivot/engine/joint_island.hpp"
 #include "pivot/engine/stopwatch.hpp"
 
 namespace pivot::detail {
@@ -230,6 +231,8 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
 
 bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
                         const lcp::LemkeOptions& lemke, IslandOutput& out) {
+  // joints alone: a linear system, by the range-space Cholesky (joint_island.hpp)
+  if (solve_joint_island(rows, in, out)) return true;
   thread_local ScratchByShape scratch;
   const auto start = std::chrono::steady_clock::now();
   const IslandLcp island(rows, in);

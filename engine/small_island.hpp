@@ -14,7 +14,9 @@
 //
 //   H [v₀; λ₀] = [r; −b_e],   H [V; Λ] = [Gᵀ; 0],   w = (S + G V) z + (b + G v₀) =: 𝓜 z + q
 //
-// H is factored along the body tree when the island's body graph is a forest (Baraff 1996;
+// An island of joints alone (m = 0) with a rigid-body M̃ is solved first in the joints' range
+// space (joint_island.hpp); the paths below take it when that one declines. H is factored
+// along the body tree when the island's body graph is a forest (Baraff 1996;
 // equality_solve.hpp: linear in the bodies, A may couple a parent and a child). Otherwise (a
 // closed loop, or dependent rows found by the tree's pivots) an island of block-diagonal A
 // (one 6 × 6 block per body, inverted by a full-pivot LU) within the dense limits below is

@@ -9,6 +9,7 @@
 //   7. finish_step          time, hybrid entries, the state guard, the report's totals
 #include <fmt/core.h>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <new>
@@ -401,8 +402,40 @@ void World::solve_islands(StepContext& ctx) {
   time_stage(StepStage::integration, clock.lap());
 }
 
+namespace {
+
+// true when no body pair of the island carries more joint rows than its 6 or 12 coordinates, so
+// that drop_dependent_equalities would drop nothing: the rows come in runs on one pair (a
+// joint's rows are consecutive), each run has at most 6 rows and no two runs share a pair (a
+// fixed body counted as the world, as there); false when that is not shown (more than 16 runs)
+bool no_repeated_pairs(const RigidBodySet& set, const ConstraintSet& rows,
+                       const IslandInput& island) {
+  auto dynamic = [&set](int b) { return b >= 0 && !set.body(b).fixed ? b : -1; };
+  std::array<std::pair<int, int>, 16> pairs;
+  std::size_t runs = 0;
+  int run_rows = 0;
+  for (const int e : island.equalities) {
+    const EqualityRow& r = rows.equalities[static_cast<std::size_t>(e)];
+    const int a = dynamic(r.body_a), b = dynamic(r.body_b);
+    const std::pair<int, int> pair{std::min(a, b), std::max(a, b)};
+    if (runs > 0 && pairs[runs - 1] == pair) {
+      if (++run_rows > 6) return false;
+      continue;
+    }
+    for (std::size_t k = 0; k < runs; ++k)
+      if (pairs[k] == pair) return false;
+    if (runs == pairs.size()) return false;
+    pairs[runs++] = pair;
+    run_rows = 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 void World::drop_repeated_joint_rows(detail::IslandInput& island, bool report) {
   if (island.equalities.size() <= 6) return;  // no pair has fewer than 6 coordinates
+  if (no_repeated_pairs(set_, *rows_, island)) return;
   for (const DroppedEqualities& d : drop_dependent_equalities(set_, *rows_, island)) {
     if (!report) continue;
     const int joint = d.first_joint;
@@ -507,12 +540,14 @@ void World::integrate_positions(StepContext& ctx) {
 
 // 6. stabilization at p(t+h), with contacts detected anew so their gaps are current
 void World::stabilize() {
-  report_.joint_error_before = max_joint_error();
+  const bool post = settings_.stabilization == Stabilization::post;
+  // (a post-step's first pass measures it on its own rows: post_stabilization.cpp)
+  if (!post || settings_.max_post_steps <= 0) report_.joint_error_before = max_joint_error();
   std::vector<Contact>& contacts_at_end = workspace().contacts_at_end;
   detect_contacts(contacts_at_end);
   report_.penetration_before = deepest_penetration(contacts_at_end);
   bool moved = false;
-  if (settings_.stabilization == Stabilization::post) {
+  if (post) {
     // the post-step's own time, without the collision passes it makes (counted there)
     const double collision_before =
         report_.stages[StepStage::broad_phase] + report_.stages[StepStage::narrow_phase];

@@ -78,3 +78,27 @@ TEST_CASE(
   // the entry on (3, 3) of body 3 (local 9, 9): mass 4 plus 1/3
   CHECK(M.coeff(9, 9) == 4.0 + 1.0 / 3.0);
 }
+
+// each body's 6 × 6 block of a block-diagonal M̃, read from its columns, and its inverse; the
+// blocks against the dense matrix, the inverses by A A⁻¹ = 1; a singular block is refused
+TEST_CASE("invert_body_blocks reads each body's block and inverts it", "[island]") {
+  const int nb = 3;
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(6 * nb, 6 * nb);
+  for (int b = 0; b < nb; ++b) {
+    Mat6 R;
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) R(r, c) = std::sin(1.0 + r + 7.0 * c + 13.0 * b);
+    dense.block<6, 6>(6 * b, 6 * b) = R * R.transpose() + Mat6::Identity();
+  }
+  const Eigen::SparseMatrix<double> M = dense.sparseView();
+  std::vector<Mat6> A, A_inv;
+  REQUIRE(invert_body_blocks(M, A, A_inv));
+  REQUIRE(A.size() == 3);
+  for (int b = 0; b < nb; ++b) {
+    CHECK(A[b] == Mat6(dense.block<6, 6>(6 * b, 6 * b)));
+    CHECK((A[b] * A_inv[b] - Mat6::Identity()).lpNorm<Eigen::Infinity>() < 1e-12);
+  }
+  Eigen::MatrixXd singular = dense;
+  singular.block<6, 6>(6, 6).row(2).setZero();
+  CHECK_FALSE(invert_body_blocks(singular.sparseView(), A, A_inv));
+}

@@ -164,3 +164,31 @@ TEST_CASE("a capped post-step applies a large correction in pieces of the cap", 
     }
   }
 }
+
+// The error the post-step starts from is the joints' error at p(t+h): with equality bias 0 the
+// dynamics of Stabilization::post and ::none are the same, so after one step the post world's
+// StepReport::joint_error_before is the uncorrected world's World::max_joint_error(), and in
+// every later step it is that of the post world's pose before its correction (measured here by a
+// copy of the world stepped without post-stabilization from the same state)
+TEST_CASE("the post-step's joint error before is the joints' error at p(t+h)", "[post]") {
+  auto chain = [](Stabilization stab) {
+    World world({.time_step = 1e-3, .stabilization = stab});
+    int prev = kWorldBody;
+    for (int i = 0; i < 4; ++i) {
+      const int link = world.add_body({.mass = 0.1,
+                                       .inertia_diag = Vec3(1e-5, 1e-4, 1e-4),
+                                       .p_WS = Vec3(0.05 + 0.1 * i, 0.0, 0.0)});
+      world.add_joint(BallJointSettings{.anchor_W = Vec3(0.1 * i, 0.0, 0.0)}, link, prev);
+      prev = link;
+    }
+    return world;
+  };
+  World post = chain(Stabilization::post), none = chain(Stabilization::none);
+  for (int k = 0; k < 50; ++k) {
+    for (int b = 0; b < post.body_count(); ++b) none.set_state(b, post.pose(b), post.twist(b));
+    const double before = post.step().joint_error_before;
+    none.step();
+    CHECK(before == none.max_joint_error());
+    CHECK(before > 0.0);
+  }
+}

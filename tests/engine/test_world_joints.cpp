@@ -127,3 +127,46 @@ TEST_CASE("redundant joints are reported by name and the step stays finite", "[w
   CHECK(world.bodies().velocities().allFinite());
   CHECK(world.max_joint_error() < 1e-6);
 }
+
+// More joint rows on a body pair than its coordinates (6 with the world or a fixed body, 12
+// between two bodies) are dropped and reported, also when the pair's joints are not listed one
+// after the other and when the pair's second body is one of several fixed bodies (the step
+// skips the search when every pair's rows come in one run of at most 6: these are the cases
+// where that shortcut must not apply)
+TEST_CASE("joint rows beyond a pair's coordinates are dropped wherever the pair's joints are",
+          "[world]") {
+  auto dropped = [](const StepReport& r) {
+    int n = 0;
+    for (const auto& w : r.warnings)
+      n += w.kind == StepWarning::redundant_joint &&
+                   w.message.find("dependent ones") != std::string::npos
+               ? 1
+               : 0;
+    return n;
+  };
+  SECTION("three hinges between two bodies, ball joints to other bodies between them") {
+    World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
+    const int a = world.add_body({.name = "a", .mass = 1.0, .p_WS = Vec3(0, 0, 0)});
+    const int b = world.add_body({.name = "b", .mass = 1.0, .p_WS = Vec3(1, 0, 0)});
+    const int c = world.add_body({.name = "c", .mass = 1.0, .p_WS = Vec3(2, 0, 0)});
+    const int d = world.add_body({.name = "d", .mass = 1.0, .p_WS = Vec3(3, 0, 0)});
+    const HingeJointSettings hinge{.anchor_W = Vec3(0.5, 0, 0), .axis_W = Vec3::UnitZ()};
+    world.add_joint(hinge, a, b);
+    world.add_joint(BallJointSettings{.anchor_W = Vec3(1.5, 0, 0)}, b, c);
+    world.add_joint(hinge, a, b);
+    world.add_joint(BallJointSettings{.anchor_W = Vec3(2.5, 0, 0)}, c, d);
+    world.add_joint(hinge, a, b);
+    // 15 rows on the 12 coordinates of (a, b)
+    CHECK(dropped(world.step()) == 1);
+  }
+  SECTION("two hinges of one body to two fixed bodies") {
+    World world({.time_step = 1e-3, .gravity = Vec3::Zero()});
+    const int f1 = world.add_body({.name = "f1", .fixed = true, .p_WS = Vec3(-1, 0, 0)});
+    const int a = world.add_body({.name = "a", .mass = 1.0, .p_WS = Vec3(0, 0, 0)});
+    const int f2 = world.add_body({.name = "f2", .fixed = true, .p_WS = Vec3(1, 0, 0)});
+    world.add_joint(HingeJointSettings{.anchor_W = Vec3(-0.5, 0, 0)}, a, f1);
+    world.add_joint(HingeJointSettings{.anchor_W = Vec3(0.5, 0, 0)}, a, f2);
+    // 10 rows on the 6 coordinates of a (the fixed bodies count as the world)
+    CHECK(dropped(world.step()) == 1);
+  }
+}

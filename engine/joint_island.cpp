@@ -1,0 +1,273 @@
+// An island of joints alone, solved in the joints' range space: see joint_island.hpp for the
+// equations.
+#include "pivot/engine/joint_island.hpp"
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+
+#include "pivot/engine/island_assembly.hpp"
+#include "pivot/engine/stopwatch.hpp"
+
+namespace pivot::detail {
+namespace {
+
+constexpr int kRows = kJointIslandRows;
+constexpr int kBodies = kJointIslandBodies;
+// a Cholesky pivot at most this fraction of its row's diagonal: the rows may be dependent
+constexpr double kDependentPivot = 1e-11;
+// the free rows' check, as the small path's (small_island.cpp)
+constexpr double kTolerance = 1e-9;
+// a block whose mirrored entries differ by more than this fraction of its largest entry is not
+// symmetric (a gyroscopic gradient in M̃): Cholesky would read only half of it
+constexpr double kSymmetry = 1e-12;
+
+// an island's data in fixed-capacity storage, kept by each thread: nothing is allocated
+struct Scratch {
+  std::array<Mat3, kBodies> I, I_inv;       // the bodies' blocks of M̃, [I 0; 0 m 1],
+  std::array<double, kBodies> m, m_inv;     // and of its inverse
+  std::array<Vec6, kBodies> v, residual;    // v⁺ = y + Z λ, then A v − J_eᵀλ − r
+  std::array<int, kRows> body_a, body_b;    // each row's island-local bodies, −1: none
+  std::array<Row6, kRows> J_a, J_b;         // the row on them
+  std::array<Vec6, kRows> Z_a, Z_b;         // A⁻¹ Jᵀ on them
+  std::array<int, kRows> first, last;       // C's profile (assemble_joint_block)
+  std::array<int, kBodies> incident_count;  // each body's rows: 2 e (on body_a) or
+  std::array<std::array<int, 2 * kRows>, kBodies> incident;  // 2 e + 1 (on body_b), in island order
+  std::array<double, kRows> rhs, diagonal;                   // −(b_e + J_e y), C's diagonal
+  std::array<double, kRows> pivot_inverse;                   // 1 / L_jj
+  std::array<std::array<double, kRows>, kRows> L;            // C's lower half, then its factor L
+};
+
+int local_body(const std::vector<int>& bodies, int body) {
+  if (body < 0) return -1;
+  const auto it = std::lower_bound(bodies.begin(), bodies.end(), body);
+  return it != bodies.end() && *it == body ? static_cast<int>(it - bodies.begin()) : -1;
+}
+
+// each body's block of M̃, A = [I 0; 0 m 1] (a rigid body's mass matrix: rotation first), and
+// its inverse [I⁻¹ 0; 0 1/m]; false when M̃ has another form (a force's gradient in it) or a
+// block is not positive definite (I's leading minors, Sylvester's criterion)
+bool invert_body_blocks(const Eigen::SparseMatrix<double>& M, int nb, Scratch& s) {
+  if (!M.isCompressed() || M.outerSize() != 6 * nb) return false;
+  const int* start = M.outerIndexPtr();
+  const int* row = M.innerIndexPtr();
+  const double* value = M.valuePtr();
+  for (int b = 0; b < nb; ++b) {
+    Mat3& I = s.I[b];
+    I.setZero();
+    // rotation columns: entries in the block's rotation rows only
+    for (int c = 0; c < 3; ++c)
+      for (int k = start[6 * b + c]; k < start[6 * b + c + 1]; ++k) {
+        const int r = row[k] - 6 * b;
+        if (r < 0 || r >= 3) return false;
+        I(r, c) = value[k];
+      }
+    // translation columns: m on the diagonal alone, the same m thrice
+    double m = 0.0;
+    for (int c = 3; c < 6; ++c) {
+      const int k = start[6 * b + c];
+      if (start[6 * b + c + 1] != k + 1 || row[k] != 6 * b + c) return false;
+      if (c > 3 && value[k] != m) return false;
+      m = value[k];
+    }
+    if (!(m > 0.0)) return false;
+    const double largest = I.cwiseAbs().maxCoeff();
+    if (!((I - I.transpose()).cwiseAbs().maxCoeff() <= kSymmetry * largest)) return false;
+    const double minor2 = I(0, 0) * I(1, 1) - I(0, 1) * I(1, 0);
+    if (!(I(0, 0) > 0.0 && minor2 > 0.0 && I.determinant() > 0.0)) return false;
+    s.I_inv[b] = I.inverse();
+    s.m[b] = m;
+    s.m_inv[b] = 1.0 / m;
+  }
+  return true;
+}
+
+// x = A⁻¹ f on body b
+template <typename F>
+void solve_body(const Scratch& s, int b, const F& f, Vec6& x) {
+  x.head<3>().noalias() = s.I_inv[b] * f.template head<3>();
+  x.tail<3>() = s.m_inv[b] * f.template tail<3>();
+}
+
+// C's lower half, C_ef = J_e A⁻¹ J_fᵀ for rows e ≥ f, summed over the bodies the rows share
+// (each body's rows in island order), and its profile: first[e], the first row that shares a
+// body with row e; last[f], the last row whose profile reaches column f
+void assemble_joint_block(Scratch& s, int nb, int ne) {
+  for (int b = 0; b < nb; ++b) s.incident_count[b] = 0;
+  for (int e = 0; e < ne; ++e) {
+    if (s.body_a[e] >= 0) s.incident[s.body_a[e]][s.incident_count[s.body_a[e]]++] = 2 * e;
+    if (s.body_b[e] >= 0) s.incident[s.body_b[e]][s.incident_count[s.body_b[e]]++] = 2 * e + 1;
+    s.first[e] = e;
+    std::fill_n(s.L[e].begin(), e + 1, 0.0);
+  }
+  for (int b = 0; b < nb; ++b) {
+    const auto& list = s.incident[b];
+    for (int p = 0; p < s.incident_count[b]; ++p) {
+      const int e = list[p] / 2;
+      const Row6& J_e = list[p] % 2 == 0 ? s.J_a[e] : s.J_b[e];
+      for (int q = 0; q <= p; ++q) {
+        const int f = list[q] / 2;
+        s.L[e][f] += J_e.dot(list[q] % 2 == 0 ? s.Z_a[f] : s.Z_b[f]);
+        s.first[e] = std::min(s.first[e], f);
+      }
+    }
+  }
+  for (int e = 0; e < ne; ++e) {
+    s.diagonal[e] = s.L[e][e];
+    s.last[e] = e;
+  }
+  for (int e = 0; e < ne; ++e)
+    for (int f = s.first[e]; f < e; ++f) s.last[f] = std::max(s.last[f], e);
+}
+
+// C = L Lᵀ inside C's profile (row i of L is zero left of first[i]), column by column: L_jj,
+// then the column below it, then its outer product off the rest (independent updates, no chain
+// of dependent sums); false on a pivot that says the rows may be dependent
+bool factor_profile(Scratch& s, int ne) {
+  auto& C = s.L;
+  for (int j = 0; j < ne; ++j) {
+    const double d = C[j][j];
+    if (!(d > kDependentPivot * s.diagonal[j])) return false;
+    const double l = std::sqrt(d);
+    C[j][j] = l;
+    s.pivot_inverse[j] = 1.0 / l;
+    for (int i = j + 1; i <= s.last[j]; ++i)
+      if (s.first[i] <= j) C[i][j] *= s.pivot_inverse[j];
+    for (int i = j + 1; i <= s.last[j]; ++i) {
+      if (s.first[i] > j) continue;
+      const double l_ij = C[i][j];
+      for (int k = j + 1; k <= i; ++k)
+        if (s.first[k] <= j) C[i][k] -= l_ij * C[k][j];
+    }
+  }
+  return true;
+}
+
+// rhs ← C⁻¹ rhs = L⁻ᵀ L⁻¹ rhs, both by columns of L
+void solve_profile(Scratch& s, int ne) {
+  auto& x = s.rhs;
+  for (int j = 0; j < ne; ++j) {
+    x[j] *= s.pivot_inverse[j];
+    for (int i = j + 1; i <= s.last[j]; ++i)
+      if (s.first[i] <= j) x[i] -= s.L[i][j] * x[j];
+  }
+  for (int i = ne - 1; i >= 0; --i) {
+    x[i] *= s.pivot_inverse[i];
+    for (int k = s.first[i]; k < i; ++k) x[k] -= s.L[i][k] * x[i];
+  }
+}
+
+// the free rows: A v − J_eᵀλ − r = 0 and J_e v + b_e = 0, each within kTolerance of the scale
+// of its terms (small_island.cpp's free_rows_hold, on the rows' own Jacobians)
+bool free_rows_hold(Scratch& s, const ConstraintSet& rows, const IslandInput& in, int nb, int ne) {
+  double Av_scale = 0.0, Jl_scale = 0.0;
+  for (int b = 0; b < nb; ++b) {
+    Vec6 Av;
+    Av.head<3>().noalias() = s.I[b] * s.v[b].head<3>();
+    Av.tail<3>() = s.m[b] * s.v[b].tail<3>();
+    Av_scale = std::max(Av_scale, Av.lpNorm<Eigen::Infinity>());
+    s.residual[b] = Av - in.momentum.segment<6>(6 * b);
+  }
+  // J_eᵀλ by bodies; its scale is that of the sum on each body
+  std::array<Vec6, kBodies> Jl;
+  for (int b = 0; b < nb; ++b) Jl[b].setZero();
+  for (int e = 0; e < ne; ++e) {
+    if (s.body_a[e] >= 0) Jl[s.body_a[e]] += s.J_a[e].transpose() * s.rhs[e];
+    if (s.body_b[e] >= 0) Jl[s.body_b[e]] += s.J_b[e].transpose() * s.rhs[e];
+  }
+  double worst = 0.0;
+  for (int b = 0; b < nb; ++b) {
+    Jl_scale = std::max(Jl_scale, Jl[b].lpNorm<Eigen::Infinity>());
+    worst = std::max(worst, (s.residual[b] - Jl[b]).lpNorm<Eigen::Infinity>());
+  }
+  const double scale =
+      std::max({Av_scale, Jl_scale, in.momentum.lpNorm<Eigen::Infinity>(), 1e-300});
+  if (!(worst <= kTolerance * scale)) return false;
+  double eq_worst = 0.0, eq_scale = 1e-300;
+  for (int e = 0; e < ne; ++e) {
+    const double b_e = rows.equalities[in.equalities[e]].bias;
+    double Jv = b_e, Jv_abs = 0.0;
+    if (s.body_a[e] >= 0) {
+      Jv += s.J_a[e].dot(s.v[s.body_a[e]]);
+      Jv_abs += s.J_a[e].cwiseAbs().dot(s.v[s.body_a[e]].cwiseAbs());
+    }
+    if (s.body_b[e] >= 0) {
+      Jv += s.J_b[e].dot(s.v[s.body_b[e]]);
+      Jv_abs += s.J_b[e].cwiseAbs().dot(s.v[s.body_b[e]].cwiseAbs());
+    }
+    eq_worst = std::max(eq_worst, std::abs(Jv));
+    eq_scale = std::max({eq_scale, Jv_abs, std::abs(b_e)});
+  }
+  return eq_worst <= kTolerance * eq_scale;
+}
+
+}  // namespace
+
+bool solve_joint_island(const ConstraintSet& rows, const IslandInput& in, IslandOutput& out) {
+  const auto nb = static_cast<int>(in.bodies.size());
+  const auto ne = static_cast<int>(in.equalities.size());
+  if (ne == 0 || ne > kRows || nb > kBodies) return false;
+  if (island_lcp_size(rows, in) != 0) return false;
+  thread_local Scratch s;
+  const auto start = std::chrono::steady_clock::now();
+  if (!invert_body_blocks(in.M_tilde, nb, s)) return false;
+  // y = A⁻¹ r, then v ← y + Z λ
+  for (int b = 0; b < nb; ++b) solve_body(s, b, in.momentum.segment<6>(6 * b), s.v[b]);
+  // each row on its bodies, Z = A⁻¹ J_eᵀ, and the right-hand side −(b_e + J_e y)
+  for (int e = 0; e < ne; ++e) {
+    const EqualityRow& row = rows.equalities[in.equalities[e]];
+    s.body_a[e] = local_body(in.bodies, row.body_a);
+    s.body_b[e] = local_body(in.bodies, row.body_b);
+    double Jy = row.bias;
+    if (s.body_a[e] >= 0) {
+      s.J_a[e] = row.J_A;
+      solve_body(s, s.body_a[e], row.J_A.transpose(), s.Z_a[e]);
+      Jy += row.J_A.dot(s.v[s.body_a[e]]);
+    }
+    if (s.body_b[e] >= 0) {
+      s.J_b[e] = row.J_B;
+      solve_body(s, s.body_b[e], row.J_B.transpose(), s.Z_b[e]);
+      Jy += row.J_B.dot(s.v[s.body_b[e]]);
+    }
+    s.rhs[e] = -Jy;
+  }
+  assemble_joint_block(s, nb, ne);
+  if (!factor_profile(s, ne)) return false;  // the rank-revealing paths decide
+  solve_profile(s, ne);                      // s.rhs = λ
+  for (int e = 0; e < ne; ++e) {
+    if (s.body_a[e] >= 0) s.v[s.body_a[e]] += s.Z_a[e] * s.rhs[e];
+    if (s.body_b[e] >= 0) s.v[s.body_b[e]] += s.Z_b[e] * s.rhs[e];
+  }
+  IslandTimes times;
+  times.reduction = seconds_since(start);
+  const auto check_start = std::chrono::steady_clock::now();
+  bool finite = true;
+  for (int b = 0; b < nb; ++b) finite = finite && s.v[b].allFinite();
+  for (int e = 0; e < ne; ++e) finite = finite && std::isfinite(s.rhs[e]);
+  if (!finite || !free_rows_hold(s, rows, in, nb, ne)) return false;
+  out.status = lcp::LcpStatus::solved;
+  out.pivots = 0;
+  out.warm_started = false;
+  out.active_set.clear();
+  out.lcp_size = 0;
+  out.velocity.resize(6 * nb);
+  for (int b = 0; b < nb; ++b) out.velocity.segment<6>(6 * b) = s.v[b];
+  out.lambda_eq.resize(ne);
+  for (int e = 0; e < ne; ++e) out.lambda_eq(e) = s.rhs[e];
+  out.lambda_uni.resize(0);
+  out.lambda_cone.clear();
+  out.lambda_motor.resize(0);
+  out.singular_equalities.clear();
+  out.regularized = false;
+  out.fallback = false;
+  out.failed_status = lcp::LcpStatus::solved;
+  out.layer = IslandLayer::direct;
+  out.message.clear();
+  times.verification = seconds_since(check_start);
+  out.times = times;
+  return true;
+}
+
+}  // namespace pivot::detail
