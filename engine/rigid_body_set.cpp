@@ -6,10 +6,8 @@
 
 namespace pivot {
 
-int RigidBodySet::check(int i) const {
-  if (i < 0 || i >= size())
-    throw Error(fmt::format("body index {} is out of range (the set has {} bodies)", i, size()));
-  return i;
+void RigidBodySet::out_of_range(int i) const {
+  throw Error(fmt::format("body index {} is out of range (the set has {} bodies)", i, size()));
 }
 
 int RigidBodySet::add(RigidBody model, const Pose& pose, const Vec6& twist) {
@@ -27,11 +25,6 @@ int RigidBodySet::add(RigidBody model, const Pose& pose, const Vec6& twist) {
 int RigidBodySet::find(const std::string& name) const {
   const auto it = by_name_.find(name);
   return it == by_name_.end() ? -1 : it->second;
-}
-
-Pose RigidBodySet::pose(int i) const {
-  if (i < 0) return Pose{};
-  return Pose{position(i), Quat(orientation(i))};
 }
 
 void RigidBodySet::set_pose(int i, const Pose& pose) {

@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "pivot/engine/rigid_body.hpp"
 #include "pivot/core/spatial.hpp"
+#include "pivot/engine/rigid_body.hpp"
 
 namespace pivot {
 
@@ -45,7 +45,10 @@ class RigidBodySet {
     return Eigen::Map<const Vec6>(&v_[6 * check(i)]);
   }
   /// pose of body i; the identity pose for kWorldBody (−1)
-  [[nodiscard]] Pose pose(int i) const;
+  [[nodiscard]] Pose pose(int i) const {
+    if (i < 0) return Pose{};
+    return Pose{position(i), Quat(orientation(i))};
+  }
   void set_pose(int i, const Pose& pose);
 
   [[nodiscard]] const Eigen::VectorXd& positions() const { return p_; }
@@ -59,7 +62,13 @@ class RigidBodySet {
   [[nodiscard]] double kinetic_energy(int i) const;
 
  private:
-  [[nodiscard]] int check(int i) const;
+  /// i when it indexes a body (inline: every view goes through it), else throws pivot::Error
+  [[nodiscard]] int check(int i) const {
+    if (i < 0 || i >= size()) [[unlikely]]
+      out_of_range(i);
+    return i;
+  }
+  [[noreturn]] void out_of_range(int i) const;
   std::vector<RigidBody> bodies_;
   std::unordered_map<std::string, int> by_name_;  // each name's first body
   Eigen::VectorXd p_;
