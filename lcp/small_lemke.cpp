@@ -166,27 +166,26 @@ bool ordinary(double x) {
 
 // One pass over M: every entry ordinary, and rows and columns not spread beyond
 // 2^kSmallWideSpreadExponent (lemke.cpp's needs_equilibration and validate: the data that the
-// general path would equilibrate or reject). With a tableau, its columns −M are written in the
-// same pass.
-bool plain_matrix(const DenseMatrix& M, int n, Tableau* T) {
+// general path would equilibrate or reject). Each column is judged by its largest and its
+// smallest nonzero magnitude and whether it holds a NaN, with no branch per entry.
+bool plain_matrix(const DenseMatrix& M, int n) {
+  constexpr double big = 0x1p500, small = 0x1p-500;
   std::array<double, kCapacity> row_max;
   std::fill_n(row_max.begin(), n, 0.0);
   double col_lo = std::numeric_limits<double>::infinity(), col_hi = 0.0;
   for (int j = 0; j < n; ++j) {
     const double* column = M.data() + static_cast<std::ptrdiff_t>(j) * n;
-    double col_max = 0.0;
-    bool fine = true;
+    double col_max = 0.0, col_min = std::numeric_limits<double>::infinity();
+    bool nan = false;
     for (int i = 0; i < n; ++i) {
-      const double m = column[i];
-      fine = fine && ordinary(m);
-      const double a = std::abs(m);
-      row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
+      const double a = std::abs(column[i]);
+      nan = nan | (a != a);
+      col_min = std::min(col_min, a == 0.0 ? std::numeric_limits<double>::infinity() : a);
       col_max = std::max(col_max, a);
+      row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
     }
-    if (!fine) return false;
+    if (nan || !(col_max <= big) || col_min < small) return false;
     if (col_max > 0.0) col_lo = std::min(col_lo, col_max), col_hi = std::max(col_hi, col_max);
-    if (T)
-      for (int i = 0; i < n; ++i) T->at(i)[j] = -column[i];
   }
   double row_lo = std::numeric_limits<double>::infinity(), row_hi = 0.0;
   for (int i = 0; i < n; ++i)
@@ -195,6 +194,15 @@ bool plain_matrix(const DenseMatrix& M, int n, Tableau* T) {
   constexpr double spread = 0x1p40;
   static_assert(kSmallWideSpreadExponent == 40);
   return !(row_hi > 0.0 && row_hi > row_lo * spread) && !(col_hi > 0.0 && col_hi > col_lo * spread);
+}
+
+// the tableau's columns −M, row by row, so that each row is written in order (the first pivot
+// reads the rows with vector loads right after)
+void fill_tableau(const DenseMatrix& M, int n, Tableau& T) {
+  for (int i = 0; i < n; ++i) {
+    double* row = T.at(i);
+    for (int j = 0; j < n; ++j) row[j] = -M(i, j);
+  }
 }
 
 // The ratio test of lemke_path.hpp's ratio_test() on the tableau, for entering variable e: the
@@ -342,11 +350,18 @@ void set_trivial(const Vector& q, int n, LcpResult& result) {
 // backward stability after one step of fixed-precision refinement); the certificate measures that
 // residual rather than bounding it a priori (γ_{3k} |L̂||Û||ẑ| depends on the growth of the
 // factors and would be the looser of the two, for the same O(n²) pass).
-bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, const Vector& w,
-                    double tolerance, LcpResiduals& bounds) {
+namespace {
+
+// certify_answer() on the given w, or, with w_out, on w = M z + q computed in its own pass over M
+// into w_out (the storage of w) in the order of Eigen's `M * z` followed by `+ q`: each row's
+// products summed from column 0 upward starting at 0, then q_i added. On false, w_out may be
+// unset.
+bool certify(const DenseMatrix& M, const Vector& q, const Vector& z, const Vector& w, double* w_out,
+             double tolerance, LcpResiduals& bounds) {
   const auto n = static_cast<int>(q.size());
   bounds = LcpResiduals{};  // min_z is set below
-  if (z.size() != n || w.size() != n || M.rows() != n || M.cols() != n) return false;
+  if (z.size() != n || w.size() != n || M.rows() != n || M.cols() != n || n > kCapacity)
+    return false;
   const double g = sum_error_bound(n + 1);
   const double tau = (tolerance * (1.0 - g) - 2.0 * g) / (1.0 + g);
   if (!(tau > 0.0)) return false;
@@ -368,18 +383,22 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
     return false;
   // s_i and Σ_j |M_ij| in one pass over the columns (the latter over every column: the check's
   // rounding share)
-  if (n > kCapacity) return false;
-  std::array<double, kCapacity> s, abs_row;
+  std::array<double, kCapacity> s, abs_row, product;
   std::fill_n(abs_row.begin(), n, 0.0);
+  std::fill_n(product.begin(), n, 0.0);
   for (int i = 0; i < n; ++i) s[static_cast<std::size_t>(i)] = std::abs(q(i));
   for (int j = 0; j < n; ++j) {
-    const double zj = std::abs(z(j));
+    const double zj = z(j), abs_zj = std::abs(zj);
+    const double* column = M.data() + static_cast<std::ptrdiff_t>(j) * n;
     for (int i = 0; i < n; ++i) {
-      const double a = std::abs(M(i, j));
+      const double a = std::abs(column[i]);
       abs_row[static_cast<std::size_t>(i)] += a;
-      s[static_cast<std::size_t>(i)] += a * zj;
+      s[static_cast<std::size_t>(i)] += a * abs_zj;
+      if (w_out) product[static_cast<std::size_t>(i)] += column[i] * zj;
     }
   }
+  if (w_out)
+    for (int i = 0; i < n; ++i) w_out[i] = product[static_cast<std::size_t>(i)] + q(i);
   double min_w = 0.0, complementarity = 0.0, row_norm = 0.0;
   for (int i = 0; i < n; ++i) {
     const double wi = w(i), si = s[static_cast<std::size_t>(i)];
@@ -402,6 +421,13 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
                                                : std::numeric_limits<double>::infinity();
   return -min_w <= tau && complementarity <= tau &&
          bounds.rounding_share * (1.0 + 4.0 * g) <= kMaxRoundingShare * (1.0 - 4.0 * g);
+}
+
+}  // namespace
+
+bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, const Vector& w,
+                    double tolerance, LcpResiduals& bounds) {
+  return certify(M, q, z, w, nullptr, tolerance, bounds);
 }
 
 bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions& options,
@@ -434,9 +460,7 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   // storage; a crash start, and a warm start that is not accepted, are the general path's
   const bool trivial = q_min >= 0.0, lemke = !trivial && !options.warm_start;
   if (lemke && !options.crash_rows.empty()) return false;
-  // Lemke's tableau is written in the same pass over M that checks it
-  Tableau T(n);
-  if (!plain_matrix(M, n, lemke ? &T : nullptr)) return false;
+  if (!plain_matrix(M, n)) return false;
   result.message.clear();
   result.active_set.clear();
   result.pivots = result.crash_pivots = result.refactorizations = 0;
@@ -451,6 +475,8 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
     return try_warm_start_in_place(M, q, *options.warm_start, options.residual_tolerance, result);
 
   // the standard start: w_t leaves for z₀, t = argmax −q_t / d_t (ties: the largest index)
+  Tableau T(n);
+  fill_tableau(M, n, T);
   int t = 0;
   double best = -std::numeric_limits<double>::infinity();
   for (int i = 0; i < n; ++i) {
@@ -503,12 +529,11 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   // without NDEBUG judge every answer by the full check.
   bool accepted = false;
 #ifdef NDEBUG
-  // measure_residuals' M * z + q without its temporary: the product into w, then q added, the
-  // same operations in the same order (Eigen evaluates the product alone first either way)
+  // measure_residuals' M * z + q computed in the certificate's pass over M, the same operations
+  // in the same order (Eigen evaluates the product alone first, then adds q)
   result.w.resize(n);
-  result.w.noalias() = M * result.z;
-  result.w += q;
-  accepted = certify_answer(M, q, result.z, result.w, options.residual_tolerance, result.residuals);
+  accepted = certify(M, q, result.z, result.w, result.w.data(), options.residual_tolerance,
+                     result.residuals);
 #endif
   if (!accepted && !judge(M, q, result.z, options.residual_tolerance, result.w, result.residuals,
                           result.check_seconds))
@@ -516,9 +541,11 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   for (int b = 0; b < order.k; ++b)
     result.active_set.push_back(order.cols[static_cast<std::size_t>(b)]);
   std::sort(result.active_set.begin(), result.active_set.end());
-  // a negative z_i that carries a share of a row: the set without it (active_set.hpp)
-  drop_negative_entries(M, q, options.residual_tolerance, result.active_set, result.z, result.w,
-                        result.residuals, result.check_seconds);
+  // a negative z_i that carries a share of a row: the set without it (active_set.hpp; it finds
+  // none when no z_i is negative)
+  if (result.z.minCoeff() < 0.0)
+    drop_negative_entries(M, q, options.residual_tolerance, result.active_set, result.z, result.w,
+                          result.residuals, result.check_seconds);
   result.status = LcpStatus::solved;
   result.path = StartPath::lemke;
   result.attempt = 1;  // kLemkeAttempts[1], "standard"
