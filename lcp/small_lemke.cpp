@@ -164,35 +164,51 @@ bool ordinary(double x) {
   return a <= big && (a == 0.0 || a >= small);  // false for NaN and ±∞ too
 }
 
-// One pass over M: every entry ordinary, and rows and columns not spread beyond
-// 2^kSmallWideSpreadExponent (lemke.cpp's needs_equilibration and validate: the data that the
-// general path would equilibrate or reject). Each column is judged by its largest and its
-// smallest nonzero magnitude and whether it holds a NaN, with no branch per entry.
+// Whether M is data the small path takes: every entry ordinary, and rows and columns not spread
+// beyond 2^kSmallWideSpreadExponent (lemke.cpp's needs_equilibration and validate: the data that
+// the general path would equilibrate or reject). One pass over the entries finds the largest and
+// the smallest nonzero magnitude and any NaN (four independent running extrema, no branch per
+// entry); when those two are within 2^kSmallWideSpreadExponent of each other, so are every row's
+// and every column's largest entries, and the rows and columns need no pass of their own.
 bool plain_matrix(const DenseMatrix& M, int n) {
-  constexpr double big = 0x1p500, small = 0x1p-500;
+  constexpr double big = 0x1p500, small = 0x1p-500, spread = 0x1p40,
+                   inf = std::numeric_limits<double>::infinity();
+  static_assert(kSmallWideSpreadExponent == 40);
+  const double* m = M.data();
+  const int count = n * n;
+  std::array<double, 4> hi{0.0, 0.0, 0.0, 0.0}, lo{inf, inf, inf, inf};
+  bool nan = false;
+  const auto take = [&](int k, std::size_t lane) {
+    const double a = std::abs(m[k]);
+    nan = nan | (a != a);
+    lo[lane] = std::min(lo[lane], a == 0.0 ? inf : a);
+    hi[lane] = std::max(hi[lane], a);
+  };
+  int k = 0;
+  for (; k + 4 <= count; k += 4)
+    for (int l = 0; l < 4; ++l) take(k + l, static_cast<std::size_t>(l));
+  for (; k < count; ++k) take(k, static_cast<std::size_t>(k & 3));
+  const double largest = std::max(std::max(hi[0], hi[1]), std::max(hi[2], hi[3]));
+  const double smallest = std::min(std::min(lo[0], lo[1]), std::min(lo[2], lo[3]));
+  if (nan || !(largest <= big) || smallest < small) return false;
+  if (largest == 0.0 || largest <= smallest * spread) return true;
+  // the rows' and the columns' largest entries
   std::array<double, kCapacity> row_max;
   std::fill_n(row_max.begin(), n, 0.0);
-  double col_lo = std::numeric_limits<double>::infinity(), col_hi = 0.0;
+  double col_lo = inf, col_hi = 0.0;
   for (int j = 0; j < n; ++j) {
-    const double* column = M.data() + static_cast<std::ptrdiff_t>(j) * n;
-    double col_max = 0.0, col_min = std::numeric_limits<double>::infinity();
-    bool nan = false;
+    double col_max = 0.0;
     for (int i = 0; i < n; ++i) {
-      const double a = std::abs(column[i]);
-      nan = nan | (a != a);
-      col_min = std::min(col_min, a == 0.0 ? std::numeric_limits<double>::infinity() : a);
-      col_max = std::max(col_max, a);
+      const double a = std::abs(M(i, j));
       row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
+      col_max = std::max(col_max, a);
     }
-    if (nan || !(col_max <= big) || col_min < small) return false;
     if (col_max > 0.0) col_lo = std::min(col_lo, col_max), col_hi = std::max(col_hi, col_max);
   }
-  double row_lo = std::numeric_limits<double>::infinity(), row_hi = 0.0;
+  double row_lo = inf, row_hi = 0.0;
   for (int i = 0; i < n; ++i)
     if (const double x = row_max[static_cast<std::size_t>(i)]; x > 0.0)
       row_lo = std::min(row_lo, x), row_hi = std::max(row_hi, x);
-  constexpr double spread = 0x1p40;
-  static_assert(kSmallWideSpreadExponent == 40);
   return !(row_hi > 0.0 && row_hi > row_lo * spread) && !(col_hi > 0.0 && col_hi > col_lo * spread);
 }
 
