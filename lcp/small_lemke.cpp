@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "pivot/lcp/active_set.hpp"
 #include "pivot/lcp/residual.hpp"
@@ -307,22 +308,44 @@ void basis_solution(const DenseMatrix& M, const Vector& q, const BasisOrder& ord
   const auto col = [&](int b) { return order.cols[static_cast<std::size_t>(b)]; };
   std::array<double, kCapacity> zz;
   if (k <= kSmallLuMax) {
-    std::array<double, static_cast<std::size_t>(SmallLu::kLd) * SmallLu::kLd> A;
-    std::array<double, kSmallLuMax> rhs, residual;
-    SmallLu lu;
-    for (int b = 0; b < k; ++b)
-      for (int a = 0; a < k; ++a) A[SmallLu::index(a, b)] = lu.at(a, b) = M(row(a), col(b));
-    for (int a = 0; a < k; ++a)
-      zz[static_cast<std::size_t>(a)] = rhs[static_cast<std::size_t>(a)] = -q(row(a));
-    lu.factorize(k);
-    lu.solve(zz.data());
-    SmallLu::product(A.data(), k, zz.data(), residual.data());
-    for (int a = 0; a < k; ++a)
-      residual[static_cast<std::size_t>(a)] =
-          rhs[static_cast<std::size_t>(a)] - residual[static_cast<std::size_t>(a)];
-    lu.solve(residual.data());
-    for (int a = 0; a < k; ++a)
-      zz[static_cast<std::size_t>(a)] += residual[static_cast<std::size_t>(a)];
+    // the smallest bases, the common ones, with k known at compile time
+    const auto solve = [&](auto size) {
+      constexpr int K = decltype(size)::value;
+      const int kk = K > 0 ? K : k;
+      std::array<double, static_cast<std::size_t>(SmallLu::kLd) * SmallLu::kLd> A;
+      std::array<double, kSmallLuMax> rhs, residual;
+      SmallLu lu;
+      for (int b = 0; b < kk; ++b)
+        for (int a = 0; a < kk; ++a) A[SmallLu::index(a, b)] = lu.at(a, b) = M(row(a), col(b));
+      for (int a = 0; a < kk; ++a)
+        zz[static_cast<std::size_t>(a)] = rhs[static_cast<std::size_t>(a)] = -q(row(a));
+      lu.factorize<K>(kk);
+      lu.solve<K>(zz.data());
+      SmallLu::product<K>(A.data(), kk, zz.data(), residual.data());
+      for (int a = 0; a < kk; ++a)
+        residual[static_cast<std::size_t>(a)] =
+            rhs[static_cast<std::size_t>(a)] - residual[static_cast<std::size_t>(a)];
+      lu.solve<K>(residual.data());
+      for (int a = 0; a < kk; ++a)
+        zz[static_cast<std::size_t>(a)] += residual[static_cast<std::size_t>(a)];
+    };
+    switch (k) {
+      case 1:
+        solve(std::integral_constant<int, 1>{});
+        break;
+      case 2:
+        solve(std::integral_constant<int, 2>{});
+        break;
+      case 3:
+        solve(std::integral_constant<int, 3>{});
+        break;
+      case 4:
+        solve(std::integral_constant<int, 4>{});
+        break;
+      default:
+        solve(std::integral_constant<int, 0>{});
+        break;
+    }
   } else {
     BasisMatrix A(k, k);
     BasisVector rhs(k), x(k), product(k), residual(k);

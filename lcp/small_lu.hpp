@@ -42,8 +42,11 @@ class SmallLu {
   double& at(int i, int j) { return lu_[index(i, j)]; }
 
   /// factorizes the k × k block set by at() in place (k ≤ kSmallLuMax); a zero pivot is kept, as
-  /// Eigen keeps it, and the solve then divides by it (non-finite values follow)
+  /// Eigen keeps it, and the solve then divides by it (non-finite values follow). K > 0 is k known
+  /// at compile time (the loops then unroll; the operations are the same).
+  template <int K = 0>
   void factorize(int k) {
+    if constexpr (K > 0) k = K;
     k_ = k;
     for (int c = 0; c < k; ++c) {
       int best = c;
@@ -64,9 +67,10 @@ class SmallLu {
     }
   }
 
-  /// x = A⁻¹ b in place (b of k entries)
+  /// x = A⁻¹ b in place (b of k entries); K as for factorize()
+  template <int K = 0>
   void solve(double* x) const {
-    const int k = k_;
+    const int k = K > 0 ? K : k_;
     for (int c = 0; c < k; ++c)
       if (const int r = swap_[static_cast<std::size_t>(c)]; r != c) std::swap(x[c], x[r]);
     // L y = P b, unit lower, panels from the top
@@ -89,8 +93,11 @@ class SmallLu {
     }
   }
 
-  /// y = A x for a column-major k × k block `A` with leading dimension kLd (the kernel's order)
+  /// y = A x for a column-major k × k block `A` with leading dimension kLd (the kernel's order);
+  /// K as for factorize()
+  template <int K = 0>
   static void product(const double* A, int k, const double* x, double* y) {
+    if constexpr (K > 0) k = K;
     for (int i = 0; i < k; ++i) {
       double sum = 0.0;
       for (int j = 0; j < k; ++j) sum += A[index(i, j)] * x[j];

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
+#include <type_traits>
 
 #include "pivot/lcp/small_lu.hpp"
 
@@ -45,23 +46,45 @@ TEST_CASE("small LU: Eigen's PartialPivLU bit for bit", "[lcp][small]") {
     x += correction;
 
     std::array<double, static_cast<std::size_t>(SmallLu::kLd) * SmallLu::kLd> block;
-    SmallLu lu;
-    for (int j = 0; j < k; ++j)
-      for (int i = 0; i < k; ++i) block[SmallLu::index(i, j)] = lu.at(i, j) = A(i, j);
-    lu.factorize(k);
-    std::array<double, kSmallLuMax> y, p, r;
-    std::copy_n(b.data(), k, y.begin());
-    lu.solve(y.data());
-    SmallLu::product(block.data(), k, y.data(), p.data());
-    INFO("trial " << trial << ", k = " << k << ", kind " << kind);
-    REQUIRE(same_bits(p.data(), product.data(), k));
-    for (int i = 0; i < k; ++i)
-      r[static_cast<std::size_t>(i)] = b(i) - p[static_cast<std::size_t>(i)];
-    REQUIRE(same_bits(r.data(), residual.data(), k));
-    lu.solve(r.data());
-    REQUIRE(same_bits(r.data(), correction.data(), k));
-    for (int i = 0; i < k; ++i) y[static_cast<std::size_t>(i)] += r[static_cast<std::size_t>(i)];
-    REQUIRE(same_bits(y.data(), x.data(), k));
+    // k known at run time, and, for k ≤ 4, at compile time as the small path calls it
+    const auto check = [&](auto size) {
+      constexpr int K = decltype(size)::value;
+      const int kk = K > 0 ? K : k;
+      SmallLu lu;
+      for (int j = 0; j < kk; ++j)
+        for (int i = 0; i < kk; ++i) block[SmallLu::index(i, j)] = lu.at(i, j) = A(i, j);
+      lu.factorize<K>(kk);
+      std::array<double, kSmallLuMax> y, p, r;
+      std::copy_n(b.data(), kk, y.begin());
+      lu.solve<K>(y.data());
+      SmallLu::product<K>(block.data(), kk, y.data(), p.data());
+      INFO("trial " << trial << ", k = " << k << ", kind " << kind << ", K = " << K);
+      REQUIRE(same_bits(p.data(), product.data(), kk));
+      for (int i = 0; i < kk; ++i)
+        r[static_cast<std::size_t>(i)] = b(i) - p[static_cast<std::size_t>(i)];
+      REQUIRE(same_bits(r.data(), residual.data(), kk));
+      lu.solve<K>(r.data());
+      REQUIRE(same_bits(r.data(), correction.data(), kk));
+      for (int i = 0; i < kk; ++i) y[static_cast<std::size_t>(i)] += r[static_cast<std::size_t>(i)];
+      REQUIRE(same_bits(y.data(), x.data(), kk));
+    };
+    check(std::integral_constant<int, 0>{});
+    switch (k) {
+      case 1:
+        check(std::integral_constant<int, 1>{});
+        break;
+      case 2:
+        check(std::integral_constant<int, 2>{});
+        break;
+      case 3:
+        check(std::integral_constant<int, 3>{});
+        break;
+      case 4:
+        check(std::integral_constant<int, 4>{});
+        break;
+      default:
+        break;
+    }
     ++compared;
     singular += x.allFinite() ? 0 : 1;
   }
