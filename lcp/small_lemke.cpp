@@ -577,9 +577,12 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   if (!accepted && !judge(M, q, result.z, options.residual_tolerance, result.w, result.residuals,
                           result.check_seconds))
     return false;
+  // the basic z, ascending (z₀ has left the basis)
+  std::array<bool, kCapacity> basic{};
   for (int b = 0; b < order.k; ++b)
-    result.active_set.push_back(order.cols[static_cast<std::size_t>(b)]);
-  std::sort(result.active_set.begin(), result.active_set.end());
+    basic[static_cast<std::size_t>(order.cols[static_cast<std::size_t>(b)])] = true;
+  for (int i = 0; i < n; ++i)
+    if (basic[static_cast<std::size_t>(i)]) result.active_set.push_back(i);
   // a negative z_i that carries a share of a row: the set without it (active_set.hpp; it finds
   // none when no z_i is negative)
   if (result.z.minCoeff() < 0.0)
