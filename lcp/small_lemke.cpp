@@ -7,9 +7,11 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "pivot/lcp/active_set.hpp"
 #include "pivot/lcp/residual.hpp"
+#include "pivot/lcp/small_lu.hpp"
 
 namespace pivot::lcp::detail {
 namespace {
@@ -41,62 +43,85 @@ double sum_error_bound(int m) {
 }
 
 // The tableau B⁻¹ [I, −M, −d, q] of the augmented system w − M z − d z₀ = q (Cline 2002 eq. 2.35)
-// for the current basis B, row-major, one row per basic variable. Variables are numbered by
-// their tableau column: w_i is i, z_j is n + j, z₀ is 2n; column 2n + 1 holds the basic values.
-// Columns 0…n−1 are B⁻¹ itself, which the lexicographic ratio test reads (Murty 1988). The
-// column of a basic variable stays an exact unit vector (the pivot sets it), so a row of B⁻¹ is
-// exactly 0 where the revised form's compact rows (lemke_path.hpp) have no entry.
+// for the current basis B, one row per basic variable, kept condensed (Tucker's form: Murty
+// 1988, §2.2): only the columns of the n + 1 nonbasic variables and the basic values are stored,
+// the column of a basic variable being the unit vector of its row. Variables are numbered w_i = i,
+// z_j = n + j, z₀ = 2n; the slot of a nonbasic variable is its stored column, slot n + 1 holds the
+// basic values. Columns 0…n−1 of the full tableau are B⁻¹ itself, which the lexicographic ratio
+// test reads (Murty 1988) through entry(). The pivot computes every stored entry with the
+// operations of the full tableau's Gauss–Jordan step in the same order (the leaving variable's
+// unit column is 1 in its row and 0 elsewhere before the step), so the numbers are the full
+// tableau's; it costs n (n + 2) updates instead of n (2n + 2). The rows are padded with zeros
+// (which stay 0) to a multiple of 4 entries, so that the row operations have no remainder loop.
 class Tableau {
  public:
-  static constexpr int kWidth = 2 * kCapacity + 2;
+  static constexpr int kStride = kCapacity + 4;
 
-  Tableau(const DenseMatrix& M, const Vector& q, const double* d, int n) : n_(n) {
-    const int width = 2 * n + 2;
-    for (int r = 0; r < n; ++r) {
-      double* row = at(r);
-      std::fill(row, row + width, 0.0);
-      row[r] = 1.0;
-      for (int j = 0; j < n; ++j) row[n + j] = -M(r, j);
-      row[2 * n] = -d[r];
-      row[2 * n + 1] = q(r);
-      basic_[r] = r;
-      row_of_[r] = r;
-      row_of_[n + r] = -1;
+  explicit Tableau(int n) : n_(n), width_((n + 2 + 3) / 4 * 4) {
+    for (int r = 0; r < n; ++r)
+      for (int c = n + 2; c < width_; ++c) at(r)[c] = 0.0;
+    for (int i = 0; i < n; ++i) {
+      basic_[static_cast<std::size_t>(i)] = i;
+      row_of_[static_cast<std::size_t>(i)] = i;
+      slot_[static_cast<std::size_t>(i)] = -1;
+      row_of_[static_cast<std::size_t>(n + i)] = -1;
+      slot_[static_cast<std::size_t>(n + i)] = i;
     }
-    row_of_[2 * n] = -1;
+    row_of_[static_cast<std::size_t>(2 * n)] = -1;
+    slot_[static_cast<std::size_t>(2 * n)] = n;
   }
 
-  double* at(int r) { return t_.data() + static_cast<std::ptrdiff_t>(r) * kWidth; }
-  double value(int r) { return at(r)[2 * n_ + 1]; }
-  double entry(int r, int c) { return at(r)[c]; }
-  int basic(int r) const { return basic_[r]; }
-  int row_of(int var) const { return row_of_[var]; }
+  double* at(int r) { return t_.data() + static_cast<std::ptrdiff_t>(r) * kStride; }
+  const double* at(int r) const { return t_.data() + static_cast<std::ptrdiff_t>(r) * kStride; }
+  double value(int r) const { return at(r)[n_ + 1]; }
+  /// the stored column of a nonbasic variable
+  int slot(int var) const { return slot_[static_cast<std::size_t>(var)]; }
+  /// the full tableau's entry (r, var)
+  double entry(int r, int var) const {
+    const int s = slot(var);
+    return s >= 0 ? at(r)[s] : (row_of(var) == r ? 1.0 : 0.0);
+  }
+  int basic(int r) const { return basic_[static_cast<std::size_t>(r)]; }
+  int row_of(int var) const { return row_of_[static_cast<std::size_t>(var)]; }
 
-  // Gauss–Jordan pivot on (r, e): variable e enters, basic(r) leaves
+  // Gauss–Jordan pivot on (r, e): variable e enters, basic(r) leaves and takes e's slot s. The
+  // row operations run over whole rows, slot s included (where they compute the entering
+  // column's unit entries, which are not kept); the leaving variable's column is written into
+  // slot s after them: 1 / p in row r and 0 − f_i · (1 / p) in row i, the full tableau's values
+  // (up to the sign of a zero). Writing slot s before the row operations would also make each
+  // row's vector loads wait on a scalar store.
   void pivot(int r, int e) {
-    const int width = 2 * n_ + 2;
+    const int width = width_, s = slot(e), leaving = basic(r);
     double* pr = at(r);
-    const double p = pr[e];
-    for (int c = 0; c < width; ++c) pr[c] /= p;
-    pr[e] = 1.0;
+    const double p = pr[s];
+    for (int c = 0; c < width; c += 4)
+      for (int l = 0; l < 4; ++l) pr[c + l] /= p;
+    const double leaving_entry = 1.0 / p;
     for (int i = 0; i < n_; ++i) {
       if (i == r) continue;
       double* pi = at(i);
-      const double f = pi[e];
-      if (f == 0.0) continue;
-      for (int c = 0; c < width; ++c) pi[c] -= f * pr[c];
-      pi[e] = 0.0;
+      const double f = pi[s];
+      if (f == 0.0) {
+        pi[s] = 0.0;
+        continue;
+      }
+      for (int c = 0; c < width; c += 4)
+        for (int l = 0; l < 4; ++l) pi[c + l] -= f * pr[c + l];
+      pi[s] = -(f * leaving_entry);
     }
-    row_of_[basic_[r]] = -1;
-    basic_[r] = e;
-    row_of_[e] = r;
+    pr[s] = leaving_entry;
+    row_of_[static_cast<std::size_t>(leaving)] = -1;
+    slot_[static_cast<std::size_t>(leaving)] = s;
+    slot_[static_cast<std::size_t>(e)] = -1;
+    basic_[static_cast<std::size_t>(r)] = e;
+    row_of_[static_cast<std::size_t>(e)] = r;
   }
 
  private:
-  int n_;
-  std::array<double, static_cast<std::size_t>(kCapacity) * kWidth> t_;
+  int n_, width_;
+  std::array<double, static_cast<std::size_t>(kCapacity) * kStride> t_;
   std::array<int, kCapacity> basic_;
-  std::array<int, 2 * kCapacity + 1> row_of_;
+  std::array<int, 2 * kCapacity + 1> row_of_, slot_;
 };
 
 // The basis as the revised form keeps it (lemke_path.hpp): L, the rows whose w is nonbasic, and Z,
@@ -132,101 +157,136 @@ struct BasisOrder {
   }
 };
 
-// One pass over M and q: every entry finite, none beyond 2^±kSmallExtremeExponent, rows and columns
-// not spread beyond 2^kSmallWideSpreadExponent (lemke.cpp's needs_equilibration and validate)
-bool plain_data(const DenseMatrix& M, const Vector& q, int n) {
-  const double big = std::ldexp(1.0, kSmallExtremeExponent),
-               small = std::ldexp(1.0, -kSmallExtremeExponent);
-  const auto ordinary = [&](double x) {
-    const double a = std::abs(x);
-    return std::isfinite(a) && a <= big && (a == 0.0 || a >= small);
-  };
-  for (int i = 0; i < n; ++i)
-    if (!ordinary(q(i))) return false;
-  std::array<double, kCapacity> row_max, col_max;
-  std::fill_n(row_max.begin(), n, 0.0);
-  std::fill_n(col_max.begin(), n, 0.0);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      const double m = M(i, j);
-      if (!ordinary(m)) return false;
-      const double a = std::abs(m);
-      row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
-      col_max[static_cast<std::size_t>(j)] = std::max(col_max[static_cast<std::size_t>(j)], a);
-    }
-  const auto narrow = [n](const std::array<double, kCapacity>& maxima) {
-    double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
-    for (int i = 0; i < n; ++i)
-      if (const double x = maxima[static_cast<std::size_t>(i)]; x > 0.0)
-        lo = std::min(lo, x), hi = std::max(hi, x);
-    return !(hi > 0.0 && hi > lo * std::ldexp(1.0, kSmallWideSpreadExponent));
-  };
-  return narrow(row_max) && narrow(col_max);
+// an entry of M or q that the small path takes: finite, and 0 or within 2^±kSmallExtremeExponent
+bool ordinary(double x) {
+  constexpr double big = 0x1p500, small = 0x1p-500;
+  static_assert(kSmallExtremeExponent == 500);
+  const double a = std::abs(x);
+  return a <= big && (a == 0.0 || a >= small);  // false for NaN and ±∞ too
 }
 
-// The ratio test of lemke_path.hpp's ratio_test() on the tableau, for entering column e: the
+// Whether M is data the small path takes: every entry ordinary, and rows and columns not spread
+// beyond 2^kSmallWideSpreadExponent (lemke.cpp's needs_equilibration and validate: the data that
+// the general path would equilibrate or reject). One pass over the entries finds the largest and
+// the smallest nonzero magnitude and any NaN (four independent running extrema, no branch per
+// entry); when those two are within 2^kSmallWideSpreadExponent of each other, so are every row's
+// and every column's largest entries, and the rows and columns need no pass of their own.
+bool plain_matrix(const DenseMatrix& M, int n) {
+  constexpr double big = 0x1p500, small = 0x1p-500, spread = 0x1p40,
+                   inf = std::numeric_limits<double>::infinity();
+  static_assert(kSmallWideSpreadExponent == 40);
+  const double* m = M.data();
+  const int count = n * n;
+  std::array<double, 4> hi{0.0, 0.0, 0.0, 0.0}, lo{inf, inf, inf, inf};
+  bool nan = false;
+  const auto take = [&](int k, std::size_t lane) {
+    const double a = std::abs(m[k]);
+    nan = nan | (a != a);
+    lo[lane] = std::min(lo[lane], a == 0.0 ? inf : a);
+    hi[lane] = std::max(hi[lane], a);
+  };
+  int k = 0;
+  for (; k + 4 <= count; k += 4)
+    for (int l = 0; l < 4; ++l) take(k + l, static_cast<std::size_t>(l));
+  for (; k < count; ++k) take(k, static_cast<std::size_t>(k & 3));
+  const double largest = std::max(std::max(hi[0], hi[1]), std::max(hi[2], hi[3]));
+  const double smallest = std::min(std::min(lo[0], lo[1]), std::min(lo[2], lo[3]));
+  if (nan || !(largest <= big) || smallest < small) return false;
+  if (largest == 0.0 || largest <= smallest * spread) return true;
+  // the rows' and the columns' largest entries
+  std::array<double, kCapacity> row_max;
+  std::fill_n(row_max.begin(), n, 0.0);
+  double col_lo = inf, col_hi = 0.0;
+  for (int j = 0; j < n; ++j) {
+    double col_max = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const double a = std::abs(M(i, j));
+      row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
+      col_max = std::max(col_max, a);
+    }
+    if (col_max > 0.0) col_lo = std::min(col_lo, col_max), col_hi = std::max(col_hi, col_max);
+  }
+  double row_lo = inf, row_hi = 0.0;
+  for (int i = 0; i < n; ++i)
+    if (const double x = row_max[static_cast<std::size_t>(i)]; x > 0.0)
+      row_lo = std::min(row_lo, x), row_hi = std::max(row_hi, x);
+  return !(row_hi > 0.0 && row_hi > row_lo * spread) && !(col_hi > 0.0 && col_hi > col_lo * spread);
+}
+
+// the tableau's columns −M, row by row, so that each row is written in order (the first pivot
+// reads the rows with vector loads right after)
+void fill_tableau(const DenseMatrix& M, int n, Tableau& T) {
+  for (int i = 0; i < n; ++i) {
+    double* row = T.at(i);
+    for (int j = 0; j < n; ++j) row[j] = -M(i, j);
+  }
+}
+
+// The ratio test of lemke_path.hpp's ratio_test() on the tableau, for entering variable e: the
 // blocking rows are those with rate D_r = T(r, e) > pivot_tolerance · max_r |D_r| (Cline §4.8.3),
 // ties within 1e-12 of the minimum ratio max(y_r, 0) / D_r; z₀ leaves whenever tied; otherwise
 // the lexicographically smallest row of B⁻¹ / D_r (Murty 1988) within 1e-12 of the rows' scale,
 // the candidates taken in the general path's order (basic z by position in Z, then basic w by
-// row) so that exact ties go the same way. −1: no blocking row, or a value that is not finite
-// (the general path decides those).
-int ratio_test(Tableau& T, const BasisOrder& order, int n, int e, double pivot_tolerance) {
+// row) so that exact ties go the same way. The minimum, the ties and z₀'s precedence do not
+// depend on that order: it is set up only when two or more rows tie. −1: no blocking row, or a
+// value that is not finite (the general path decides those).
+int ratio_test(const Tableau& T, const BasisOrder& order, int n, int e, double pivot_tolerance) {
+  const int s = T.slot(e);
   double dmax = 0.0, ymax = 0.0;
   for (int r = 0; r < n; ++r) {
-    dmax = std::max(dmax, std::abs(T.entry(r, e)));
+    dmax = std::max(dmax, std::abs(T.at(r)[s]));
     ymax = std::max(ymax, std::abs(T.value(r)));
   }
   if (!std::isfinite(dmax) || !std::isfinite(ymax) || !(dmax > 0.0)) return -1;
   const double dtol = pivot_tolerance * dmax;
-  // candidate rows in the general path's order
-  std::array<int, kCapacity> rows;  // the first `count` are set
-  int count = 0;
-  for (int b = 0; b < order.k; ++b) {
-    const int c = order.cols[static_cast<std::size_t>(b)];
-    rows[static_cast<std::size_t>(count++)] = T.row_of(c == n ? 2 * n : n + c);
-  }
-  for (int i = 0; i < n; ++i)
-    if (T.row_of(i) >= 0) rows[static_cast<std::size_t>(count++)] = T.row_of(i);
   std::array<double, kCapacity> ratio;
   double theta = std::numeric_limits<double>::infinity();
-  for (int c = 0; c < count; ++c) {
-    const int r = rows[static_cast<std::size_t>(c)];
-    const double rate = T.entry(r, e);
-    ratio[static_cast<std::size_t>(c)] = std::numeric_limits<double>::infinity();
-    if (rate <= dtol) continue;
-    ratio[static_cast<std::size_t>(c)] = std::max(T.value(r), 0.0) / rate;
-    theta = std::min(theta, ratio[static_cast<std::size_t>(c)]);
+  for (int r = 0; r < n; ++r) {
+    const double rate = T.at(r)[s];
+    ratio[static_cast<std::size_t>(r)] =
+        rate <= dtol ? std::numeric_limits<double>::infinity() : std::max(T.value(r), 0.0) / rate;
+    theta = std::min(theta, ratio[static_cast<std::size_t>(r)]);
   }
   if (!std::isfinite(theta)) return -1;
   const double tie = 1e-12 * std::max(theta, std::max(ymax, kSmallTiny) / dmax);
-  std::array<int, kCapacity> ties;
-  int tied = 0;
-  for (int c = 0; c < count; ++c)
-    if (ratio[static_cast<std::size_t>(c)] <= theta + tie) {
-      const int r = rows[static_cast<std::size_t>(c)];
+  const auto tied = [&](int r) { return ratio[static_cast<std::size_t>(r)] <= theta + tie; };
+  int count = 0, only = -1;
+  for (int r = 0; r < n; ++r)
+    if (tied(r)) {
       if (T.basic(r) == 2 * n) return r;  // z₀ leaves: a solution
-      ties[static_cast<std::size_t>(tied++)] = r;
+      ++count;
+      only = r;
     }
-  if (tied == 1) return ties[0];
+  if (count == 1) return only;
+  // the tied rows in the general path's order
+  std::array<int, kCapacity> ties;
+  count = 0;
+  for (int b = 0; b < order.k; ++b) {
+    const int c = order.cols[static_cast<std::size_t>(b)];
+    if (const int r = T.row_of(c == n ? 2 * n : n + c); tied(r))
+      ties[static_cast<std::size_t>(count++)] = r;
+  }
+  for (int i = 0; i < n; ++i)
+    if (const int r = T.row_of(i); r >= 0 && tied(r)) ties[static_cast<std::size_t>(count++)] = r;
   // the lexicographic minimum of (B⁻¹)_r· / D_r over the tied rows
   // max_col |T(r, col) / D_r| is max_col |T(r, col)| / D_r, bit for bit (a correctly rounded
   // division is monotone), at one division per row
   double scale = 0.0;
-  for (int c = 0; c < tied; ++c) {
+  for (int c = 0; c < count; ++c) {
     const int r = ties[static_cast<std::size_t>(c)];
     double largest = 0.0;
     for (int col = 0; col < n; ++col) largest = std::max(largest, std::abs(T.entry(r, col)));
-    scale = std::max(scale, largest / T.entry(r, e));
+    scale = std::max(scale, largest / T.at(r)[s]);
   }
   const double eq_tol = 1e-12 * std::max(scale, kSmallTiny);
   int best = ties[0];
-  for (int c = 1; c < tied; ++c) {
+  for (int c = 1; c < count; ++c) {
     const int r = ties[static_cast<std::size_t>(c)];
-    const double rate_r = T.entry(r, e), rate_best = T.entry(best, e);
+    const double rate_r = T.at(r)[s], rate_best = T.at(best)[s];
     for (int col = 0; col < n; ++col) {
-      if (T.entry(r, col) == 0.0 && T.entry(best, col) == 0.0) continue;  // both quotients 0
-      const double a = T.entry(r, col) / rate_r, b = T.entry(best, col) / rate_best;
+      const double x = T.entry(r, col), y = T.entry(best, col);
+      if (x == 0.0 && y == 0.0) continue;  // both quotients 0
+      const double a = x / rate_r, b = y / rate_best;
       if (std::abs(a - b) <= eq_tol) continue;
       if (a < b) best = r;
       break;
@@ -237,26 +297,71 @@ int ratio_test(Tableau& T, const BasisOrder& order, int n, int e, double pivot_t
 
 // z from the final basis as LemkeSolver::solution() computes it: an LU with partial pivoting of
 // the block A = M(L, Z) in the basis' order, z_Z = A⁻¹(−q_L) and one step of iterative
-// refinement. The products go through Eigen's dynamic-size kernels (maps of the stack storage),
-// the ones the general path's MatrixXd uses, so that the same block gives the same bits.
+// refinement. Up to kSmallLuMax columns on fixed storage by SmallLu (small_lu.hpp), beyond through
+// Eigen's dynamic-size kernels (maps of the stack storage); both are the general path's MatrixXd
+// operations in its order, so that the same block gives the same bits.
 void basis_solution(const DenseMatrix& M, const Vector& q, const BasisOrder& order, Vector& z) {
   z.setZero();
   const int k = order.k;
   if (k == 0) return;
-  BasisMatrix A(k, k);
-  BasisVector rhs(k), zz(k), product(k), residual(k);
-  for (int b = 0; b < k; ++b)
-    for (int a = 0; a < k; ++a)
-      A(a, b) = M(order.rows[static_cast<std::size_t>(a)], order.cols[static_cast<std::size_t>(b)]);
-  for (int a = 0; a < k; ++a) rhs(a) = -q(order.rows[static_cast<std::size_t>(a)]);
-  const Eigen::PartialPivLU<BasisMatrix> lu(A);
-  zz = lu.solve(rhs);
-  Eigen::Map<Eigen::VectorXd>(product.data(), k).noalias() =
-      Eigen::Map<const Eigen::MatrixXd>(A.data(), k, k) *
-      Eigen::Map<const Eigen::VectorXd>(zz.data(), k);
-  residual = rhs - product;
-  zz += lu.solve(residual);
-  for (int b = 0; b < k; ++b) z(order.cols[static_cast<std::size_t>(b)]) = zz(b);
+  const auto row = [&](int a) { return order.rows[static_cast<std::size_t>(a)]; };
+  const auto col = [&](int b) { return order.cols[static_cast<std::size_t>(b)]; };
+  std::array<double, kCapacity> zz;
+  if (k <= kSmallLuMax) {
+    // the smallest bases, the common ones, with k known at compile time
+    const auto solve = [&](auto size) {
+      constexpr int K = decltype(size)::value;
+      const int kk = K > 0 ? K : k;
+      std::array<double, static_cast<std::size_t>(SmallLu::kLd) * SmallLu::kLd> A;
+      std::array<double, kSmallLuMax> rhs, residual;
+      SmallLu lu;
+      for (int b = 0; b < kk; ++b)
+        for (int a = 0; a < kk; ++a) A[SmallLu::index(a, b)] = lu.at(a, b) = M(row(a), col(b));
+      for (int a = 0; a < kk; ++a)
+        zz[static_cast<std::size_t>(a)] = rhs[static_cast<std::size_t>(a)] = -q(row(a));
+      lu.factorize<K>(kk);
+      lu.solve<K>(zz.data());
+      SmallLu::product<K>(A.data(), kk, zz.data(), residual.data());
+      for (int a = 0; a < kk; ++a)
+        residual[static_cast<std::size_t>(a)] =
+            rhs[static_cast<std::size_t>(a)] - residual[static_cast<std::size_t>(a)];
+      lu.solve<K>(residual.data());
+      for (int a = 0; a < kk; ++a)
+        zz[static_cast<std::size_t>(a)] += residual[static_cast<std::size_t>(a)];
+    };
+    switch (k) {
+      case 1:
+        solve(std::integral_constant<int, 1>{});
+        break;
+      case 2:
+        solve(std::integral_constant<int, 2>{});
+        break;
+      case 3:
+        solve(std::integral_constant<int, 3>{});
+        break;
+      case 4:
+        solve(std::integral_constant<int, 4>{});
+        break;
+      default:
+        solve(std::integral_constant<int, 0>{});
+        break;
+    }
+  } else {
+    BasisMatrix A(k, k);
+    BasisVector rhs(k), x(k), product(k), residual(k);
+    for (int b = 0; b < k; ++b)
+      for (int a = 0; a < k; ++a) A(a, b) = M(row(a), col(b));
+    for (int a = 0; a < k; ++a) rhs(a) = -q(row(a));
+    const Eigen::PartialPivLU<BasisMatrix> lu(A);
+    x = lu.solve(rhs);
+    Eigen::Map<Eigen::VectorXd>(product.data(), k).noalias() =
+        Eigen::Map<const Eigen::MatrixXd>(A.data(), k, k) *
+        Eigen::Map<const Eigen::VectorXd>(x.data(), k);
+    residual = rhs - product;
+    x += lu.solve(residual);
+    std::copy_n(x.data(), k, zz.begin());
+  }
+  for (int b = 0; b < k; ++b) z(col(b)) = zz[static_cast<std::size_t>(b)];
 }
 
 void set_trivial(const Vector& q, int n, LcpResult& result) {
@@ -284,11 +389,18 @@ void set_trivial(const Vector& q, int n, LcpResult& result) {
 // backward stability after one step of fixed-precision refinement); the certificate measures that
 // residual rather than bounding it a priori (γ_{3k} |L̂||Û||ẑ| depends on the growth of the
 // factors and would be the looser of the two, for the same O(n²) pass).
-bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, const Vector& w,
-                    double tolerance, LcpResiduals& bounds) {
+namespace {
+
+// certify_answer() on the given w, or, with w_out, on w = M z + q computed in its own pass over M
+// into w_out (the storage of w) in the order of Eigen's `M * z` followed by `+ q`: each row's
+// products summed from column 0 upward starting at 0, then q_i added. On false, w_out may be
+// unset.
+bool certify(const DenseMatrix& M, const Vector& q, const Vector& z, const Vector& w, double* w_out,
+             double tolerance, LcpResiduals& bounds) {
   const auto n = static_cast<int>(q.size());
   bounds = LcpResiduals{};  // min_z is set below
-  if (z.size() != n || w.size() != n || M.rows() != n || M.cols() != n) return false;
+  if (z.size() != n || w.size() != n || M.rows() != n || M.cols() != n || n > kCapacity)
+    return false;
   const double g = sum_error_bound(n + 1);
   const double tau = (tolerance * (1.0 - g) - 2.0 * g) / (1.0 + g);
   if (!(tau > 0.0)) return false;
@@ -310,18 +422,22 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
     return false;
   // s_i and Σ_j |M_ij| in one pass over the columns (the latter over every column: the check's
   // rounding share)
-  if (n > kCapacity) return false;
-  std::array<double, kCapacity> s, abs_row;
+  std::array<double, kCapacity> s, abs_row, product;
   std::fill_n(abs_row.begin(), n, 0.0);
+  std::fill_n(product.begin(), n, 0.0);
   for (int i = 0; i < n; ++i) s[static_cast<std::size_t>(i)] = std::abs(q(i));
   for (int j = 0; j < n; ++j) {
-    const double zj = std::abs(z(j));
+    const double zj = z(j), abs_zj = std::abs(zj);
+    const double* column = M.data() + static_cast<std::ptrdiff_t>(j) * n;
     for (int i = 0; i < n; ++i) {
-      const double a = std::abs(M(i, j));
+      const double a = std::abs(column[i]);
       abs_row[static_cast<std::size_t>(i)] += a;
-      s[static_cast<std::size_t>(i)] += a * zj;
+      s[static_cast<std::size_t>(i)] += a * abs_zj;
+      if (w_out) product[static_cast<std::size_t>(i)] += column[i] * zj;
     }
   }
+  if (w_out)
+    for (int i = 0; i < n; ++i) w_out[i] = product[static_cast<std::size_t>(i)] + q(i);
   double min_w = 0.0, complementarity = 0.0, row_norm = 0.0;
   for (int i = 0; i < n; ++i) {
     const double wi = w(i), si = s[static_cast<std::size_t>(i)];
@@ -346,6 +462,13 @@ bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, cons
          bounds.rounding_share * (1.0 + 4.0 * g) <= kMaxRoundingShare * (1.0 - 4.0 * g);
 }
 
+}  // namespace
+
+bool certify_answer(const DenseMatrix& M, const Vector& q, const Vector& z, const Vector& w,
+                    double tolerance, LcpResiduals& bounds) {
+  return certify(M, q, z, w, nullptr, tolerance, bounds);
+}
+
 bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions& options,
                        LcpResult& result) {
   const auto n = static_cast<int>(q.size());
@@ -364,24 +487,35 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
         return false;
     }
   }
-  if (!plain_data(M, q, n)) return false;
+  // q first: the trivial answer needs nothing set up beyond the check of M
+  double q_min = std::numeric_limits<double>::infinity();
+  bool q_plain = true;
+  for (int i = 0; i < n; ++i) {
+    q_plain = q_plain && ordinary(q(i));
+    q_min = std::min(q_min, q(i));
+  }
+  if (!q_plain) return false;
+  // a warm start is tried as the general path tries it first (active_set.hpp), in result's own
+  // storage; a crash start, and a warm start that is not accepted, are the general path's
+  const bool trivial = q_min >= 0.0, lemke = !trivial && !options.warm_start;
+  if (lemke && !options.crash_rows.empty()) return false;
+  if (!plain_matrix(M, n)) return false;
   result.message.clear();
   result.active_set.clear();
   result.pivots = result.crash_pivots = result.refactorizations = 0;
   result.attempt = -1;
   result.equilibrated = false;
   result.check_seconds = 0.0;
-  if (q.minCoeff() >= 0.0) {
+  if (trivial) {
     set_trivial(q, n, result);
     return true;
   }
-  // a warm start is tried as the general path tries it first (active_set.hpp), in result's own
-  // storage; a crash start, and a warm start that is not accepted, are the general path's
   if (options.warm_start)
     return try_warm_start_in_place(M, q, *options.warm_start, options.residual_tolerance, result);
-  if (!options.crash_rows.empty()) return false;
 
   // the standard start: w_t leaves for z₀, t = argmax −q_t / d_t (ties: the largest index)
+  Tableau T(n);
+  fill_tableau(M, n, T);
   int t = 0;
   double best = -std::numeric_limits<double>::infinity();
   for (int i = 0; i < n; ++i) {
@@ -390,8 +524,9 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
       best = r;
       t = i;
     }
+    T.at(i)[n] = -d[static_cast<std::size_t>(i)];
+    T.at(i)[n + 1] = q(i);
   }
-  Tableau T(M, q, d.data(), n);
   BasisOrder order;
   T.pivot(t, 2 * n);
   order.grow(t, n);
@@ -433,22 +568,26 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   // without NDEBUG judge every answer by the full check.
   bool accepted = false;
 #ifdef NDEBUG
-  // measure_residuals' M * z + q without its temporary: the product into w, then q added, the
-  // same operations in the same order (Eigen evaluates the product alone first either way)
+  // measure_residuals' M * z + q computed in the certificate's pass over M, the same operations
+  // in the same order (Eigen evaluates the product alone first, then adds q)
   result.w.resize(n);
-  result.w.noalias() = M * result.z;
-  result.w += q;
-  accepted = certify_answer(M, q, result.z, result.w, options.residual_tolerance, result.residuals);
+  accepted = certify(M, q, result.z, result.w, result.w.data(), options.residual_tolerance,
+                     result.residuals);
 #endif
   if (!accepted && !judge(M, q, result.z, options.residual_tolerance, result.w, result.residuals,
                           result.check_seconds))
     return false;
+  // the basic z, ascending (z₀ has left the basis)
+  std::array<bool, kCapacity> basic{};
   for (int b = 0; b < order.k; ++b)
-    result.active_set.push_back(order.cols[static_cast<std::size_t>(b)]);
-  std::sort(result.active_set.begin(), result.active_set.end());
-  // a negative z_i that carries a share of a row: the set without it (active_set.hpp)
-  drop_negative_entries(M, q, options.residual_tolerance, result.active_set, result.z, result.w,
-                        result.residuals, result.check_seconds);
+    basic[static_cast<std::size_t>(order.cols[static_cast<std::size_t>(b)])] = true;
+  for (int i = 0; i < n; ++i)
+    if (basic[static_cast<std::size_t>(i)]) result.active_set.push_back(i);
+  // a negative z_i that carries a share of a row: the set without it (active_set.hpp; it finds
+  // none when no z_i is negative)
+  if (result.z.minCoeff() < 0.0)
+    drop_negative_entries(M, q, options.residual_tolerance, result.active_set, result.z, result.w,
+                          result.residuals, result.check_seconds);
   result.status = LcpStatus::solved;
   result.path = StartPath::lemke;
   result.attempt = 1;  // kLemkeAttempts[1], "standard"

@@ -5,8 +5,8 @@
 //
 // It takes the standard attempt of the general path (lemke.cpp, solve_policy.hpp) as it is: the
 // same start, the same ratio test with the same tolerances and the same lexicographic tie break,
-// on the full tableau instead of the revised form, and z from the final basis by the same LU solve
-// with one step of refinement on the same basis block (the same rows and columns in the same
+// on a condensed tableau instead of the revised form, and z from the final basis by the same LU
+// solve with one step of refinement on the same basis block (the same rows and columns in the same
 // order), so that it gives the general path's answer bit for bit when both take the same pivots.
 // A warm start is tried first as the general path tries it (try_warm_start_in_place() in
 // active_set.hpp: the same candidate, judged the same way). Whenever the general path would do

@@ -1,6 +1,7 @@
 #include "lcp_solvers.hpp"
 
 #include <memory>
+#include <utility>
 
 #include "pivot/lcp/lemke.hpp"
 
@@ -14,8 +15,10 @@ LcpSolver pivot_lemke() {
   s.prepare = [](const lcp::LcpProblem& problem) -> SolveFn {
     auto p = std::make_shared<const lcp::LcpProblem>(problem);
     return [p] {
-      const lcp::LcpResult r = lcp::solve_lemke(*p);
-      return SolveOutcome{r.z, r.pivots, r.ok(), r.ok() ? "" : lcp::to_string(r.status)};
+      // the answer is moved out, as the peers write theirs into the outcome's own vector
+      lcp::LcpResult r = lcp::solve_lemke(*p);
+      const bool ok = r.ok();
+      return SolveOutcome{std::move(r.z), r.pivots, ok, ok ? "" : lcp::to_string(r.status)};
     };
   };
   return s;
