@@ -1,6 +1,7 @@
 // The block solve of an active set (block_solve.hpp).
 #include "pivot/lcp/block_solve.hpp"
 
+#include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
 #include <utility>
@@ -49,7 +50,15 @@ struct LargeBlock {
   Eigen::MatrixXd A;
   Eigen::VectorXd rhs, zz, product, r, c, y, step;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
 };
+
+// A block whose LU's reciprocal condition estimate is above kWellConditioned is nonsingular
+// beyond doubt (the decomposition's rank decision is k ε relative to its largest pivot): its
+// minimum-norm solution is its only one, which the LU gives as well. Blocks of more than
+// kLuBlock rows are tried that way first (block_solve.hpp).
+constexpr double kWellConditioned = 1e-8;
+constexpr Eigen::Index kLuBlock = 128;
 
 }  // namespace
 
@@ -83,8 +92,19 @@ bool BlockSolve::refine() {
     s.A = block();
     s.rhs = rhs();
     s.zz = zz;
-    s.cod.compute(s.A);
     for (Eigen::VectorXd* v : {&s.product, &s.r, &s.c, &s.y, &s.step}) v->resize(k);
+    if (k > kLuBlock) s.lu.compute(s.A);
+    if (k > kLuBlock && s.lu.rcond() > kWellConditioned) {
+      for (int round = 0; round < 2; ++round) {
+        s.product.noalias() = s.A * s.zz;
+        s.r = s.rhs - s.product;
+        s.step.noalias() = s.lu.solve(s.r);
+        s.zz += s.step;
+      }
+      zz = s.zz;
+      return zz.allFinite();
+    }
+    s.cod.compute(s.A);
     for (int round = 0; round < 2; ++round) {
       s.product.noalias() = s.A * s.zz;
       s.r = s.rhs - s.product;

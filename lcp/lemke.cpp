@@ -261,6 +261,50 @@ LcpResult solve_equilibrated(const Matrix& M, const Vector& q, const Equilibrati
   return result;
 }
 
+/// The largest finite |M_ij| of each row and column into row_max and col_max (zeros on entry),
+/// and whether some finite nonzero entry lies beyond 2^±kExtremeExponent. Stored zeros and
+/// entries that are not finite leave every maximum as it is.
+template <typename Matrix>
+bool entry_maxima(const Matrix& M, std::vector<double>& row_max, std::vector<double>& col_max) {
+  const double big = std::ldexp(1.0, kExtremeExponent), small = std::ldexp(1.0, -kExtremeExponent);
+  bool extreme = false;
+  detail::access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
+    const double a = std::abs(m);
+    if (!std::isfinite(a)) return;
+    extreme = extreme || a > big || a < small;
+    row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
+    col_max[static_cast<std::size_t>(j)] = std::max(col_max[static_cast<std::size_t>(j)], a);
+  });
+  return extreme;
+}
+
+/// the same on a compressed sparse M's arrays: a column's largest entry in a register and the
+/// tests without branches (through the iterator and the callback this pass was a tenth of a
+/// resting 20-cube stack's step, m = 480, nnz = 23 920)
+bool entry_maxima(const SparseMatrix& M, std::vector<double>& row_max,
+                  std::vector<double>& col_max) {
+  if (!M.isCompressed()) return entry_maxima<SparseMatrix>(M, row_max, col_max);
+  const double big = std::ldexp(1.0, kExtremeExponent), small = std::ldexp(1.0, -kExtremeExponent);
+  const double* const value = M.valuePtr();
+  const int* const row = M.innerIndexPtr();
+  const int* const start = M.outerIndexPtr();
+  double* const rows = row_max.data();
+  bool extreme = false;
+  for (Eigen::Index j = 0; j < M.outerSize(); ++j) {
+    double column = 0.0;
+    for (int p = start[j]; p < start[j + 1]; ++p) {
+      const double a = std::abs(value[p]);
+      if (!(a <= std::numeric_limits<double>::max())) continue;  // ∞ or NaN
+      extreme = extreme | (a > big) | ((a != 0.0) & (a < small));
+      double& r = rows[row[p]];
+      r = std::max(r, a);
+      column = std::max(column, a);
+    }
+    col_max[static_cast<std::size_t>(j)] = column;
+  }
+  return extreme;
+}
+
 /// whether the data call for the equilibrated solve first: a nonzero finite entry of M or q
 /// beyond 2^±kExtremeExponent in magnitude, or rows or columns of M whose largest entries span
 /// more than 2^kWideSpreadExponent (the residual check's min_z is relative to ‖z‖∞: an entry of
@@ -281,14 +325,7 @@ bool needs_equilibration(const Matrix& M, const Vector& q) {
   thread_local std::vector<double> row_max, col_max;
   row_max.assign(n, 0.0);
   col_max.assign(n, 0.0);
-  detail::access::for_each_nonzero(M, [&](Eigen::Index i, Eigen::Index j, double m) {
-    check(m);
-    const double a = std::abs(m);
-    if (!std::isfinite(a)) return;
-    row_max[static_cast<std::size_t>(i)] = std::max(row_max[static_cast<std::size_t>(i)], a);
-    col_max[static_cast<std::size_t>(j)] = std::max(col_max[static_cast<std::size_t>(j)], a);
-  });
-  if (extreme) return true;
+  if (entry_maxima(M, row_max, col_max) || extreme) return true;
   const auto wide = [](const std::vector<double>& maxima) {
     double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
     for (const double x : maxima)

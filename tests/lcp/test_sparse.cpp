@@ -7,10 +7,10 @@
 #include <random>
 #include <vector>
 
+#include "lcp_test_support.hpp"
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/mixed_lcp.hpp"
 #include "pivot/lcp/residual.hpp"
-#include "lcp_test_support.hpp"
 
 using namespace pivot::lcp;
 using namespace pivot::test;
@@ -195,4 +195,50 @@ TEST_CASE("sparse mixed LCP: a contact-like island is reduced sparsely and solve
   CHECK(relative_difference(r.x, x) <= 1e-10);
   CHECK(r.free_residual <= 1e-12);
   CHECK(independent_worst(reduced.M, reduced.q, r.lcp.z) <= 1e-12);
+}
+
+// The scale decision (docs/lcp.md, "Scaling") reads a compressed sparse M's arrays directly: it
+// must decide as the dense copy and an uncompressed copy do, for rows spread beyond 2^40 and for
+// an entry of q beyond 2^500 (the entries of q are tested apart from M's).
+TEST_CASE("sparse Lemke: the scale decision of sparse storage is the dense storage's",
+          "[lcp][sparse][scale]") {
+  std::mt19937 rng(2718);
+  const MatrixXd base = block_tridiagonal_spd(rng, 20, 1);  // n = 20, 14 % fill
+  const VectorXd q0 = random_vector(rng, base.rows());
+  struct Case {
+    const char* name;
+    MatrixXd M;
+    VectorXd q;
+    bool equilibrated;  // what the rule says, independently of the code
+  };
+  std::vector<Case> cases;
+  cases.push_back({"as generated", base, q0, false});
+  {
+    MatrixXd M = base;
+    M.row(7) *= std::ldexp(1.0, 45);  // rows 2^45 apart
+    cases.push_back({"one row scaled by 2^45", M, q0, true});
+  }
+  {
+    VectorXd q = q0;
+    q(5) = -1e160;  // beyond 2^500, in q alone
+    cases.push_back({"an entry of q of -1e160", base, q, true});
+  }
+  for (const Case& c : cases) {
+    INFO(c.name);
+    SparseMatrix compressed = sparse_of(c.M);
+    REQUIRE(sparse_path(compressed));
+    SparseMatrix uncompressed = compressed;
+    uncompressed.uncompress();
+    const LcpResult dense = solve_lemke(LcpProblem{c.M, c.q, "dense"});
+    const LcpResult sparse = solve_lemke(SparseLcpProblem{compressed, c.q, "sparse"});
+    const LcpResult loose = solve_lemke(SparseLcpProblem{uncompressed, c.q, "uncompressed"});
+    CHECK(dense.equilibrated == c.equilibrated);
+    CHECK(sparse.equilibrated == c.equilibrated);
+    CHECK(loose.equilibrated == c.equilibrated);
+    CHECK(sparse.status == dense.status);
+    CHECK(loose.status == dense.status);
+    if (!dense.ok()) continue;  // (q of −1e160: no answer is verifiable in double, either storage)
+    CHECK(relative_difference(sparse.z, dense.z) <= 1e-9);
+    CHECK(relative_difference(loose.z, dense.z) <= 1e-9);
+  }
 }
