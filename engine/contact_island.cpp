@@ -211,7 +211,8 @@ std::optional<IslandOutput> solve_contact_island(const ConstraintSet& rows, cons
 bool solve_contact_island(const ConstraintSet& rows, const IslandInput& in,
                           const lcp::LemkeOptions& lemke, IslandOutput& out) {
   thread_local Scratch s;
-  const auto start = std::chrono::steady_clock::now();
+  const bool timed = lemke.timed;
+  const auto start = now_if(timed);
   const IslandLcp island(rows, in);
   const int nv = island.nv(), m = island.layout().m;
   const int nb = nv / 6;
@@ -224,28 +225,28 @@ bool solve_contact_island(const ConstraintSet& rows, const IslandInput& in,
   island.emit(sink);
   if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return false;  // general path
   IslandTimes times;
-  times.assembly = seconds_since(start);
-  const auto reduce_start = std::chrono::steady_clock::now();
+  times.assembly = seconds_since(start, timed);
+  const auto reduce_start = now_if(timed);
   lcp::LcpResult* answer = &s.sparse_result;
   if (m <= kDenseContactRows) {
     lcp::LcpProblem& reduced = s.dense;
     reduce_dense(s, in.momentum, reduced);
-    times.reduction = seconds_since(reduce_start);
+    times.reduction = seconds_since(reduce_start, timed);
     answer = &s.results.of_size(m);
     lcp::solve_lemke(reduced, lemke, *answer);
   } else {
     lcp::SparseLcpProblem& reduced = s.sparse;
     reduce_sparse(s, in.momentum, reduced);
-    times.reduction = seconds_since(reduce_start);
+    times.reduction = seconds_since(reduce_start, timed);
     s.sparse_result = lcp::solve_lemke(reduced, lemke);
   }
   const lcp::LcpResult& result = *answer;
   times.add_lcp(result);
   if (!result.ok()) return false;  // the general path's layers take over
-  const auto recover_start = std::chrono::steady_clock::now();
+  const auto recover_start = now_if(timed);
   if (!recover(s, in.momentum, result.z, s.velocity)) return false;
   island.output(s.velocity, result, out);
-  times.reduction += seconds_since(recover_start);
+  times.reduction += seconds_since(recover_start, timed);
   out.times = times;
   return true;
 }

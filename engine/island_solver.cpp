@@ -68,13 +68,13 @@ lcp::SparseMixedLcpProblem build_sparse(const IslandLcp& lcp, const IslandInput&
 IslandOutput solve_island(const ConstraintSet& rows, const IslandInput& in,
                           const lcp::LemkeOptions& lemke, lcp::SparseMixedLcpProblem* record,
                           const FailedLcpCallback& on_failed) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = now_if(lemke.timed);
   const IslandLcp assembler(rows, in);
   const int m = assembler.layout().m, nv = assembler.nv();
   lcp::SparseMixedLcpProblem problem = build_sparse(assembler, in);
   if (record) *record = problem;
   IslandTimes times;
-  times.assembly = seconds_since(start);
+  times.assembly = seconds_since(start, lemke.timed);
   lcp::MixedLcpOptions options;
   options.lemke = lemke;
   std::vector<int> singular_equalities;

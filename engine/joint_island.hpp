@@ -35,8 +35,9 @@ inline constexpr int kJointIslandBodies = 16;
 
 /// the answer of an island of joints alone written over `out` (in its memory), or false when
 /// the island is not one this path takes (complementarity rows, too large, M̃ coupled or not
-/// symmetric positive definite) or its rows may be dependent (`out` is then unspecified)
+/// symmetric positive definite) or its rows may be dependent (`out` is then unspecified);
+/// out.times measured when `timed` (LemkeOptions::timed), else zeros
 [[nodiscard]] bool solve_joint_island(const ConstraintSet& rows, const IslandInput& in,
-                                      IslandOutput& out);
+                                      IslandOutput& out, bool timed = true);
 
 }  // namespace pivot::detail

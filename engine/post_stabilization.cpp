@@ -74,6 +74,7 @@ bool World::post_stabilize(std::vector<Contact>& contacts) {
         island.momentum.setZero(6 * static_cast<Eigen::Index>(island.bodies.size()));
         jobs.push_back(
             {.island = &island, .lemke = settings_.lemke, .small_path = settings_.small_islands});
+        jobs.back().lemke.timed = settings_.profile;
       }
       const auto t0 = Clock::now();
       std::vector<detail::IslandOutput>& outputs = work.outputs;

@@ -232,9 +232,10 @@ std::optional<IslandOutput> solve_small_island(const ConstraintSet& rows, const 
 bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
                         const lcp::LemkeOptions& lemke, IslandOutput& out) {
   // joints alone: a linear system, by the range-space Cholesky (joint_island.hpp)
-  if (solve_joint_island(rows, in, out)) return true;
+  const bool timed = lemke.timed;
+  if (solve_joint_island(rows, in, out, timed)) return true;
   thread_local ScratchByShape scratch;
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = now_if(timed);
   const IslandLcp island(rows, in);
   const int nv = island.nv(), ne = island.ne(), m = island.layout().m;
   Scratch& s = scratch.of_shape(nv, ne, m);
@@ -247,8 +248,8 @@ bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
   island.emit(sink);
   s.r = in.momentum;
   IslandTimes times;
-  times.assembly = seconds_since(start);
-  const auto reduce_start = std::chrono::steady_clock::now();
+  times.assembly = seconds_since(start, timed);
+  const auto reduce_start = now_if(timed);
   lcp::LcpProblem& reduced = s.reduced;
   if (s.tree.factor(rows, in.bodies, in.equalities, in.M_tilde) == EqualityTree::Status::factored) {
     reduce_by_tree(s, reduced);
@@ -259,7 +260,7 @@ bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
     if (!invert_body_blocks(in.M_tilde, s.A, s.A_inv)) return false;  // general path
     if (!reduce_with_joints(s, reduced)) return false;  // redundant joints: general path
   }
-  times.reduction = seconds_since(reduce_start);
+  times.reduction = seconds_since(reduce_start, timed);
   // an island of equalities alone (m = 0) is a linear system: its reduced LCP is empty and
   // solved by z = 0, with no call into Lemke's method
   lcp::LcpResult& result = s.result;
@@ -272,7 +273,7 @@ bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
   }
   times.add_lcp(result);
   if (!result.ok()) return false;  // the general path's layers take over
-  const auto recover_start = std::chrono::steady_clock::now();
+  const auto recover_start = now_if(timed);
   const Vector& z = result.z;
   Vector& x = s.x;
   x.resize(nv + ne);
@@ -282,7 +283,7 @@ bool solve_small_island(const ConstraintSet& rows, const IslandInput& in,
   s.x_lambda = x.tail(ne);
   if (!free_rows_hold(s, in.M_tilde, z)) return false;
   island.output(x, result, out);
-  times.verification += seconds_since(recover_start);
+  times.verification += seconds_since(recover_start, timed);
   out.times = times;
   return true;
 }

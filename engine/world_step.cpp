@@ -1,6 +1,7 @@
 // World::step: one Anitescu–Potra time step (Cline 2002 §2.7.3, §4.1; docs/step.md), as a list
 // of stages over a StepContext (step_context.hpp):
 //   1. compute_forces       forces, the gyroscopic term and their gradients at (p_t, v_t, t)
+//                           (world_forces.cpp)
 //   2. add_joint_rows       the joints' equality, limit and motor rows at p_t
 //   3. add_step_contacts    contacts at p_t (the hybrid hook takes its pairs out), their rows
 //   4. solve_islands        per island the mixed LCP for v⁺ and the impulses
@@ -17,7 +18,6 @@
 #include "pivot/collision/collision_world.hpp"
 #include "pivot/constraints/contact_rows.hpp"
 #include "pivot/engine/constraint_set.hpp"
-#include "pivot/engine/gyroscopic.hpp"
 #include "pivot/engine/hybrid/hybrid_switch.hpp"
 #include "pivot/engine/island_assembly.hpp"
 #include "pivot/engine/island_batch.hpp"
@@ -207,60 +207,6 @@ void World::run_step() {
   add_stage_totals();
 }
 
-// 1. forces at (p_t, v_t, t): gravity, the gyroscopic term −ω × (I ω) (Cline eq. 2.27), and
-// the external forces; their gradients for the linearly implicit step (Cline eq. 2.52–2.54)
-void World::compute_forces(StepContext& ctx) {
-  const double h = ctx.h;
-  const int n = ctx.n;
-  ctx.f = Eigen::VectorXd::Zero(6 * n);
-  for (int i = 0; i < n; ++i) {
-    const RigidBody& b = set_.body(i);
-    if (b.fixed) continue;
-    const Vec3 w = set_.twist(i).head<3>();
-    const Quat q(set_.orientation(i));
-    const Mat3 I = b.inertia_W(q);
-    ctx.f.segment<3>(6 * i + 3) += b.mass * settings_.gravity;
-    Vec3 w_plus_B;
-    if (!settings_.implicit_forces) {
-      ctx.f.segment<3>(6 * i) -= w.cross(I * w);  // explicit
-    } else if (detail::gyroscopic_midpoint(b.inertia_B, q.conjugate() * w, h, w_plus_B)) {
-      // energy- and |L|-conserving torque-free rotation (engine/gyroscopic.hpp), handed to the
-      // LCP as the impulse I_W (ω⁺ − ω) = h τ
-      ctx.f.segment<3>(6 * i) += I * (q * w_plus_B - w) / h;
-    } else {
-      // h|ω| too large for the midpoint's Newton iteration: linearly implicit (Cline §2.7.4),
-      // ∂(−ω × Iω)/∂ω = −[ω] I + [I ω]
-      ctx.f.segment<3>(6 * i) -= w.cross(I * w);
-      const Mat3 G = -skew(w) * I + skew(I * w);
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) ctx.dfdv.emplace_back(6 * i + r, 6 * i + c, G(r, c));
-    }
-  }
-  // the external forces alone (without gravity and the gyroscopic term): the wrench of a pair
-  // in hybrid reduced mode
-  ctx.f_ext = Eigen::VectorXd::Zero(6 * n);
-  for (const auto& force : forces_) {
-    force->apply(set_, time_, ctx.f_ext);
-    if (settings_.implicit_forces && force->add_gradients(set_, time_, ctx.dfdp, ctx.dfdv)) {
-      const std::span<const int> bodies = force->coupled_bodies();
-      for (std::size_t k = 1; k < bodies.size(); ++k)
-        ctx.couplings.emplace_back(bodies[0], bodies[k]);
-    }
-  }
-  add_actuator_efforts(ctx.f_ext);
-  ctx.f += ctx.f_ext;
-  if (!ctx.f.allFinite() || !ctx.f_ext.allFinite()) {
-    ctx.f_ext.setZero();
-    report_.warn(StepWarning::nonfinite_forces, -1,
-                 "external forces are not finite: they are ignored this step");
-    ctx.f.setZero();
-  }
-  // M̃ = M − h²∇ₚf − h∇ᵥf and f̃ = f − ∇ᵥf v (Cline eq. 2.54), with the gradients gathered
-  // above (none without implicit forces: M̃ = M, f̃ = f, the gradient left empty)
-  ctx.gradient.assemble(6 * n, h, ctx.dfdp, ctx.dfdv);
-  ctx.gradient.subtract_velocity_term(set_.velocities(), ctx.f);
-}
-
 // 3. contacts at p_t, and their rows; the hybrid pairs in reduced mode leave it (new contacts,
 // events) or advance by h, and their own contact is not in the LCP
 void World::add_step_contacts(StepContext& ctx) {
@@ -321,6 +267,7 @@ void World::solve_islands(StepContext& ctx) {
     std::vector<int> warm =
         job.lemke.warm_start ? std::move(*job.lemke.warm_start) : std::vector<int>{};
     job.lemke = settings_.lemke;
+    job.lemke.timed = settings_.profile;  // the islands' part times: the profile's alone
     job.small_path = settings_.small_islands;
     job.record = nullptr;
     const int m = island_lcp_size(*rows_, island);

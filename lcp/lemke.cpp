@@ -28,6 +28,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// now, or no clock read when the solve is not timed (LemkeOptions::timed)
+std::chrono::steady_clock::time_point start_if(bool timed) {
+  return timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+}
+
 // a sparse M with more than this fraction of its n² entries stored is solved in dense storage
 constexpr double kDenseFraction = 0.25;
 
@@ -389,12 +394,12 @@ bool solve_warm_in_place(const DenseMatrix& M, const Vector& q, const LemkeOptio
 void solve_lemke(const LcpProblem& problem, const LemkeOptions& options, LcpResult& result) {
   // a small dense problem is tried on the small path first (small_lemke.hpp), a larger one's warm
   // start in result's storage; whatever they decline is solved by the general path from the start
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = start_if(options.timed);
   const bool small = problem.q.size() <= kSmallLemkeMax;
   if (!(small ? solve_small_lemke(problem.M, problem.q, options, result)
               : solve_warm_in_place(problem.M, problem.q, options, result)))
     result = solve_scale_free(problem.M, problem.q, options);
-  result.seconds = seconds_since(start);
+  result.seconds = options.timed ? seconds_since(start) : 0.0;
 }
 
 LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
@@ -404,21 +409,21 @@ LcpResult solve_lemke(const LcpProblem& problem, const LemkeOptions& options) {
 }
 
 LcpResult detail::solve_lemke_general(const LcpProblem& problem, const LemkeOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = start_if(options.timed);
   LcpResult result = solve_scale_free(problem.M, problem.q, options);
-  result.seconds = seconds_since(start);
+  result.seconds = options.timed ? seconds_since(start) : 0.0;
   return result;
 }
 
 LcpResult solve_lemke(const SparseLcpProblem& problem, const LemkeOptions& options) {
   // the basis inverse is dense whatever the storage; M itself is read in its own storage unless
   // it is so full that dense column operations are cheaper
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = start_if(options.timed);
   const double n = static_cast<double>(problem.q.size());
   LcpResult result = static_cast<double>(problem.M.nonZeros()) > kDenseFraction * n * n
                          ? solve_scale_free(DenseMatrix(problem.M), problem.q, options)
                          : solve_scale_free(problem.M, problem.q, options);
-  result.seconds = seconds_since(start);
+  result.seconds = options.timed ? seconds_since(start) : 0.0;
   return result;
 }
 

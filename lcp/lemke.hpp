@@ -63,6 +63,9 @@ struct LemkeOptions {
   /// "interrupted after N pivots" (no answer). Empty: never. The World passes
   /// WorldSettings::interrupted (docs/limits.md "Interruption")
   std::function<bool()> interrupted;
+  /// measure LcpResult::seconds (two clock reads a solve); false leaves it 0. The World clears it
+  /// unless WorldSettings::profile asks for the stage times, which are its only reader
+  bool timed = true;
 };
 
 /// solve w = M z + q, z ≥ 0, w ≥ 0, zᵀw = 0

@@ -5,9 +5,9 @@
 
 #include <random>
 
+#include "lcp_test_support.hpp"
 #include "pivot/lcp/lemke.hpp"
 #include "pivot/lcp/residual.hpp"
-#include "lcp_test_support.hpp"
 
 using namespace pivot::lcp;
 using namespace pivot::test;
@@ -112,5 +112,27 @@ TEST_CASE("brute force: larger random problems are solved with verified residual
     REQUIRE(result.z.size() == n);
     CHECK(relative_difference(result.z, planted.z) <= 1e-9);
     CHECK(result.active_set == planted.active);
+  }
+}
+
+TEST_CASE("an untimed solve (LemkeOptions::timed false) gives the same answer without a wall time",
+          "[lcp]") {
+  std::mt19937 rng(31);
+  for (int n : {3, 20, 60}) {  // the small path, and the general one beyond 32 rows
+    const LcpProblem problem{random_pd_nonsymmetric(rng, n), random_vector(rng, n), "random"};
+    LemkeOptions untimed;
+    untimed.timed = false;
+    const LcpResult timed_result = solve_lemke(problem);
+    const LcpResult untimed_result = solve_lemke(problem, untimed);
+    INFO("n = " << n);
+    REQUIRE(untimed_result.ok());
+    CHECK(untimed_result.seconds == 0.0);
+    CHECK(timed_result.seconds > 0.0);
+    CHECK(untimed_result.z == timed_result.z);
+    CHECK(independent_worst(problem.M, problem.q, untimed_result.z) <= 1e-9);
+    if (n == 3) {  // (the brute force enumerates 2ⁿ bases)
+      CHECK(relative_difference(untimed_result.z, brute_force_unique(problem.M, problem.q)) <=
+            1e-9);
+    }
   }
 }
