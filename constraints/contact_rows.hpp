@@ -20,7 +20,8 @@
 //     b = max(g, 0) / h       otherwise: a separated contact may close its gap in one step,
 //                             never more (speculative contacts); a penetration is left to the
 //                             post-step;
-//   post-stabilization (Cline eq. 3.7): b = g, with gaps above −1e-12 m taken as touching (0).
+//   post-stabilization (Cline eq. 3.7): b = g, with gaps within rounding of 0 taken as touching
+//   (contact_gap_roundoff below).
 
 #include <vector>
 
