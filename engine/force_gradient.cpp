@@ -24,13 +24,27 @@ void ForceGradient::build_pattern(Eigen::Index size, const Triplets& dfdp, const
   places_.clear();
   for (const Triplets* list : {&dfdp, &dfdv})
     for (const Eigen::Triplet<double>& t : *list) places_.push_back({t.row(), t.col()});
+  // the triplets bucketed by column (a counting sort, stable), then each column's bucket sorted
+  // by row by insertion (a column holds a few dozen at most): linear in the triplets
+  const auto columns = static_cast<std::size_t>(size);
+  column_start_.assign(columns + 1, 0);
+  for (const Place& p : places_) ++column_start_[static_cast<std::size_t>(p.col) + 1];
+  for (std::size_t c = 0; c < columns; ++c) column_start_[c + 1] += column_start_[c];
   order_.resize(places_.size());
-  for (std::size_t k = 0; k < order_.size(); ++k) order_[k] = static_cast<int>(k);
-  std::sort(order_.begin(), order_.end(), [this](int a, int b) {
-    const Place& p = places_[static_cast<std::size_t>(a)];
-    const Place& q = places_[static_cast<std::size_t>(b)];
-    return p.col != q.col ? p.col < q.col : p.row < q.row;
-  });
+  fill_.assign(column_start_.begin(), column_start_.end() - 1);
+  for (std::size_t k = 0; k < places_.size(); ++k)
+    order_[static_cast<std::size_t>(fill_[static_cast<std::size_t>(places_[k].col)]++)] =
+        static_cast<int>(k);
+  const auto row_of = [this](int k) { return places_[static_cast<std::size_t>(k)].row; };
+  for (std::size_t c = 0; c < columns; ++c)
+    for (int a = column_start_[c] + 1; a < column_start_[c + 1]; ++a) {
+      const int k = order_[static_cast<std::size_t>(a)];
+      int b = a;
+      for (; b > column_start_[c] && row_of(order_[static_cast<std::size_t>(b - 1)]) > row_of(k);
+           --b)
+        order_[static_cast<std::size_t>(b)] = order_[static_cast<std::size_t>(b - 1)];
+      order_[static_cast<std::size_t>(b)] = k;
+    }
   slot_.resize(places_.size());
   Eigen::Index count = 0;
   for (std::size_t k = 0; k < order_.size(); ++k) {

@@ -49,9 +49,10 @@ class ForceGradient {
   void build_pattern(Eigen::Index size, const Triplets& dfdp, const Triplets& dfdv);
 
   Eigen::SparseMatrix<double> matrix_;
-  std::vector<Place> places_;  ///< the triplets' places, dfdp's then dfdv's
-  std::vector<int> slot_;      ///< each triplet's entry in matrix_'s compressed storage
-  std::vector<int> order_;     ///< the triplets sorted by place (build_pattern)
+  std::vector<Place> places_;             ///< the triplets' places, dfdp's then dfdv's
+  std::vector<int> slot_;                 ///< each triplet's entry in matrix_'s compressed storage
+  std::vector<int> order_;                ///< the triplets sorted by place (build_pattern)
+  std::vector<int> column_start_, fill_;  ///< build_pattern's column buckets
   std::vector<Entry> entries_;
   Eigen::VectorXd product_;  ///< ∇ᵥf v
 };
