@@ -62,12 +62,7 @@ void IslandLcp::output(const Eigen::VectorXd& x, const lcp::LcpResult& lcp,
     f += k;
   }
   out.lambda_motor = z.segment(L_.mp0, L_.nm) - z.segment(L_.mm0, L_.nm);
-  out.singular_equalities.clear();
-  out.regularized = false;
-  out.fallback = false;
-  out.failed_status = lcp::LcpStatus::solved;
-  out.layer = IslandLayer::direct;
-  out.message.clear();
+  out.set_direct_answer();
   out.times = IslandTimes{};
 }
 

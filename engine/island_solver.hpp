@@ -97,6 +97,17 @@ struct IslandOutput {
   std::vector<int> active_set;  ///< of the reduced LCP, for the next step's warm start
   std::string message;
   IslandTimes times;
+
+  /// the outcome of an answer the first layer gave as assembled (no dependent rows, no
+  /// regularization, no fallback, no message), in this output's own memory
+  void set_direct_answer() {
+    singular_equalities.clear();
+    regularized = false;
+    fallback = false;
+    failed_status = lcp::LcpStatus::solved;
+    layer = IslandLayer::direct;
+    message.clear();
+  }
 };
 
 /// assemble and solve; never returns non-finite velocities (see the fallback in the .cpp).

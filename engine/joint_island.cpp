@@ -260,12 +260,7 @@ bool solve_joint_island(const ConstraintSet& rows, const IslandInput& in, Island
   out.lambda_uni.resize(0);
   out.lambda_cone.clear();
   out.lambda_motor.resize(0);
-  out.singular_equalities.clear();
-  out.regularized = false;
-  out.fallback = false;
-  out.failed_status = lcp::LcpStatus::solved;
-  out.layer = IslandLayer::direct;
-  out.message.clear();
+  out.set_direct_answer();
   times.verification = seconds_since(check_start, timed);
   out.times = times;
   return true;

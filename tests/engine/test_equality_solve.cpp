@@ -10,35 +10,25 @@
 #include <algorithm>
 #include <random>
 
+#include "island_test_support.hpp"
 #include "pivot/engine/equality_solve.hpp"
 #include "pivot/engine/island_solver.hpp"
 #include "pivot/engine/small_island.hpp"
 
 using namespace pivot;
 using namespace pivot::detail;
+using namespace pivot::test;
 
 namespace {
-
-struct Tree {
-  ConstraintSet rows;
-  IslandInput in;
-};
-
-Row6 random_row(std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Row6 r;
-  for (int k = 0; k < 6; ++k) r(k) = u(rng);
-  return r;
-}
 
 // bodies with global indices 5, 8, 11, … (ascending, not contiguous); body i > 0 joined to
 // parent[i] < i by 1 to 5 random rows, some bodies also to the world; with `coupled`, A has a
 // random block between some parents and children. The rows are listed in a shuffled order.
-Tree make_tree(std::mt19937& rng, const std::vector<int>& parent, bool coupled) {
+TestIsland make_tree(std::mt19937& rng, const std::vector<int>& parent, bool coupled) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), positive(0.5, 2.0);
   std::uniform_int_distribution<int> joint_rows(1, 5), world_rows(0, 2);
   const int nb = static_cast<int>(parent.size());
-  Tree t;
+  TestIsland t;
   std::vector<Eigen::Triplet<double>> mass;
   for (int b = 0; b < nb; ++b) {
     t.in.bodies.push_back(5 + 3 * b);
@@ -83,7 +73,7 @@ Tree make_tree(std::mt19937& rng, const std::vector<int>& parent, bool coupled) 
 }
 
 // H = [A −Jᵀ; J 0] in dense storage
-Eigen::MatrixXd dense_kkt(const Tree& t) {
+Eigen::MatrixXd dense_kkt(const TestIsland& t) {
   const int nv = 6 * static_cast<int>(t.in.bodies.size());
   const int ne = static_cast<int>(t.in.equalities.size());
   Eigen::MatrixXd H = Eigen::MatrixXd::Zero(nv + ne, nv + ne);
@@ -104,7 +94,7 @@ Eigen::MatrixXd dense_kkt(const Tree& t) {
 }
 
 // the tree's answer against the dense full-pivot LU's, relative to the answer's size
-void check_against_dense(const Tree& t) {
+void check_against_dense(const TestIsland& t) {
   const int nv = 6 * static_cast<int>(t.in.bodies.size());
   const int ne = static_cast<int>(t.in.equalities.size());
   EqualityTree tree;
@@ -148,7 +138,7 @@ TEST_CASE("a long chain is solved along its bodies", "[island][equality]") {
   std::vector<int> parent(40);
   for (int b = 0; b < 40; ++b) parent[b] = b - 1;
   check_against_dense(make_tree(rng, parent, false));
-  const Tree coupled = make_tree(rng, parent, true);
+  const TestIsland coupled = make_tree(rng, parent, true);
   check_against_dense(coupled);
   // 40 bodies: above the dense reduction's 16, within the tree's limit; the general path's answer
   REQUIRE(fits_small_island(coupled.rows, coupled.in));
@@ -161,7 +151,7 @@ TEST_CASE("a long chain is solved along its bodies", "[island][equality]") {
   // above the tree's limit a coupled island goes to the general path
   std::vector<int> long_parent(kTreeIslandBodies + 1);
   for (int b = 0; b <= kTreeIslandBodies; ++b) long_parent[b] = b - 1;
-  const Tree too_long = make_tree(rng, long_parent, true);
+  const TestIsland too_long = make_tree(rng, long_parent, true);
   CHECK_FALSE(fits_small_island(too_long.rows, too_long.in));
 }
 
@@ -170,7 +160,7 @@ TEST_CASE("a closed loop is not factored along the tree, and the small path stil
   std::mt19937 rng(11);
   std::vector<int> parent(5);
   for (int b = 0; b < 5; ++b) parent[b] = b - 1;
-  Tree t = make_tree(rng, parent, false);
+  TestIsland t = make_tree(rng, parent, false);
   // a ball-joint-like closure of the last body onto the first: three rows
   for (int k = 0; k < 3; ++k) {
     EqualityRow e;
@@ -200,7 +190,7 @@ TEST_CASE("dependent rows are reported by a pivot, and the general path takes th
           "[island][equality]") {
   std::mt19937 rng(13);
   std::vector<int> parent{-1, 0, 1};
-  Tree t = make_tree(rng, parent, false);
+  TestIsland t = make_tree(rng, parent, false);
   // a row between bodies 2 and 1 repeated, scaled: J A⁻¹ Jᵀ of that node is singular
   const auto it =
       std::find_if(t.rows.equalities.begin(), t.rows.equalities.end(), [&](const EqualityRow& e) {
@@ -220,7 +210,7 @@ TEST_CASE("dependent rows are reported by a pivot, and the general path takes th
   // the dense reduction's LU finds C singular too: the general path regularizes
   CHECK_FALSE(solve_small_island(t.rows, t.in, {}).has_value());
   // seven rows between a body and the world are more than its freedoms
-  Tree seven = make_tree(rng, {-1}, false);
+  TestIsland seven = make_tree(rng, {-1}, false);
   while (seven.rows.equalities.size() < 7) {
     EqualityRow e;
     e.body_a = seven.in.bodies[0];
@@ -242,7 +232,7 @@ TEST_CASE(
     const int nb = 2 + trial % 20;
     std::vector<int> parent(static_cast<std::size_t>(nb), -1);
     for (int b = 1; b < nb; ++b) parent[b] = std::uniform_int_distribution<int>(0, b - 1)(rng);
-    const Tree t = make_tree(rng, parent, true);
+    const TestIsland t = make_tree(rng, parent, true);
     REQUIRE(fits_small_island(t.rows, t.in));
     const std::optional<IslandOutput> small = solve_small_island(t.rows, t.in, {});
     REQUIRE(small.has_value());

@@ -7,31 +7,21 @@
 #include <Eigen/LU>
 #include <random>
 
+#include "island_test_support.hpp"
 #include "pivot/engine/joint_island.hpp"
 
 using namespace pivot;
 using namespace pivot::detail;
+using namespace pivot::test;
 
 namespace {
-
-struct JointIsland {
-  ConstraintSet rows;
-  IslandInput in;
-};
-
-Row6 random_row(std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Row6 r;
-  for (int k = 0; k < 6; ++k) r(k) = u(rng);
-  return r;
-}
 
 // nb bodies (global indices 10, 11, …) with rigid-body mass blocks [I 0; 0 m 1] of random
 // positive definite I; body b > 0 joined to a random earlier body (a tree), body 0 to the
 // world, each joint by `per_joint` random rows with random biases
-JointIsland make_tree(std::mt19937& rng, int nb, int per_joint) {
+TestIsland make_tree(std::mt19937& rng, int nb, int per_joint) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), positive(0.5, 2.0);
-  JointIsland island;
+  TestIsland island;
   std::vector<Eigen::Triplet<double>> mass;
   for (int b = 0; b < nb; ++b) {
     island.in.bodies.push_back(10 + b);
@@ -64,7 +54,7 @@ JointIsland make_tree(std::mt19937& rng, int nb, int per_joint) {
 }
 
 // [v; λ] of the saddle-point system by a full-pivot LU of the whole matrix
-Eigen::VectorXd saddle_point_answer(const JointIsland& island) {
+Eigen::VectorXd saddle_point_answer(const TestIsland& island) {
   const auto nv = island.in.M_tilde.rows();
   const auto ne = static_cast<Eigen::Index>(island.in.equalities.size());
   Eigen::MatrixXd H = Eigen::MatrixXd::Zero(nv + ne, nv + ne);
@@ -94,7 +84,7 @@ TEST_CASE("the joint-island path solves the saddle-point system", "[island][join
   for (int trial = 0; trial < 200; ++trial) {
     const int nb = std::uniform_int_distribution<int>(1, 12)(rng);
     const int per_joint = std::uniform_int_distribution<int>(1, 3)(rng);
-    const JointIsland island = make_tree(rng, nb, per_joint);
+    const TestIsland island = make_tree(rng, nb, per_joint);
     IslandOutput out;
     // random rows on a tree, at most 3 per joint: independent (C positive definite)
     INFO("trial " << trial);
@@ -115,12 +105,12 @@ TEST_CASE("the joint-island path declines what it cannot vouch for", "[island][j
   std::mt19937 rng(5);
   IslandOutput out;
   SECTION("dependent rows: a row repeated") {
-    JointIsland island = make_tree(rng, 4, 3);
+    TestIsland island = make_tree(rng, 4, 3);
     island.rows.equalities[5] = island.rows.equalities[4];
     CHECK_FALSE(solve_joint_island(island.rows, island.in, out));
   }
   SECTION("dependent rows: one the sum of two others on the same bodies") {
-    JointIsland island = make_tree(rng, 3, 3);
+    TestIsland island = make_tree(rng, 3, 3);
     EqualityRow& r = island.rows.equalities[8];
     const EqualityRow& a = island.rows.equalities[6];
     const EqualityRow& b = island.rows.equalities[7];
@@ -129,18 +119,18 @@ TEST_CASE("the joint-island path declines what it cannot vouch for", "[island][j
     CHECK_FALSE(solve_joint_island(island.rows, island.in, out));
   }
   SECTION("a force couples two bodies in M̃") {
-    JointIsland island = make_tree(rng, 2, 2);
+    TestIsland island = make_tree(rng, 2, 2);
     island.in.M_tilde.coeffRef(0, 6) = 0.1;
     island.in.M_tilde.coeffRef(6, 0) = 0.1;
     CHECK_FALSE(solve_joint_island(island.rows, island.in, out));
   }
   SECTION("a gyroscopic gradient: a body's block not symmetric") {
-    JointIsland island = make_tree(rng, 2, 2);
+    TestIsland island = make_tree(rng, 2, 2);
     island.in.M_tilde.coeffRef(0, 1) += 0.3;
     CHECK_FALSE(solve_joint_island(island.rows, island.in, out));
   }
   SECTION("a complementarity row") {
-    JointIsland island = make_tree(rng, 2, 2);
+    TestIsland island = make_tree(rng, 2, 2);
     UnilateralRow u;
     u.body_a = 10;
     u.J_A = random_row(rng);
@@ -149,7 +139,7 @@ TEST_CASE("the joint-island path declines what it cannot vouch for", "[island][j
     CHECK_FALSE(solve_joint_island(island.rows, island.in, out));
   }
   SECTION("more rows than the path's storage") {
-    const JointIsland island = make_tree(rng, kJointIslandRows / 3 + 1, 3);
+    const TestIsland island = make_tree(rng, kJointIslandRows / 3 + 1, 3);
     CHECK_FALSE(solve_joint_island(island.rows, island.in, out));
   }
 }

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <random>
 
+#include "island_test_support.hpp"
 #include "pivot/constraints/contact_rows.hpp"
 #include "pivot/engine/contact_island.hpp"
 #include "pivot/engine/island_solver.hpp"
@@ -19,13 +20,9 @@
 
 using namespace pivot;
 using namespace pivot::detail;
+using namespace pivot::test;
 
 namespace {
-
-struct RandomIsland {
-  ConstraintSet rows;
-  IslandInput in;
-};
 
 // every random number comes from the test's own generator (not std::rand, whose state depends
 // on which tests ran before in the same process)
@@ -34,20 +31,13 @@ Vec3 random_vec3(std::mt19937& rng) {
   return {u(rng), u(rng), u(rng)};
 }
 
-Row6 random_row(std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Row6 r;
-  for (int k = 0; k < 6; ++k) r(k) = u(rng);
-  return r;
-}
-
 // bodies 0 … nb−1 (global indices 10, 11, …: the island maps them), each with a random
 // positive definite mass block; contacts between random bodies or with the world (−1), each
 // with a friction cone of 4 directions; `joints` equality rows and `motors` motors
-RandomIsland make_island(std::mt19937& rng, int nb, int contacts, int joints, int motors) {
+TestIsland make_island(std::mt19937& rng, int nb, int contacts, int joints, int motors) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), positive(0.5, 2.0);
   std::uniform_int_distribution<int> body(0, nb - 1);
-  RandomIsland island;
+  TestIsland island;
   std::vector<Eigen::Triplet<double>> mass;
   for (int b = 0; b < nb; ++b) {
     island.in.bodies.push_back(10 + b);
@@ -159,7 +149,7 @@ double basis_condition(const lcp::SparseMixedLcpProblem& p, const std::vector<in
 }
 
 // the fast path the World would take for this island
-std::optional<IslandOutput> solve_fast(const RandomIsland& island) {
+std::optional<IslandOutput> solve_fast(const TestIsland& island) {
   if (fits_contact_island(island.rows, island.in))
     return solve_contact_island(island.rows, island.in, {});
   REQUIRE(fits_small_island(island.rows, island.in));
@@ -183,7 +173,7 @@ void compare_paths(int seed, int trials, int max_bodies, int max_contacts, int m
       joints(0, max_joints), motors(0, 1);
   for (int trial = 0; trial < trials; ++trial) {
     const int nb = bodies(rng);
-    const RandomIsland island =
+    const TestIsland island =
         make_island(rng, nb, contacts(rng), std::min(joints(rng), 6 * nb - 1), motors(rng));
     // the general path's own failures and layers, and nearly singular joint blocks (there both
     // answers are only as close as the conditioning lets them be) are not compared
@@ -239,7 +229,7 @@ TEST_CASE("larger contact islands give the general path's answer", "[island][sma
 
 TEST_CASE("the small path declines a singular joint block", "[island][small]") {
   std::mt19937 rng(7);
-  RandomIsland island = make_island(rng, 1, 1, 2, 0);
+  TestIsland island = make_island(rng, 1, 1, 2, 0);
   // the second joint row repeats the first: J A⁻¹ Jᵀ is singular
   island.rows.equalities[1].J_A = island.rows.equalities[0].J_A;
   island.rows.equalities[1].J_B = island.rows.equalities[0].J_B;
@@ -252,19 +242,19 @@ TEST_CASE("which islands take which path", "[island][small]") {
   std::mt19937 rng(3);
   // without joints: the contact-island path up to kContactIslandRows rows; with joints: the
   // small path up to kSmallIslandRows rows
-  const RandomIsland contacts = make_island(rng, 3, kContactIslandRows / 6, 0, 0);
+  const TestIsland contacts = make_island(rng, 3, kContactIslandRows / 6, 0, 0);
   CHECK(fits_contact_island(contacts.rows, contacts.in));
   CHECK_FALSE(fits_small_island(contacts.rows, contacts.in));
-  const RandomIsland many = make_island(rng, 3, kContactIslandRows / 6 + 1, 0, 0);
+  const TestIsland many = make_island(rng, 3, kContactIslandRows / 6 + 1, 0, 0);
   CHECK_FALSE(fits_contact_island(many.rows, many.in));
-  const RandomIsland jointed = make_island(rng, 3, kSmallIslandRows / 6 - 1, 1, 0);
+  const TestIsland jointed = make_island(rng, 3, kSmallIslandRows / 6 - 1, 1, 0);
   CHECK(fits_small_island(jointed.rows, jointed.in));
   CHECK_FALSE(fits_contact_island(jointed.rows, jointed.in));
-  const RandomIsland big = make_island(rng, 3, kSmallIslandRows / 6 + 1, 1, 0);
+  const TestIsland big = make_island(rng, 3, kSmallIslandRows / 6 + 1, 1, 0);
   CHECK_FALSE(fits_small_island(big.rows, big.in));
   // a spring's gradient between bodies 0 and 1: with joints the small path's body tree
   // (engine/equality_solve.hpp), without joints not the contact path
-  RandomIsland coupled = make_island(rng, 2, 1, 1, 0);
+  TestIsland coupled = make_island(rng, 2, 1, 1, 0);
   coupled.in.M_tilde.coeffRef(0, 6) = 0.1;
   CHECK(fits_small_island(coupled.rows, coupled.in));
   coupled.in.equalities.clear();
