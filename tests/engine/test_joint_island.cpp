@@ -28,9 +28,7 @@ TestIsland make_tree(std::mt19937& rng, int nb, int per_joint) {
     Mat3 R = Mat3::NullaryExpr([&] { return u(rng); });
     const Mat3 I = R * R.transpose() + positive(rng) * Mat3::Identity();
     const double m = positive(rng);
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) mass.emplace_back(6 * b + r, 6 * b + c, I(r, c));
-    for (int k = 3; k < 6; ++k) mass.emplace_back(6 * b + k, 6 * b + k, m);
+    append_rigid_mass(mass, b, I, m);
   }
   island.in.M_tilde.resize(6 * nb, 6 * nb);
   island.in.M_tilde.setFromTriplets(mass.begin(), mass.end());

@@ -45,9 +45,7 @@ TestIsland make_island(std::mt19937& rng, int nb, int contacts, int joints, int 
     R << random_vec3(rng), random_vec3(rng), random_vec3(rng);
     const Eigen::Matrix3d I = R * R.transpose() + positive(rng) * Eigen::Matrix3d::Identity();
     const double m = positive(rng);
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) mass.emplace_back(6 * b + r, 6 * b + c, I(r, c));
-    for (int k = 3; k < 6; ++k) mass.emplace_back(6 * b + k, 6 * b + k, m);
+    append_rigid_mass(mass, b, I, m);
   }
   island.in.M_tilde.resize(6 * nb, 6 * nb);
   island.in.M_tilde.setFromTriplets(mass.begin(), mass.end());
