@@ -8,11 +8,13 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "pivot/lcp/active_set.hpp"
 #include "pivot/lcp/equilibrate.hpp"
+#include "pivot/lcp/lcp_blocks.hpp"
 #include "pivot/lcp/lemke_path.hpp"
 #include "pivot/lcp/matrix_access.hpp"
 #include "pivot/lcp/psd_lcp.hpp"
@@ -347,15 +349,71 @@ bool needs_equilibration(const Matrix& M, const Vector& q) {
 // is scaled up like a row in tonnes), so a problem that solves as given keeps that answer: it
 // passed the residual check on the data as given. The success path computes no factors.
 template <typename Matrix>
+LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions& options);
+
+// The equilibrated solve of a problem that may split into decoupled blocks (lcp_blocks.hpp): one
+// block is equilibrated as a whole (nullopt when its factors are all 1 and `as_given` is set: the
+// retry would repeat the solve as given); several are solved one by one, each by
+// solve_scale_free() on its own data (as given first, equilibrated when that fails or when its
+// data call for it), so that each block's answer is judged on its own scale. A box stack's
+// contact LCP of 31 independent stacks, its rows and columns scaled by 1e±12, was answered
+// "solved" equilibrated as a whole with a z that, mapped back, left −0.5 of a row: the
+// balancing, pinned block by block by q's entries of 1e-17, put the blocks' z 10¹⁰ apart, and
+// one global ‖z‖∞ judged the smaller blocks by the largest one's rounding.
+template <typename Matrix>
+std::optional<LcpResult> solve_balanced(const Matrix& M, const Vector& q,
+                                        const LemkeOptions& options, bool as_given) {
+  const std::vector<std::vector<int>> blocks =
+      validate(M, q).empty() ? decoupled_blocks(M) : std::vector<std::vector<int>>{};
+  if (blocks.size() <= 1) {
+    const Equilibration e = equilibrate(M, q);
+    if (as_given && e.size() == 0) return std::nullopt;
+    return solve_equilibrated(M, q, e, options);
+  }
+  const auto n = q.size();
+  LcpResult whole;
+  whole.status = LcpStatus::solved;
+  whole.path = StartPath::trivial;
+  whole.z = Vector::Zero(n);
+  whole.w = Vector::Zero(n);
+  std::vector<int> position(static_cast<std::size_t>(n), -1);
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const std::vector<int>& rows = blocks[k];
+    LemkeOptions sub = options;
+    if (options.covering.size() == n) sub.covering = gather(options.covering, rows);
+    if (options.warm_start) sub.warm_start = restrict_indices(*options.warm_start, rows, position);
+    sub.crash_rows = restrict_indices(options.crash_rows, rows, position);
+    if (options.max_pivots > 0) sub.max_pivots = options.max_pivots - whole.pivots;
+    const bool interrupted = options.interrupted && options.interrupted();
+    if (interrupted || (options.max_pivots > 0 && sub.max_pivots <= 0)) {
+      // the blocks left unsolved are this one's failure, as a whole solve's would be
+      LcpResult left;
+      left.status = LcpStatus::pivot_limit;
+      left.z = Vector::Zero(static_cast<Eigen::Index>(rows.size()));
+      left.w = gather(q, rows);
+      left.message = interrupted ? fmt::format("interrupted after {} pivots", whole.pivots)
+                                 : fmt::format("pivot limit of {} reached", options.max_pivots);
+      add_block_answer(rows, static_cast<int>(k), left, whole);
+      continue;
+    }
+    add_block_answer(
+        rows, static_cast<int>(k),
+        solve_scale_free(detail::access::principal_block(M, rows), gather(q, rows), sub), whole);
+  }
+  if (!whole.ok()) whole.active_set.clear();
+  return whole;
+}
+
+template <typename Matrix>
 LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions& options) {
-  if (needs_equilibration(M, q)) return solve_equilibrated(M, q, equilibrate(M, q), options);
+  if (needs_equilibration(M, q)) return *solve_balanced(M, q, options, false);
   LcpResult result = solve(M, q, options);
   if (result.ok() || result.status == LcpStatus::invalid_input ||
       (options.interrupted && options.interrupted()))
     return result;
-  const Equilibration e = equilibrate(M, q);
-  if (e.size() == 0) return result;
-  LcpResult retry = solve_equilibrated(M, q, e, options);
+  std::optional<LcpResult> balanced = solve_balanced(M, q, options, true);
+  if (!balanced) return result;
+  LcpResult& retry = *balanced;
   retry.pivots += result.pivots;
   retry.crash_pivots += result.crash_pivots;
   retry.refactorizations += result.refactorizations;
