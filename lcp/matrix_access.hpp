@@ -35,6 +35,19 @@ void for_each_nonzero(const SparseMatrix& M, F&& f) {
       if (it.value() != 0.0) f(it.row(), j, it.value());
 }
 
+/// calls f(i, M_ij) for every nonzero (stored) entry of column j, rows ascending (stored zeros
+/// are skipped)
+template <typename F>
+void for_each_in_column(const DenseMatrix& M, Eigen::Index j, F&& f) {
+  for (Eigen::Index i = 0; i < M.rows(); ++i)
+    if (M(i, j) != 0.0) f(i, M(i, j));
+}
+template <typename F>
+void for_each_in_column(const SparseMatrix& M, Eigen::Index j, F&& f) {
+  for (SparseMatrix::InnerIterator it(M, j); it; ++it)
+    if (it.value() != 0.0) f(it.row(), it.value());
+}
+
 /// out += s · M(·, j)
 inline void add_column(const DenseMatrix& M, Eigen::Index j, double s, Vector& out) {
   out.noalias() += s * M.col(j);

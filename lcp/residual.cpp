@@ -349,16 +349,22 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // rows whose magnitude is within the noise floor η are no measure of anything. A negative z_i
     // is measured by the same size: against ‖z‖∞ alone, a z_i of −1e-10 ‖z‖∞ that was half of a
     // row passed (a column-scaled copy of lcp_inf_sol_perturbed, tests/lcp/test_equilibrate.cpp).
+    // The share is read only for a z_i that is negative, or nonzero beside a w̃_i that is not 0
+    // (elsewhere min(ζ_i, |w̃_i| / s_i) is 0 whatever ζ_i is, and a z_i of 0 is within the
+    // rounding box): only those columns of M are visited. At rest almost every basic row is
+    // judged 0, and the pass over all of M was a third of the check on a 20-cube stack.
     r.min_z = quotient(std::min(0.0, z.minCoeff()), z_scale);
     thread_local std::vector<double> row_share;
     row_share.assign(static_cast<std::size_t>(n), 0.0);
-    detail::access::for_each_nonzero(M, [&](Eigen::Index k, Eigen::Index i, double m) {
+    for (Eigen::Index i = 0; i < n; ++i) {
       const double zi = std::abs(z(i));
-      if (zi <= delta || w_scale(k) <= eta) return;
-      const double share = quotient(std::abs(m) * zi, w_scale(k));
+      if (zi <= delta || !(z(i) < 0.0 || w_judged(i) != 0.0)) continue;
       double& best = row_share[static_cast<std::size_t>(i)];
-      best = std::max(best, share);
-    });
+      detail::access::for_each_in_column(M, i, [&](Eigen::Index k, double m) {
+        if (w_scale(k) <= eta) return;
+        best = std::max(best, quotient(std::abs(m) * zi, w_scale(k)));
+      });
+    }
     for (Eigen::Index i = 0; i < n; ++i) {
       r.min_w = std::min(r.min_w, quotient(w_judged(i), w_scale(i)));
       const double z_size =
