@@ -352,7 +352,7 @@ LcpResiduals measure(const Matrix& M, const Vector& q, const Vector& z, Vector* 
     // The share is read only for a z_i that is negative, or nonzero beside a w̃_i that is not 0
     // (elsewhere min(ζ_i, |w̃_i| / s_i) is 0 whatever ζ_i is, and a z_i of 0 is within the
     // rounding box): only those columns of M are visited. At rest almost every basic row is
-    // judged 0, and the pass over all of M was a third of the check on a 20-cube stack.
+    // judged 0, and a pass over all of M is a third of the check on a 20-cube stack.
     r.min_z = quotient(std::min(0.0, z.minCoeff()), z_scale);
     thread_local std::vector<double> row_share;
     row_share.assign(static_cast<std::size_t>(n), 0.0);
