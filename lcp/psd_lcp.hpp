@@ -24,8 +24,9 @@
 // and redundant (four corners per face), it takes one step per basic index, where Lemke's path
 // wanders through thousands of degenerate pivots (docs/lcp.md, "Crash start").
 //
-// M_PP is kept as a Cholesky factor L Lᵀ, grown by one row per added index (O(k²)) and shrunk by
-// Givens rotations when an index is dropped (O(k²)); only L, k × k for k = |P|, is dense. A
+// M_PP is kept as a Cholesky factor L Lᵀ, grown by one row per added index (O(k²); its forward
+// solve starts at the first row of P that the new column touches) and shrunk by Givens rotations
+// when an index is dropped (O(k²)); only L, k × k for k = |P|, is dense. A
 // column whose Cholesky pivot vanishes (dependent on P to rounding) is set aside until P loses an
 // index. The answer is judged by measure_residuals() like every other solver's.
 

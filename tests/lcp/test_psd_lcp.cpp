@@ -4,6 +4,7 @@
 // the crash start of solve_lemke, which uses it on a principal block.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -106,6 +107,73 @@ TEST_CASE("psd lcp: larger problems match Lemke's w and drop indices on the way"
     CHECK(relative_difference(s.z, psd.z) <= 1e-10);
   }
   CHECK(with_drops >= 3);
+}
+
+/// M = AᵀA with a sparse A (each column touches a few rows, as a contact touches two bodies) and
+/// redundant columns (copies of earlier ones, scaled: the fourth corner of a face), q = −Aᵀb + c
+/// with c ≥ 0 on some rows; with `bias`, some rows get q_i raised further, which can take q out
+/// of M's range (contact rows with a velocity bias). The columns of M on the passive set are then
+/// zero in their leading rows, which the factor's forward solve skips.
+LcpProblem sparse_redundant(std::mt19937& rng, int n, int r, bool bias) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::normal_distribution<double> g(0.0, 1.0);
+  MatrixXd A = MatrixXd::Zero(r, n);
+  for (int j = 0; j < n; ++j) {
+    const int first = static_cast<int>(rng() % static_cast<unsigned>(r));
+    for (int i = first; i < std::min(r, first + 3); ++i) A(i, j) = g(rng);
+  }
+  for (int j = 1; j < n; ++j)
+    if (u(rng) < 0.25) A.col(j) = (0.5 + u(rng)) * A.col(static_cast<int>(rng() % j));
+  const VectorXd b = random_vector(rng, r, -1.0, 1.0);
+  VectorXd q = -A.transpose() * b;
+  for (int i = 0; i < n; ++i)
+    if (u(rng) < 0.3) q(i) += 0.2 * u(rng);
+  if (bias)
+    for (int i = 0; i < n; ++i)
+      if (u(rng) < 0.3) q(i) += 0.1 * u(rng);
+  return LcpProblem{A.transpose() * A, q, "sparse redundant PSD"};
+}
+
+TEST_CASE("psd lcp: sparse redundant problems agree with brute force and with Lemke",
+          "[lcp][psd]") {
+  std::mt19937 rng(23);
+  int compared = 0, with_drops = 0;
+  for (int trial = 0; trial < 160; ++trial) {
+    const bool small = trial < 60;
+    const int n = small ? 3 + trial % 9 : 20 + 2 * (trial % 50);
+    const int r = std::max(1, small ? 1 + trial % (n - 1) : n / 2 + trial % 7);
+    const LcpProblem p = sparse_redundant(rng, n, r, trial % 3 == 0);
+    const LcpResult psd = solve_psd_lcp(p);
+    const LcpResult s = solve_psd_lcp(sparse(p));
+    INFO("trial " << trial << " n " << n << " rank ≤ " << r << ": " << psd.message);
+    CHECK(s.status == psd.status);
+    if (small) {
+      // every complementary basis solution (an independent enumeration) has the same w; with
+      // none (q out of M's range, no solution) a `solved` must still pass the independent check
+      const std::vector<VectorXd> all = brute_force_solutions(p.M, p.q);
+      if (all.empty()) {
+        if (psd.status == LcpStatus::solved) CHECK(independent_worst(p.M, p.q, psd.z) <= 1e-9);
+        continue;
+      }
+      REQUIRE(psd.status == LcpStatus::solved);
+      for (const VectorXd& z : all) CHECK(relative_difference(psd.w, p.M * z + p.q) <= 1e-8);
+    } else {
+      const LcpResult lemke = solve_lemke(p);
+      if (lemke.status != LcpStatus::solved) {
+        if (psd.status == LcpStatus::solved) CHECK(independent_worst(p.M, p.q, psd.z) <= 1e-9);
+        continue;
+      }
+      REQUIRE(psd.status == LcpStatus::solved);
+      CHECK(relative_difference(psd.w, lemke.w) <= 1e-8);
+      if (psd.pivots > static_cast<int>(psd.active_set.size())) ++with_drops;
+    }
+    CHECK(independent_worst(p.M, p.q, psd.z) <= 1e-9);
+    REQUIRE(s.status == LcpStatus::solved);
+    CHECK(relative_difference(s.w, psd.w) <= 1e-8);
+    ++compared;
+  }
+  CHECK(compared >= 100);
+  CHECK(with_drops >= 10);
 }
 
 TEST_CASE("psd lcp: a box resting on four corners carries its weight on three of them",
