@@ -7,7 +7,11 @@
 namespace pivot::detail {
 
 bool gyroscopic_midpoint(const Mat3& I_B, const Vec3& omega_B, double h, Vec3& omega_plus_B) {
-  const Mat3 I_inv = I_B.inverse();
+  return gyroscopic_midpoint(I_B, I_B.inverse(), omega_B, h, omega_plus_B);
+}
+
+bool gyroscopic_midpoint(const Mat3& I_B, const Mat3& I_inv, const Vec3& omega_B, double h,
+                         Vec3& omega_plus_B) {
   const Vec3 Pi = I_B * omega_B;
   const double scale = Pi.norm();
   if (!(scale > 0.0)) {

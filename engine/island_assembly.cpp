@@ -117,12 +117,41 @@ Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vect
 }
 
 void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
-                 const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M) {
+                 const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M,
+                 const std::vector<Mat3>* inertia_W) {
   // column by column, in row order, the entries setFromTriplets would store from the triplets
   // of island_mass above: each body's nonzero mass entries, and every gradient entry of the
   // island, added to the mass entry of the same place (mass + gradient)
   const auto nb = static_cast<int>(bodies.size());
   const bool coupled = gradient && gradient->nonZeros() > 0;
+  auto mass_block = [&](int b) {
+    return inertia_W ? rigid_mass_block(set.body(b), (*inertia_W)[static_cast<std::size_t>(b)])
+                     : set.mass_matrix(b);
+  };
+  if (!coupled) {
+    // the blocks alone: the compressed arrays written directly, the nonzeros of each column of
+    // each block in row order
+    M.resize(6 * nb, 6 * nb);
+    M.resizeNonZeros(36 * nb);
+    int* start = M.outerIndexPtr();
+    int* row = M.innerIndexPtr();
+    double* value = M.valuePtr();
+    int k = 0;
+    for (int i = 0; i < nb; ++i) {
+      const Mat6 block = mass_block(bodies[i]);
+      for (int c = 0; c < 6; ++c) {
+        start[6 * i + c] = k;
+        for (int r = 0; r < 6; ++r)
+          if (block(r, c) != 0.0) {
+            row[k] = 6 * i + r;
+            value[k++] = block(r, c);
+          }
+      }
+    }
+    start[6 * nb] = k;
+    M.resizeNonZeros(k);
+    return;
+  }
   auto local = [&bodies](int body) {
     const auto it = std::lower_bound(bodies.begin(), bodies.end(), body);
     return it != bodies.end() && *it == body ? static_cast<int>(it - bodies.begin()) : -1;
@@ -130,7 +159,7 @@ void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
   M.resize(6 * nb, 6 * nb);
   M.reserve(36 * nb + (coupled ? gradient->nonZeros() : 0));
   for (int i = 0; i < nb; ++i) {
-    const Mat6 block = set.mass_matrix(bodies[i]);
+    const Mat6 block = mass_block(bodies[i]);
     for (int c = 0; c < 6; ++c) {
       const int col = 6 * i + c;
       M.startVec(col);

@@ -51,10 +51,22 @@ void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
                                                       const std::vector<int>& bodies,
                                                       const Eigen::SparseMatrix<double>* gradient);
 
-/// the same written into `M`: without gradient entries in place, in M's own memory (no
-/// allocation once M has held as many entries)
+/// the same written into `M`, in M's own memory (no allocation once M has held as many
+/// entries); `inertia_W` (by global body index): the bodies' world inertias R I_B Rᵀ at their
+/// current orientations, already computed (null: RigidBodySet::mass_matrix's)
 void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
-                 const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M);
+                 const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M,
+                 const std::vector<Mat3>* inertia_W = nullptr);
+
+/// a body's 6 × 6 block of M, blockdiag(I_W, m 1) (RigidBodySet::mass_matrix) with its world
+/// inertia I_W given
+[[nodiscard]] inline Mat6 rigid_mass_block(const RigidBody& body, const Mat3& I_W) {
+  Mat6 M = Mat6::Zero();
+  if (body.fixed) return M;
+  M.topLeftCorner<3, 3>() = I_W;
+  M.bottomRightCorner<3, 3>() = body.mass * Mat3::Identity();
+  return M;
+}
 
 /// true when M̃ has no entry outside its 6 × 6 diagonal blocks (no force couples two bodies)
 [[nodiscard]] bool is_block_diagonal(const Eigen::SparseMatrix<double>& M_tilde);

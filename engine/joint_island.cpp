@@ -38,7 +38,20 @@ struct Scratch {
   std::array<double, kRows> rhs, diagonal;                   // −(b_e + J_e y), C's diagonal
   std::array<double, kRows> pivot_inverse;                   // 1 / L_jj
   std::array<std::array<double, kRows>, kRows> L;            // C's lower half, then its factor L
+  // what the structure above (body_a, body_b, incident, first, last) was built for: the
+  // island's bodies and each row's global bodies; an island of the same ones (the same joints
+  // step after step, and their post-step) keeps it, and only its values are computed again
+  int key_nb = -1, key_ne = -1;
+  std::array<int, kBodies> key_bodies;
+  std::array<int, kRows> key_a, key_b;
 };
+
+// this thread's scratch, reached once per solve: through a plain reference the solve's loops
+// address it from a register instead of from the thread pointer at each access
+[[gnu::noinline]] Scratch& thread_scratch() {
+  thread_local Scratch s;
+  return s;
+}
 
 int local_body(const std::vector<int>& bodies, int body) {
   if (body < 0) return -1;
@@ -91,17 +104,50 @@ void solve_body(const Scratch& s, int b, const F& f, Vec6& x) {
   x.tail<3>() = s.m_inv[b] * f.template tail<3>();
 }
 
-// C's lower half, C_ef = J_e A⁻¹ J_fᵀ for rows e ≥ f, summed over the bodies the rows share
-// (each body's rows in island order), and its profile: first[e], the first row that shares a
-// body with row e; last[f], the last row whose profile reaches column f
-void assemble_joint_block(Scratch& s, int nb, int ne) {
+// the island's structure: each row's island-local bodies, each body's rows in island order,
+// and C's profile: first[e], the first row that shares a body with row e; last[f], the last row
+// whose profile reaches column f. Kept when the island's bodies and rows' bodies are the last
+// call's (the key).
+void build_structure(Scratch& s, const ConstraintSet& rows, const IslandInput& in, int nb, int ne) {
+  bool same = s.key_nb == nb && s.key_ne == ne &&
+              std::equal(in.bodies.begin(), in.bodies.end(), s.key_bodies.begin());
+  for (int e = 0; same && e < ne; ++e) {
+    const EqualityRow& row = rows.equalities[in.equalities[e]];
+    same = row.body_a == s.key_a[e] && row.body_b == s.key_b[e];
+  }
+  if (same) return;
+  s.key_nb = -1;  // no key while it is built
+  for (int e = 0; e < ne; ++e) {
+    const EqualityRow& row = rows.equalities[in.equalities[e]];
+    s.body_a[e] = local_body(in.bodies, row.body_a);
+    s.body_b[e] = local_body(in.bodies, row.body_b);
+    s.key_a[e] = row.body_a;
+    s.key_b[e] = row.body_b;
+  }
   for (int b = 0; b < nb; ++b) s.incident_count[b] = 0;
   for (int e = 0; e < ne; ++e) {
     if (s.body_a[e] >= 0) s.incident[s.body_a[e]][s.incident_count[s.body_a[e]]++] = 2 * e;
     if (s.body_b[e] >= 0) s.incident[s.body_b[e]][s.incident_count[s.body_b[e]]++] = 2 * e + 1;
     s.first[e] = e;
-    std::fill_n(s.L[e].begin(), e + 1, 0.0);
   }
+  for (int b = 0; b < nb; ++b) {
+    const auto& list = s.incident[b];
+    for (int p = 0; p < s.incident_count[b]; ++p)
+      for (int q = 0; q <= p; ++q)
+        s.first[list[p] / 2] = std::min(s.first[list[p] / 2], list[q] / 2);
+  }
+  for (int e = 0; e < ne; ++e) s.last[e] = e;
+  for (int e = 0; e < ne; ++e)
+    for (int f = s.first[e]; f < e; ++f) s.last[f] = std::max(s.last[f], e);
+  std::copy(in.bodies.begin(), in.bodies.end(), s.key_bodies.begin());
+  s.key_ne = ne;
+  s.key_nb = nb;
+}
+
+// C's lower half inside its profile, C_ef = J_e A⁻¹ J_fᵀ for rows e ≥ f, summed over the
+// bodies the rows share (each body's rows in island order)
+void assemble_joint_block(Scratch& s, int nb, int ne) {
+  for (int e = 0; e < ne; ++e) std::fill(s.L[e].begin() + s.first[e], s.L[e].begin() + e + 1, 0.0);
   for (int b = 0; b < nb; ++b) {
     const auto& list = s.incident[b];
     for (int p = 0; p < s.incident_count[b]; ++p) {
@@ -110,16 +156,10 @@ void assemble_joint_block(Scratch& s, int nb, int ne) {
       for (int q = 0; q <= p; ++q) {
         const int f = list[q] / 2;
         s.L[e][f] += J_e.dot(list[q] % 2 == 0 ? s.Z_a[f] : s.Z_b[f]);
-        s.first[e] = std::min(s.first[e], f);
       }
     }
   }
-  for (int e = 0; e < ne; ++e) {
-    s.diagonal[e] = s.L[e][e];
-    s.last[e] = e;
-  }
-  for (int e = 0; e < ne; ++e)
-    for (int f = s.first[e]; f < e; ++f) s.last[f] = std::max(s.last[f], e);
+  for (int e = 0; e < ne; ++e) s.diagonal[e] = s.L[e][e];
 }
 
 // C = L Lᵀ inside C's profile (row i of L is zero left of first[i]), column by column: L_jj,
@@ -211,16 +251,15 @@ bool solve_joint_island(const ConstraintSet& rows, const IslandInput& in, Island
   const auto ne = static_cast<int>(in.equalities.size());
   if (ne == 0 || ne > kRows || nb > kBodies) return false;
   if (island_lcp_size(rows, in) != 0) return false;
-  thread_local Scratch s;
+  Scratch& s = thread_scratch();
   const auto start = now_if(timed);
   if (!invert_body_blocks(in.M_tilde, nb, s)) return false;
   // y = A⁻¹ r, then v ← y + Z λ
   for (int b = 0; b < nb; ++b) solve_body(s, b, in.momentum.segment<6>(6 * b), s.v[b]);
   // each row on its bodies, Z = A⁻¹ J_eᵀ, and the right-hand side −(b_e + J_e y)
+  build_structure(s, rows, in, nb, ne);
   for (int e = 0; e < ne; ++e) {
     const EqualityRow& row = rows.equalities[in.equalities[e]];
-    s.body_a[e] = local_body(in.bodies, row.body_a);
-    s.body_b[e] = local_body(in.bodies, row.body_b);
     double Jy = row.bias;
     if (s.body_a[e] >= 0) {
       s.J_a[e] = row.J_A;

@@ -15,7 +15,9 @@
 // Cholesky C = L Lᵀ (Golub–Van Loan §4.2) in fixed-capacity storage. The rows keep the island's
 // order, in which a joint's rows and its neighbours' are close: L has no entry left of the first
 // entry of its row in C (the profile, Golub–Van Loan §4.3.5), and the factorization works only
-// inside it, so that a chain costs O(ne) rather than O(ne³).
+// inside it, so that a chain costs O(ne) rather than O(ne³). The structure (each row's
+// island-local bodies, each body's rows, the profile) is kept by each thread and built again
+// only when the island's bodies or its rows' bodies differ from the last solve's.
 //
 // C is positive definite exactly when the rows are independent. A pivot d_j = C_jj − Σ L_jk² at
 // most 1e-11 C_jj (row j within 1e-11 of a combination of the rows before it, in the metric A⁻¹)

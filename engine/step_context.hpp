@@ -27,6 +27,11 @@ struct StepContext {
   Triplets dfdp, dfdv;    ///< force gradients for the linearly implicit step
   std::vector<std::pair<int, int>> couplings;  ///< bodies coupled by forces with gradients
   ForceGradient gradient;                      ///< −h²∇ₚf − h∇ᵥf
+  /// each body's world inertia R I_B Rᵀ (RigidBody::inertia_W; zero for fixed bodies) at the
+  /// orientation beside it (Quat::coeffs), computed once for the forces, the islands' M̃ and
+  /// their momenta (solve_islands recomputes those of bodies turned since, e.g. a hybrid entry)
+  std::vector<Mat3> inertia_W;
+  std::vector<Eigen::Vector4d> inertia_q;
 
   // contacts (add_step_contacts)
   std::vector<Contact> contacts;  ///< at p_t, without those of reduced pairs

@@ -14,17 +14,24 @@ void World::compute_forces(StepContext& ctx) {
   const double h = ctx.h;
   const int n = ctx.n;
   ctx.f = Eigen::VectorXd::Zero(6 * n);
+  ctx.inertia_W.resize(static_cast<std::size_t>(n));
+  ctx.inertia_q.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const RigidBody& b = set_.body(i);
-    if (b.fixed) continue;
-    const Vec3 w = set_.twist(i).head<3>();
     const Quat q(set_.orientation(i));
-    const Mat3 I = b.inertia_W(q);
+    ctx.inertia_q[i] = q.coeffs();
+    if (b.fixed) {
+      ctx.inertia_W[i].setZero();
+      continue;
+    }
+    const Vec3 w = set_.twist(i).head<3>();
+    const Mat3& I = ctx.inertia_W[i] = b.inertia_W(q);
     ctx.f.segment<3>(6 * i + 3) += b.mass * settings_.gravity;
     Vec3 w_plus_B;
     if (!settings_.implicit_forces) {
       ctx.f.segment<3>(6 * i) -= w.cross(I * w);  // explicit
-    } else if (detail::gyroscopic_midpoint(b.inertia_B, q.conjugate() * w, h, w_plus_B)) {
+    } else if (detail::gyroscopic_midpoint(b.inertia_B, b.inverse_inertia_B, q.conjugate() * w, h,
+                                           w_plus_B)) {
       // energy- and |L|-conserving torque-free rotation (engine/gyroscopic.hpp), handed to the
       // LCP as the impulse I_W (ω⁺ − ω) = h τ
       ctx.f.segment<3>(6 * i) += I * (q * w_plus_B - w) / h;

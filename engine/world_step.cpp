@@ -238,6 +238,12 @@ void World::solve_islands(StepContext& ctx) {
   StepWorkspace& work = workspace();
   std::vector<detail::IslandInput>& islands = work.dynamics.islands;
   split_islands(set_, *rows_, ctx.couplings, work.dynamics.split, islands);
+  // the world inertias of compute_forces, for M̃ and the momenta: those of bodies turned since
+  // (a hybrid entry places its body) computed again at their orientations now
+  for (int i = 0; i < ctx.n; ++i)
+    if (ctx.inertia_q[i] != set_.orientation(i).coeffs())
+      ctx.inertia_W[i] =
+          set_.body(i).fixed ? Mat3::Zero() : set_.body(i).inertia_W(Quat(set_.orientation(i)));
   ctx.v_new = set_.velocities();
   ctx.contact_lambda.assign(ctx.contacts.size(), 0.0);
   ctx.contact_tangent.assign(ctx.contacts.size(), Vec3::Zero());
@@ -250,14 +256,15 @@ void World::solve_islands(StepContext& ctx) {
     detail::IslandInput& island = islands[k];
     drop_repeated_joint_rows(island, true);
     island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient.matrix() : nullptr,
-                island.M_tilde);
+                island.M_tilde, &ctx.inertia_W);
     const auto nb = static_cast<int>(island.bodies.size());
     // r = M v + h f̃   (the plain M multiplies v_t, Cline eq. 2.55)
     island.momentum.resize(6 * nb);
     for (int i = 0; i < nb; ++i) {
       const int b = island.bodies[i];
       island.momentum.segment<6>(6 * i) =
-          set_.mass_matrix(b) * set_.twist(b) + h * ctx.f.segment<6>(6 * b);
+          rigid_mass_block(set_.body(b), ctx.inertia_W[b]) * set_.twist(b) +
+          h * ctx.f.segment<6>(6 * b);
     }
     // warm start from the previous step's active set when the island has the same bodies and
     // the same number of complementarity variables (a resting contact set)
