@@ -1,9 +1,10 @@
 // Assembling islands: see island_assembly.hpp.
 #include "pivot/engine/island_assembly.hpp"
 
-#include <Eigen/LU>
 #include <algorithm>
 #include <numeric>
+
+#include "pivot/engine/mass_block_inverse.hpp"
 
 namespace pivot::detail {
 namespace {
@@ -210,11 +211,8 @@ bool invert_body_blocks(const Eigen::SparseMatrix<double>& M_tilde, std::vector<
         if (r >= 0 && r < 6) A[b](r, c) = it.value();
       }
   }
-  for (int b = 0; b < nb; ++b) {
-    const Eigen::FullPivLU<Mat6> lu(A[b]);
-    if (!lu.isInvertible()) return false;
-    A_inv[b] = lu.inverse();
-  }
+  for (int b = 0; b < nb; ++b)
+    if (!invert_mass_block(A[b], A_inv[b])) return false;  // Eigen's FullPivLU, its bits
   return true;
 }
 

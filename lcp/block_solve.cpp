@@ -4,17 +4,17 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
+#include <array>
 #include <utility>
 
+#include "pivot/lcp/small_cod.hpp"
 #include "pivot/lcp/small_lemke.hpp"
 
 namespace pivot::lcp::detail {
 namespace {
 
 constexpr int kCapacity = kSmallLemkeMax;
-using FixedMatrix =
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kCapacity, kCapacity>;
-using FixedVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kCapacity, 1>;
+static_assert(kCapacity <= kSmallCodMax);
 
 // x = A⁺ b = P Zᵀ [T⁻¹ (Qᵀ b)(0:r); 0] from the decomposition A P = Q [T 0; 0 0] Z: the steps of
 // CompleteOrthogonalDecomposition::solve(), in that order, with c and y in the caller's vectors
@@ -75,17 +75,18 @@ bool BlockSolve::refine() {
   Eigen::Map<Eigen::VectorXd> zz = answer();
   if (k == 0) return true;
   if (k <= kCapacity) {
-    // the products through Eigen's dynamic-size kernels (maps of the fixed storage), the ones a
-    // MatrixXd uses, so that the same block gives the same bits
-    const FixedMatrix A = block();
-    const Eigen::CompleteOrthogonalDecomposition<FixedMatrix> cod(A);
-    FixedVector product(k), r(k), c(k), y(k), step(k);
+    // Eigen's decomposition and solve, their operations in their order (small_cod.hpp)
+    thread_local SmallCod cod;
+    const double* A = a_.data();
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < k; ++i) cod.at(i, j) = A[static_cast<std::size_t>(j * k + i)];
+    cod.decompose(static_cast<int>(k));
+    std::array<double, kCapacity> product, r, c, y, step;
     for (int round = 0; round < 2; ++round) {
-      Eigen::Map<Eigen::VectorXd>(product.data(), k).noalias() =
-          Eigen::Map<const Eigen::MatrixXd>(A.data(), k, k) * zz;
-      r = rhs() - product;
-      minimum_norm_solve(cod, r, c, y, step);
-      zz += step;
+      SmallCod::product(A, static_cast<int>(k), zz.data(), product.data());
+      for (int i = 0; i < k; ++i) r[i] = rhs_[static_cast<std::size_t>(i)] - product[i];
+      cod.solve(r.data(), c.data(), y.data(), step.data());
+      for (int i = 0; i < k; ++i) zz(i) += step[i];
     }
   } else {
     thread_local LargeBlock s;

@@ -10,18 +10,17 @@
 //
 //   c = Qᵀ b,   y = [T⁻¹ c(0:r); 0],   A⁺ b = P Zᵀ y        (r = rank A)
 //
-// The decomposition is Eigen's own, the solve is the same sequence of Eigen operations as its
-// solve(), so the answer is the same bits as CompleteOrthogonalDecomposition<MatrixXd>'s (up to
-// about 40 rows; beyond, Eigen's own solve applies Q blockwise: the same answer, other bits); only
-// where the numbers live differs. A block of more than 128 rows whose partial-pivot LU has a
-// reciprocal condition estimate above 1e-8 is nonsingular beyond doubt: its minimum-norm solution
-// is its only one, and the two rounds use the LU instead (a blocked factorization: the
-// decomposition's column-pivoted Householder updates, a rank-1 update per column, were most of a
-// resting 20-level pyramid's step, k = 630: 40 of its 42 ms). Smaller blocks keep the
-// decomposition, with which the shipped scenes' goldens were recorded. Blocks of k ≤ kSmallLemkeMax
-// are decomposed in fixed-capacity matrices: no heap at all. Larger ones are decomposed in a
-// thread's own dynamic matrices, kept while k stays; Eigen's Householder updates of a dynamic
-// matrix still make temporaries of their own (about two a column).
+// Blocks of k ≤ kSmallLemkeMax rows are decomposed and solved by SmallCod (small_cod.hpp) on
+// fixed storage, with no heap at all: Eigen's operations in Eigen's order, so the answer is the
+// same bits as CompleteOrthogonalDecomposition<MatrixXd>'s. Larger ones are decomposed by Eigen in
+// a thread's own dynamic matrices, kept while k stays, and solved by the same sequence of Eigen
+// operations as its solve() (the same bits up to about 40 rows; beyond, Eigen's own solve applies
+// Q blockwise: the same answer, other bits); Eigen's Householder updates of a dynamic matrix still
+// make temporaries of their own (about two a column). A block of more than 128 rows whose
+// partial-pivot LU has a reciprocal condition estimate above 1e-8 is nonsingular beyond doubt: its
+// minimum-norm solution is its only one, and the two rounds use the LU instead (a blocked
+// factorization: the decomposition's column-pivoted Householder updates, a rank-1 update per
+// column, were most of a resting 20-level pyramid's step, k = 630: 40 of its 42 ms).
 
 #include <vector>
 

@@ -1,10 +1,10 @@
 // The block solve of an active set (lcp/block_solve.hpp) gives the bits of the solve it replaces:
 // two rounds of zz += A⁺ (rhs − A zz) with Eigen's CompleteOrthogonalDecomposition<MatrixXd>
 // made anew and its own solve(), written out below as the reference. Random blocks of k = 1…40
-// (both the fixed-capacity storage of k ≤ 32 and the dynamic one beyond): nonsingular,
-// symmetric rank-deficient (the blocks of redundant contacts), asymmetric rank-deficient, and with
-// exactly repeated rows. And the warm start answered in a reused result (the reusing solve_lemke)
-// is the general path's answer on a fresh one, field for field.
+// (both SmallCod's fixed storage of k ≤ 32, small_cod.hpp, and the dynamic one beyond):
+// nonsingular, symmetric rank-deficient (the blocks of redundant contacts), asymmetric
+// rank-deficient, and with exactly repeated rows. And the warm start answered in a reused result
+// (the reusing solve_lemke) is the general path's answer on a fresh one, field for field.
 #include <catch2/catch.hpp>
 
 #include <Eigen/LU>
@@ -95,6 +95,37 @@ TEST_CASE("the reused block solve gives the bits of a decomposition made anew",
   }
   CHECK(compared == 4000);
   CHECK(deficient > 1000);  // the minimum-norm branch (Zᵀ) is exercised, not only T⁻¹
+}
+
+// ties in the column norms (the first column of largest norm is the pivot), zero columns and
+// columns of wide magnitude, and exact zeros in the right-hand side (the triangular solve skips
+// them): SmallCod's decisions and sums follow Eigen's there too
+TEST_CASE("the block solve's bits with ties, zero columns and zeros on the right",
+          "[lcp][block_solve]") {
+  std::mt19937_64 rng(7301);
+  std::normal_distribution<double> normal;
+  std::uniform_int_distribution<int> small_int(-2, 2);
+  for (int trial = 0; trial < 3200; ++trial) {
+    const int k = 1 + trial % 32, kind = (trial / 32) % 2;
+    Eigen::MatrixXd A(k, k);
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < k; ++i)
+        A(i, j) = kind == 0 ? small_int(rng) : normal(rng) * std::exp2(10 * small_int(rng));
+    if (kind == 1 && k > 1)
+      A.col(static_cast<Eigen::Index>(rng() % static_cast<unsigned>(k))).setZero();
+    Eigen::VectorXd rhs(k);
+    for (int i = 0; i < k; ++i) rhs(i) = i % 3 == 0 ? 0.0 : normal(rng);
+    const Eigen::VectorXd expected = reference_refine(A, rhs, Eigen::VectorXd::Zero(k));
+    BlockSolve& solve = thread_block_solve();
+    solve.begin(k);
+    solve.block() = A;
+    solve.rhs() = rhs;
+    solve.answer().setZero();
+    const bool finite = solve.refine();
+    INFO("trial " << trial << ", k = " << k << ", kind " << kind);
+    CHECK(finite == expected.allFinite());
+    CHECK(same_bits(solve.answer(), expected));
+  }
 }
 
 TEST_CASE("a warm start answered in a reused result is the general path's answer",
