@@ -355,11 +355,11 @@ LcpResult solve_scale_free(const Matrix& M, const Vector& q, const LemkeOptions&
 // block is equilibrated as a whole (nullopt when its factors are all 1 and `as_given` is set: the
 // retry would repeat the solve as given); several are solved one by one, each by
 // solve_scale_free() on its own data (as given first, equilibrated when that fails or when its
-// data call for it), so that each block's answer is judged on its own scale. A box stack's
-// contact LCP of 31 independent stacks, its rows and columns scaled by 1e±12, was answered
-// "solved" equilibrated as a whole with a z that, mapped back, left −0.5 of a row: the
-// balancing, pinned block by block by q's entries of 1e-17, put the blocks' z 10¹⁰ apart, and
-// one global ‖z‖∞ judged the smaller blocks by the largest one's rounding.
+// data call for it), so that each block's answer is judged on its own scale. Equilibrated as a
+// whole, a box stack's contact LCP of 31 independent stacks with its rows and columns scaled by
+// 1e±12 gets a z that, mapped back, leaves −0.5 of a row, judged "solved": the balancing, pinned
+// block by block by q's entries of 1e-17, puts the blocks' z 10¹⁰ apart, and one global ‖z‖∞
+// judges the smaller blocks by the largest one's rounding.
 template <typename Matrix>
 std::optional<LcpResult> solve_balanced(const Matrix& M, const Vector& q,
                                         const LemkeOptions& options, bool as_given) {
