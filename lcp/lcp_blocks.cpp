@@ -102,7 +102,6 @@ void add_block_answer(const std::vector<int>& rows, int block, const LcpResult& 
   }
   for (const int a : answer.active_set)
     whole.active_set.push_back(rows[static_cast<std::size_t>(a)]);
-  std::sort(whole.active_set.begin(), whole.active_set.end());
   whole.pivots += answer.pivots;
   whole.crash_pivots += answer.crash_pivots;
   whole.refactorizations += answer.refactorizations;

@@ -33,9 +33,11 @@ namespace pivot::lcp::detail {
 
 /// Adds the answer of the block at `rows` to the answer of the whole (sized n, z and w zero,
 /// status solved before the first block): z and w scattered to `rows`, the active set mapped
-/// back, counts and times summed, the residual measures the worst of the blocks', `equilibrated`
-/// and the path kept when any block needed them, and the first failing block's status and
-/// message (prefixed by the block's index and size) when it failed.
+/// back (appended: the caller sorts it once every block is in), counts and times summed, the
+/// residual measures the worst of the blocks', `equilibrated` and the path kept when any block
+/// needed them, and, when the block failed more tellingly than the blocks before it (invalid
+/// input, then a failed check or budget, then a ray), its status and message, prefixed by the
+/// block's index and size.
 void add_block_answer(const std::vector<int>& rows, int block, const LcpResult& answer,
                       LcpResult& whole);
 

@@ -401,6 +401,7 @@ std::optional<LcpResult> solve_balanced(const Matrix& M, const Vector& q,
         solve_scale_free(detail::access::principal_block(M, rows), gather(q, rows), sub), whole);
   }
   if (!whole.ok()) whole.active_set.clear();
+  std::sort(whole.active_set.begin(), whole.active_set.end());
   return whole;
 }
 
