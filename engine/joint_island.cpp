@@ -35,9 +35,17 @@ struct Scratch {
   std::array<int, kRows> first, last;       // C's profile (assemble_joint_block)
   std::array<int, kBodies> incident_count;  // each body's rows: 2 e (on body_a) or
   std::array<std::array<int, 2 * kRows>, kBodies> incident;  // 2 e + 1 (on body_b), in island order
-  std::array<double, kRows> rhs, diagonal;                   // −(b_e + J_e y), C's diagonal
-  std::array<double, kRows> pivot_inverse;                   // 1 / L_jj
-  std::array<std::array<double, kRows>, kRows> L;            // C's lower half, then its factor L
+  // the same lists as the rows' indices and their parts on the body (J_a/Z_a or J_b/Z_b)
+  std::array<std::array<int, 2 * kRows>, kBodies> incident_row;
+  std::array<std::array<const Row6*, 2 * kRows>, kBodies> incident_J;
+  std::array<std::array<const Vec6*, 2 * kRows>, kBodies> incident_Z;
+  // column j of C's factor below the diagonal: the rows i > j with first[i] ≤ j (i ≤ last[j]),
+  // ascending
+  std::array<int, kRows> below_count;
+  std::array<std::array<int, kRows>, kRows> below;
+  std::array<double, kRows> rhs, diagonal;         // −(b_e + J_e y), C's diagonal
+  std::array<double, kRows> pivot_inverse;         // 1 / L_jj
+  std::array<std::array<double, kRows>, kRows> L;  // C's lower half, then its factor L
   // what the structure above (body_a, body_b, incident, first, last) was built for: the
   // island's bodies and each row's global bodies; an island of the same ones (the same joints
   // step after step, and their post-step) keeps it, and only its values are computed again
@@ -139,6 +147,19 @@ void build_structure(Scratch& s, const ConstraintSet& rows, const IslandInput& i
   for (int e = 0; e < ne; ++e) s.last[e] = e;
   for (int e = 0; e < ne; ++e)
     for (int f = s.first[e]; f < e; ++f) s.last[f] = std::max(s.last[f], e);
+  for (int b = 0; b < nb; ++b)
+    for (int p = 0; p < s.incident_count[b]; ++p) {
+      const int e = s.incident[b][p] / 2;
+      const bool on_a = s.incident[b][p] % 2 == 0;
+      s.incident_row[b][p] = e;
+      s.incident_J[b][p] = on_a ? &s.J_a[e] : &s.J_b[e];
+      s.incident_Z[b][p] = on_a ? &s.Z_a[e] : &s.Z_b[e];
+    }
+  for (int j = 0; j < ne; ++j) {
+    s.below_count[j] = 0;
+    for (int i = j + 1; i <= s.last[j]; ++i)
+      if (s.first[i] <= j) s.below[j][s.below_count[j]++] = i;
+  }
   std::copy(in.bodies.begin(), in.bodies.end(), s.key_bodies.begin());
   s.key_ne = ne;
   s.key_nb = nb;
@@ -149,14 +170,12 @@ void build_structure(Scratch& s, const ConstraintSet& rows, const IslandInput& i
 void assemble_joint_block(Scratch& s, int nb, int ne) {
   for (int e = 0; e < ne; ++e) std::fill(s.L[e].begin() + s.first[e], s.L[e].begin() + e + 1, 0.0);
   for (int b = 0; b < nb; ++b) {
-    const auto& list = s.incident[b];
+    const auto& row = s.incident_row[b];
+    const auto& Z = s.incident_Z[b];
     for (int p = 0; p < s.incident_count[b]; ++p) {
-      const int e = list[p] / 2;
-      const Row6& J_e = list[p] % 2 == 0 ? s.J_a[e] : s.J_b[e];
-      for (int q = 0; q <= p; ++q) {
-        const int f = list[q] / 2;
-        s.L[e][f] += J_e.dot(list[q] % 2 == 0 ? s.Z_a[f] : s.Z_b[f]);
-      }
+      const Row6& J_e = *s.incident_J[b][p];
+      double* L_e = s.L[row[p]].data();
+      for (int q = 0; q <= p; ++q) L_e[row[q]] += J_e.dot(*Z[q]);
     }
   }
   for (int e = 0; e < ne; ++e) s.diagonal[e] = s.L[e][e];
@@ -173,13 +192,13 @@ bool factor_profile(Scratch& s, int ne) {
     const double l = std::sqrt(d);
     C[j][j] = l;
     s.pivot_inverse[j] = 1.0 / l;
-    for (int i = j + 1; i <= s.last[j]; ++i)
-      if (s.first[i] <= j) C[i][j] *= s.pivot_inverse[j];
-    for (int i = j + 1; i <= s.last[j]; ++i) {
-      if (s.first[i] > j) continue;
+    const int* below = s.below[j].data();
+    const int count = s.below_count[j];
+    for (int a = 0; a < count; ++a) C[below[a]][j] *= s.pivot_inverse[j];
+    for (int a = 0; a < count; ++a) {
+      const int i = below[a];
       const double l_ij = C[i][j];
-      for (int k = j + 1; k <= i; ++k)
-        if (s.first[k] <= j) C[i][k] -= l_ij * C[k][j];
+      for (int c = 0; c <= a; ++c) C[i][below[c]] -= l_ij * C[below[c]][j];
     }
   }
   return true;
@@ -190,8 +209,10 @@ void solve_profile(Scratch& s, int ne) {
   auto& x = s.rhs;
   for (int j = 0; j < ne; ++j) {
     x[j] *= s.pivot_inverse[j];
-    for (int i = j + 1; i <= s.last[j]; ++i)
-      if (s.first[i] <= j) x[i] -= s.L[i][j] * x[j];
+    for (int a = 0; a < s.below_count[j]; ++a) {
+      const int i = s.below[j][a];
+      x[i] -= s.L[i][j] * x[j];
+    }
   }
   for (int i = ne - 1; i >= 0; --i) {
     x[i] *= s.pivot_inverse[i];

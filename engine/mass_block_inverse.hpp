@@ -15,6 +15,7 @@
 // The build compiles with -ffp-contract=off (no fused multiply-adds), which this assumes.
 // tests/engine/test_island_mass.cpp compares it with Eigen's bit for bit.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -24,10 +25,33 @@
 
 namespace pivot::detail {
 
+/// true when every entry off the diagonal is exactly zero (either sign) and the diagonal is
+/// positive and finite (with a negative diagonal entry Eigen's solves leave some zeros negative)
+inline bool is_positive_diagonal_block(const Mat6& A) {
+  for (int j = 0; j < 6; ++j)
+    for (int i = 0; i < 6; ++i)
+      if (i == j ? !(A(i, j) > 0.0 && std::isfinite(A(i, j))) : A(i, j) != 0.0) return false;
+  return true;
+}
+
 /// A⁻¹ into `inverse` as Eigen's FullPivLU<Mat6> gives it; false (and `inverse` unspecified)
 /// when that decomposition finds A singular
 inline bool invert_mass_block(const Mat6& A, Mat6& inverse) {
   constexpr int n = 6;
+  // a positive diagonal block (a sphere's, or a body whose principal axes are the world's): the
+  // factorization's multipliers are all 0 and its solves leave 1 / a_ii on the diagonal and +0
+  // elsewhere, which is what this writes directly (the test compares the bits, zeros' signs too);
+  // singular, as FullPivLU says, when an entry is within 6 ε of the largest
+  if (is_positive_diagonal_block(A)) {
+    double largest = 0.0;
+    for (int i = 0; i < n; ++i) largest = std::max(largest, A(i, i));
+    const double threshold = largest * (n * std::numeric_limits<double>::epsilon());
+    for (int i = 0; i < n; ++i)
+      if (!(A(i, i) > threshold)) return false;
+    inverse.setZero();
+    for (int i = 0; i < n; ++i) inverse(i, i) = 1.0 / A(i, i);
+    return true;
+  }
   double a[n][n];  // a[j][i]: column j, row i
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) a[j][i] = A(i, j);
