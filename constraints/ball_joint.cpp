@@ -26,4 +26,9 @@ void BallJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) cons
   detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
 }
 
+double BallJoint::equality_error(const Pose& A, const Pose& B, ConstraintRows& /*scratch*/) const {
+  const Vec3 g = detail::ball_gap(A, B, anchor_A_, anchor_B_);
+  return detail::max_abs({g.x(), g.y(), g.z()});
+}
+
 }  // namespace pivot

@@ -34,6 +34,8 @@ class BallJoint final : public Joint {
   [[nodiscard]] int equality_rows() const override { return 3; }
   /// rows 0–2: g = p_A − p_B with the Jacobian above
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
+  [[nodiscard]] double equality_error(const Pose& A, const Pose& B,
+                                      ConstraintRows& scratch) const override;
 
   /// the anchor in A's body frame (m)
   [[nodiscard]] const Vec3& anchor_A() const { return anchor_A_; }

@@ -29,4 +29,10 @@ void FixedJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) con
   detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 3, out);
 }
 
+double FixedJoint::equality_error(const Pose& A, const Pose& B, ConstraintRows& /*scratch*/) const {
+  const Vec3 r = detail::rotation_lock_gap(A, B, q_rel0_);
+  const Vec3 g = detail::ball_gap(A, B, anchor_A_, anchor_B_);
+  return detail::max_abs({r.x(), r.y(), r.z(), g.x(), g.y(), g.z()});
+}
+
 }  // namespace pivot

@@ -38,6 +38,8 @@ class FixedJoint final : public Joint {
   [[nodiscard]] int equality_rows() const override { return 6; }
   /// rows 0–2 rotation lock, rows 3–5 ball (see the top of this file)
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
+  [[nodiscard]] double equality_error(const Pose& A, const Pose& B,
+                                      ConstraintRows& scratch) const override;
 
   /// the initial relative rotation q_A0⁻¹ q_B0
   [[nodiscard]] const Quat& initial_relative_rotation() const { return q_rel0_; }

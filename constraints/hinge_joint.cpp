@@ -51,6 +51,13 @@ void HingeJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) con
   }
 }
 
+double HingeJoint::equality_error(const Pose& A, const Pose& B, ConstraintRows& /*scratch*/) const {
+  const Vec3 g = detail::ball_gap(A, B, anchor_A_, anchor_B_);
+  const Vec3 a = A.rotate(axis_A_);
+  const Vec3 b[2] = {B.rotate(b1_B_), B.rotate(b2_B_)};
+  return detail::max_abs({g.x(), g.y(), g.z(), a.dot(b[0]), a.dot(b[1])});
+}
+
 // θ = atan2(s, c), c = u·b1, s = w·b1 (u, w fixed in A; b1 fixed in B);
 // θ̇ = k·(ω_A − ω_B), k = (c (w × b1) − s (u × b1)) / (c² + s²)
 double HingeJoint::angle(const Pose& A, const Pose& B, Eigen::Matrix<double, 1, 6>* j_A,

@@ -50,6 +50,8 @@ class HingeJoint final : public Joint {
   [[nodiscard]] int equality_rows() const override { return 5; }
   /// rows 0–2 ball, rows 3–4 axis alignment (see the top of this file)
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
+  [[nodiscard]] double equality_error(const Pose& A, const Pose& B,
+                                      ConstraintRows& scratch) const override;
   /// the hinge angle θ in rad, in (−π, π], 0 at creation
   [[nodiscard]] double coordinate(const Pose& A, const Pose& B) const override;
   [[nodiscard]] Vec3 anchor_in_A() const override { return anchor_A_; }

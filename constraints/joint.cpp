@@ -1,5 +1,8 @@
 #include "pivot/constraints/joint.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace pivot {
 
 const char* to_string(JointType type) {
@@ -18,6 +21,16 @@ const char* to_string(JointType type) {
       return "planar";
   }
   return "unknown";
+}
+
+double Joint::equality_error(const Pose& A, const Pose& B, ConstraintRows& scratch) const {
+  equality(A, B, scratch);
+  double m = 0.0;
+  for (Eigen::Index i = 0; i < scratch.g.size(); ++i) {
+    if (std::isnan(scratch.g(i))) return scratch.g(i);
+    m = std::max(m, std::abs(scratch.g(i)));
+  }
+  return m;
 }
 
 }  // namespace pivot

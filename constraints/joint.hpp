@@ -90,6 +90,12 @@ class Joint {
   [[nodiscard]] virtual int equality_rows() const = 0;
   /// equality rows at poses A, B (B is the identity pose for the world); out is resized
   virtual void equality(const Pose& A, const Pose& B, ConstraintRows& out) const = 0;
+  /// max |g_e| of the equality rows at poses A, B, the same value (to the bit) as equality()'s
+  /// g gives, NaN when an entry is NaN; `scratch` is storage an implementation may use for the
+  /// rows. The joints whose g is cheaper alone (ball, hinge, universal, fixed) compute it
+  /// without the Jacobians.
+  [[nodiscard]] virtual double equality_error(const Pose& A, const Pose& B,
+                                              ConstraintRows& scratch) const;
 
   /// the joint's free coordinate (hinge angle in rad, slider displacement in m) measured from
   /// the initial configuration; 0 for joints without a single free coordinate

@@ -1,5 +1,6 @@
 #include "pivot/constraints/joint_rows.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "pivot/core/error.hpp"
@@ -77,6 +78,12 @@ Vec3 any_perpendicular(const Vec3& u) {
 // Cline 2002 eq. 4.1, 4.5–4.6 (J_B = (−[r_B], −I), not the printed +[r_B]; finite-difference test
 // in tests/constraints):
 //   g = p_A − p_B;  ṗ_X = v_X + ω_X × (p_X − x_X) = v_X + [r_X] ω_X,  r_X = x_X − p_X
+Vec3 ball_gap(const Pose& A, const Pose& B, const Vec3& anchor_A, const Vec3& anchor_B) {
+  const Vec3 p_A = A.to_world(anchor_A);
+  const Vec3 p_B = B.to_world(anchor_B);
+  return p_A - p_B;
+}
+
 void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const Vec3& anchor_B,
                      int row, ConstraintRows& out) {
   const Vec3 p_A = A.to_world(anchor_A);
@@ -91,6 +98,20 @@ void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const V
 // Cline 2002 eq. 4.10, method 2, as a quaternion error in world axes:
 //   q_err = q_A q_rel0 q_B⁻¹,  q̇_X = ½ ω_X q_X  ⇒  q̇_err = ½ (ω_A − R_err ω_B) q_err
 //   g = log(q_err) ⇒ ġ = ω_A − ω_B at g = 0 (the sign trap: A positive, B negative)
+Vec3 rotation_lock_gap(const Pose& A, const Pose& B, const Quat& q_rel0) {
+  const Quat q_err = A.q_WB * q_rel0 * B.q_WB.conjugate();
+  return quat_log(q_err);
+}
+
+double max_abs(std::initializer_list<double> values) {
+  double m = 0.0;
+  for (double v : values) {
+    if (std::isnan(v)) return v;
+    m = std::max(m, std::abs(v));
+  }
+  return m;
+}
+
 void write_rotation_lock_rows(const Pose& A, const Pose& B, const Quat& q_rel0, int row,
                               ConstraintRows& out) {
   const Quat q_err = A.q_WB * q_rel0 * B.q_WB.conjugate();

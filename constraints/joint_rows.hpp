@@ -5,6 +5,7 @@
 // Every row group below satisfies d/dt g = J_A v_A + J_B v_B (twists angular first,
 // world-aligned at each centre of mass), checked by finite differences in tests/constraints.
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -52,6 +53,9 @@ void check_dynamics(const char* kind, const std::string& name, const JointDynami
 /// written to rows [row, row+3) of out (exact everywhere).
 void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const Vec3& anchor_B,
                      int row, ConstraintRows& out);
+/// the g of write_ball_rows alone, p_A − p_B (the same operations: the same bits)
+[[nodiscard]] Vec3 ball_gap(const Pose& A, const Pose& B, const Vec3& anchor_A,
+                            const Vec3& anchor_B);
 
 /// Rotation-locking rows (Cline 2002 eq. 4.10 "method 2": error relative to the initial
 /// relative rotation):
@@ -63,6 +67,12 @@ void write_ball_rows(const Pose& A, const Pose& B, const Vec3& anchor_A, const V
 /// Written to rows [row, row+3) of out.
 void write_rotation_lock_rows(const Pose& A, const Pose& B, const Quat& q_rel0, int row,
                               ConstraintRows& out);
+/// the g of write_rotation_lock_rows alone, quat_log(q_A q_rel0 q_B⁻¹)
+[[nodiscard]] Vec3 rotation_lock_gap(const Pose& A, const Pose& B, const Quat& q_rel0);
+
+/// max |x_i| of a joint's g entries, NaN when one is NaN (an error that is not a number is
+/// not hidden behind a finite one)
+[[nodiscard]] double max_abs(std::initializer_list<double> values);
 
 /// Limit rows on a free coordinate c with rate ċ = j_A v_A + j_B v_B:
 ///   g = c − lower ≥ 0 (J = j)  and  g = upper − c ≥ 0 (J = −j),

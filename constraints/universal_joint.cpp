@@ -42,4 +42,12 @@ void UniversalJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out)
   out.J_B.block<1, 3>(3, 0) = -axb.transpose();
 }
 
+double UniversalJoint::equality_error(const Pose& A, const Pose& B,
+                                      ConstraintRows& /*scratch*/) const {
+  const Vec3 g = detail::ball_gap(A, B, anchor_A_, anchor_B_);
+  const Vec3 a = A.rotate(axis_A_);
+  const Vec3 b = B.rotate(axis_B_);
+  return detail::max_abs({g.x(), g.y(), g.z(), a.dot(b) - cos0_});
+}
+
 }  // namespace pivot

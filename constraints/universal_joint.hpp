@@ -42,6 +42,8 @@ class UniversalJoint final : public Joint {
   [[nodiscard]] int equality_rows() const override { return 4; }
   /// rows 0–2 ball, row 3 axis angle (see the top of this file)
   void equality(const Pose& A, const Pose& B, ConstraintRows& out) const override;
+  [[nodiscard]] double equality_error(const Pose& A, const Pose& B,
+                                      ConstraintRows& scratch) const override;
 
   /// axis_a in A's body frame (unit)
   [[nodiscard]] const Vec3& axis_A() const { return axis_A_; }

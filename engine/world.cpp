@@ -313,8 +313,8 @@ double World::max_joint_error() const {
   ConstraintRows own;  // before the first step; then the step's buffers of each joint
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     ConstraintRows& rows = work_ ? work_->equality_rows(j) : own;
-    joints_[j]->equality(set_.pose(joints_[j]->body_a()), set_.pose(joints_[j]->body_b()), rows);
-    if (rows.rows() > 0) err = std::max(err, rows.g.cwiseAbs().maxCoeff());
+    err = std::max(err, joints_[j]->equality_error(set_.pose(joints_[j]->body_a()),
+                                                   set_.pose(joints_[j]->body_b()), rows));
   }
   return err;
 }
