@@ -22,7 +22,7 @@ BallJoint::BallJoint(const BallJointSettings& s, int body_a, int body_b, const P
 
 // g = p_A − p_B, J_A = ([r_A], I), J_B = (−[r_B], −I)   (Cline 2002 eq. 4.1, 4.5–4.6)
 void BallJoint::equality(const Pose& A, const Pose& B, ConstraintRows& out) const {
-  out.resize(3);
+  out.resize_for_overwrite(3);  // write_ball_rows sets every entry of the three rows
   detail::write_ball_rows(A, B, anchor_A_, anchor_B_, 0, out);
 }
 

@@ -34,6 +34,12 @@ struct ConstraintRows {
     J_A.setZero(rows, 6);
     J_B.setZero(rows, 6);
   }
+  /// the size alone, the entries left as they are: for a writer that sets every entry
+  void resize_for_overwrite(int rows) {
+    g.resize(rows);
+    J_A.resize(rows, 6);
+    J_B.resize(rows, 6);
+  }
   [[nodiscard]] int rows() const { return static_cast<int>(g.size()); }
 };
 
