@@ -65,9 +65,13 @@ int main(int argc, char** argv) {
   SceneBenchOptions scene_options;
   app.add_option("--data", data, "shared data folder (default: PIVOT_SHARED_DATA_DIR)");
   app.add_option("--scene-lcps", scene_lcps, "folder for the LCPs written from Pivot's scenes");
-  app.add_option("--budget", scene_options.budget_seconds, "wall-time budget of one scene run, s")
-      ->capture_default_str();
+  const CLI::Option* budget =
+      app.add_option("--budget", scene_options.budget_seconds,
+                     "wall-time budget of one scene run, s (when given, also of the speed part's "
+                     "runs, 15 s otherwise)")
+          ->capture_default_str();
   app.add_flag("--quick", quick, "smaller pyramids and fewer repeats (a smoke run)");
+  app.fallthrough();  // the options above are taken after the part's name too
   auto* all = app.add_subcommand("all", "everything (the default)");
   auto* lcp = app.add_subcommand("lcp", "LCP solvers");
   auto* scenes = app.add_subcommand("scenes", "scenes in every engine");
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
     speed_options.separate_rounds = 1;
     speed_options.stack_duration = 0.5;
   }
+  if (budget->count() > 0) speed_options.budget_seconds = scene_options.budget_seconds;
 
   std::cout << "# pivot-bench, " << today() << "\n\n" << machine_summary() << "\n\n";
   const auto start = Clock::now();
