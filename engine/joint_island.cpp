@@ -46,9 +46,10 @@ struct Scratch {
   std::array<double, kRows> rhs, diagonal;         // −(b_e + J_e y), C's diagonal
   std::array<double, kRows> pivot_inverse;         // 1 / L_jj
   std::array<std::array<double, kRows>, kRows> L;  // C's lower half, then its factor L
-  // what the structure above (body_a, body_b, incident, first, last) was built for: the
-  // island's bodies and each row's global bodies; an island of the same ones (the same joints
-  // step after step, and their post-step) keeps it, and only its values are computed again
+  // what the structure above (body_a, body_b, the incident lists, first, last, below) was
+  // built for: the island's bodies and each row's global bodies; an island of the same ones (the
+  // same joints step after step, and their post-step) keeps it, and only its values are
+  // computed again
   int key_nb = -1, key_ne = -1;
   std::array<int, kBodies> key_bodies;
   std::array<int, kRows> key_a, key_b;
