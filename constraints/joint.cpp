@@ -1,7 +1,6 @@
 #include "pivot/constraints/joint.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include "pivot/constraints/joint_rows.hpp"
 
 namespace pivot {
 
@@ -25,12 +24,7 @@ const char* to_string(JointType type) {
 
 double Joint::equality_error(const Pose& A, const Pose& B, ConstraintRows& scratch) const {
   equality(A, B, scratch);
-  double m = 0.0;
-  for (Eigen::Index i = 0; i < scratch.g.size(); ++i) {
-    if (std::isnan(scratch.g(i))) return scratch.g(i);
-    m = std::max(m, std::abs(scratch.g(i)));
-  }
-  return m;
+  return detail::max_abs(scratch.g.data(), scratch.g.data() + scratch.g.size());
 }
 
 }  // namespace pivot

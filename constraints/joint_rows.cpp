@@ -103,11 +103,11 @@ Vec3 rotation_lock_gap(const Pose& A, const Pose& B, const Quat& q_rel0) {
   return quat_log(q_err);
 }
 
-double max_abs(std::initializer_list<double> values) {
+double max_abs(const double* first, const double* last) {
   double m = 0.0;
-  for (double v : values) {
-    if (std::isnan(v)) return v;
-    m = std::max(m, std::abs(v));
+  for (; first != last; ++first) {
+    if (std::isnan(*first)) return *first;
+    m = std::max(m, std::abs(*first));
   }
   return m;
 }

@@ -70,9 +70,12 @@ void write_rotation_lock_rows(const Pose& A, const Pose& B, const Quat& q_rel0, 
 /// the g of write_rotation_lock_rows alone, quat_log(q_A q_rel0 q_B⁻¹)
 [[nodiscard]] Vec3 rotation_lock_gap(const Pose& A, const Pose& B, const Quat& q_rel0);
 
-/// max |x_i| of a joint's g entries, NaN when one is NaN (an error that is not a number is
-/// not hidden behind a finite one)
-[[nodiscard]] double max_abs(std::initializer_list<double> values);
+/// max |x_i| of a joint's g entries in [first, last), NaN when one is NaN (an error that is not
+/// a number is not hidden behind a finite one); 0 for none
+[[nodiscard]] double max_abs(const double* first, const double* last);
+[[nodiscard]] inline double max_abs(std::initializer_list<double> values) {
+  return max_abs(values.begin(), values.end());
+}
 
 /// Limit rows on a free coordinate c with rate ċ = j_A v_A + j_B v_B:
 ///   g = c − lower ≥ 0 (J = j)  and  g = upper − c ≥ 0 (J = −j),
