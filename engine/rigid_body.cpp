@@ -9,12 +9,21 @@
 
 namespace pivot {
 
+bool RigidBody::isotropic() const {
+  const double k = inertia_B(0, 0);
+  return inertia_B(1, 1) == k && inertia_B(2, 2) == k && inertia_B(0, 1) == 0.0 &&
+         inertia_B(0, 2) == 0.0 && inertia_B(1, 0) == 0.0 && inertia_B(1, 2) == 0.0 &&
+         inertia_B(2, 0) == 0.0 && inertia_B(2, 1) == 0.0;
+}
+
 Mat3 RigidBody::inertia_W(const Quat& q_WB) const {
+  if (isotropic()) return inertia_B;
   const Mat3 R = q_WB.toRotationMatrix();
   return R * inertia_B * R.transpose();
 }
 
 Mat3 RigidBody::inverse_inertia_W(const Quat& q_WB) const {
+  if (isotropic()) return inverse_inertia_B;
   const Mat3 R = q_WB.toRotationMatrix();
   return R * inverse_inertia_B * R.transpose();
 }
@@ -97,14 +106,16 @@ RigidBody make_rigid_body(const BodySettings& s) {
   if (!std::isfinite(mass))
     fail(fmt::format("the mass {:g} kg is not finite (density × volume overflowed)", mass));
   if (!inertia.allFinite())
-    fail(fmt::format("the inertia overflowed (mass {:g} kg times the shape's size squared is "
-                     "beyond the range of a double)",
-                     mass));
+    fail(
+        fmt::format("the inertia overflowed (mass {:g} kg times the shape's size squared is "
+                    "beyond the range of a double)",
+                    mass));
   const double det = inertia.determinant();
   if (!std::isfinite(det))
-    fail(fmt::format("the inertia's determinant overflowed (moments up to {:g} kg m²: the mass "
-                     "{:g} kg or the size is too large for double precision)",
-                     inertia.cwiseAbs().maxCoeff(), mass));
+    fail(
+        fmt::format("the inertia's determinant overflowed (moments up to {:g} kg m²: the mass "
+                    "{:g} kg or the size is too large for double precision)",
+                    inertia.cwiseAbs().maxCoeff(), mass));
   if (det <= 0.0) fail("inertia is not positive definite");
   b.mass = mass;
   b.inverse_mass = 1.0 / mass;

@@ -77,9 +77,13 @@ struct RigidBody {
   /// pose in a live view (a kinematic body is `fixed` to the LCPs but still moves)
   [[nodiscard]] bool moves() const { return !fixed || kinematic != nullptr; }
 
-  /// world inertia R I_B Rᵀ at orientation q_WB (Cline eq. 2.15)
+  /// true when inertia_B is a multiple of the identity (a sphere's, a cube's): every rotation
+  /// leaves it unchanged and ω × (I ω) = 0
+  [[nodiscard]] bool isotropic() const;
+  /// world inertia R I_B Rᵀ at orientation q_WB (Cline eq. 2.15); I_B itself when isotropic
+  /// (R k 1 Rᵀ = k 1 exactly, not up to the rounding of the products)
   [[nodiscard]] Mat3 inertia_W(const Quat& q_WB) const;
-  /// its inverse, R I_B⁻¹ Rᵀ (zero for fixed bodies)
+  /// its inverse, R I_B⁻¹ Rᵀ (zero for fixed bodies); I_B⁻¹ itself when isotropic
   [[nodiscard]] Mat3 inverse_inertia_W(const Quat& q_WB) const;
 };
 

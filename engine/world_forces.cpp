@@ -28,7 +28,10 @@ void World::compute_forces(StepContext& ctx) {
     const Mat3& I = ctx.inertia_W[i] = b.inertia_W(q);
     ctx.f.segment<3>(6 * i + 3) += b.mass * settings_.gravity;
     Vec3 w_plus_B;
-    if (!settings_.implicit_forces) {
+    if (b.isotropic()) {
+      // I = k 1: ω × (I ω) = 0, the rotation is torque-free without the gyroscopic term
+      // (computed, it would be a rounding residue)
+    } else if (!settings_.implicit_forces) {
       ctx.f.segment<3>(6 * i) -= w.cross(I * w);  // explicit
     } else if (detail::gyroscopic_midpoint(b.inertia_B, b.inverse_inertia_B, q.conjugate() * w, h,
                                            w_plus_B)) {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "pivot/collision/shape.hpp"
 #include "pivot/engine/world.hpp"
 
 // the internal components under test
@@ -73,4 +74,37 @@ TEST_CASE("a spin about a principal axis stays put", "[world]") {
   World world = spinning_body(Vec3(0.0, 0.0, 3.0), true, 1e-3);
   for (int k = 0; k < 2000; ++k) world.step();
   CHECK((world.twist(0).w() - Vec3(0.0, 0.0, 3.0)).norm() < 1e-12);
+}
+
+TEST_CASE("an isotropic body's world inertia is its body inertia, and its spin never changes",
+          "[world]") {
+  // I_B = k 1: R I_B Rᵀ = k 1 for every rotation, and ω × (I ω) = 0, so a free sphere or cube
+  // keeps ω exactly (Euler's equations), whatever its orientation and spin axis
+  for (const bool implicit : {true, false}) {
+    World world({.time_step = 1e-3, .gravity = Vec3(0.0, 0.0, -9.81), .implicit_forces = implicit});
+    const Quat q = Quat(Eigen::AngleAxisd(0.7, Vec3(1.0, -2.0, 0.5).normalized()));
+    const Vec3 w0(2.0, -3.0, 1.5);
+    world.add_body({.name = "cube",
+                    .mass = 2.0,
+                    .shape = make_box(Vec3(0.1, 0.1, 0.1)),
+                    .q_WB = q,
+                    .w_WB = w0});
+    const RigidBody& b = world.bodies().body(0);
+    REQUIRE(b.isotropic());
+    CHECK(b.inertia_W(world.pose(0).q_WB) == b.inertia_B);
+    CHECK(b.inverse_inertia_W(world.pose(0).q_WB) == b.inverse_inertia_B);
+    for (int k = 0; k < 1000; ++k) world.step();
+    CHECK(world.twist(0).w() == w0);
+  }
+  // an anisotropic body is rotated: the product R I_B Rᵀ, compared with its closed form
+  World world;
+  world.add_body({.name = "rod",
+                  .mass = 1.0,
+                  .inertia_diag = Vec3(1.0, 2.0, 3.0),
+                  .q_WB = Quat(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitZ()))});
+  const RigidBody& rod = world.bodies().body(0);
+  CHECK_FALSE(rod.isotropic());
+  // a quarter turn about z swaps the x and y moments
+  CHECK((rod.inertia_W(world.pose(0).q_WB) - Vec3(2.0, 1.0, 3.0).asDiagonal().toDenseMatrix())
+            .norm() < 1e-15);
 }
