@@ -32,21 +32,17 @@ struct Scratch {
   std::array<int, kRows> body_a, body_b;    // each row's island-local bodies, −1: none
   std::array<Row6, kRows> J_a, J_b;         // the row on them
   std::array<Vec6, kRows> Z_a, Z_b;         // A⁻¹ Jᵀ on them
-  std::array<int, kRows> first, last;       // C's profile (assemble_joint_block)
+  std::array<int, kRows> first;             // C's profile (assemble_joint_block)
   std::array<int, kBodies> incident_count;  // each body's rows: 2 e (on body_a) or
   std::array<std::array<int, 2 * kRows>, kBodies> incident;  // 2 e + 1 (on body_b), in island order
   // the same lists as the rows' indices and their parts on the body (J_a/Z_a or J_b/Z_b)
   std::array<std::array<int, 2 * kRows>, kBodies> incident_row;
   std::array<std::array<const Row6*, 2 * kRows>, kBodies> incident_J;
   std::array<std::array<const Vec6*, 2 * kRows>, kBodies> incident_Z;
-  // column j of C's factor below the diagonal: the rows i > j with first[i] ≤ j (i ≤ last[j]),
-  // ascending
-  std::array<int, kRows> below_count;
-  std::array<std::array<int, kRows>, kRows> below;
   std::array<double, kRows> rhs, diagonal;         // −(b_e + J_e y), C's diagonal
   std::array<double, kRows> pivot_inverse;         // 1 / L_jj
   std::array<std::array<double, kRows>, kRows> L;  // C's lower half, then its factor L
-  // what the structure above (body_a, body_b, the incident lists, first, last, below) was
+  // what the structure above (body_a, body_b, the incident lists, first) was
   // built for: the island's bodies and each row's global bodies; an island of the same ones (the
   // same joints step after step, and their post-step) keeps it, and only its values are
   // computed again
@@ -114,9 +110,8 @@ void solve_body(const Scratch& s, int b, const F& f, Vec6& x) {
 }
 
 // the island's structure: each row's island-local bodies, each body's rows in island order,
-// and C's profile: first[e], the first row that shares a body with row e; last[f], the last row
-// whose profile reaches column f. Kept when the island's bodies and rows' bodies are the last
-// call's (the key).
+// and C's profile: first[e], the first row that shares a body with row e. Kept when the
+// island's bodies and rows' bodies are the last call's (the key).
 void build_structure(Scratch& s, const ConstraintSet& rows, const IslandInput& in, int nb, int ne) {
   bool same = s.key_nb == nb && s.key_ne == ne &&
               std::equal(in.bodies.begin(), in.bodies.end(), s.key_bodies.begin());
@@ -145,9 +140,6 @@ void build_structure(Scratch& s, const ConstraintSet& rows, const IslandInput& i
       for (int q = 0; q <= p; ++q)
         s.first[list[p] / 2] = std::min(s.first[list[p] / 2], list[q] / 2);
   }
-  for (int e = 0; e < ne; ++e) s.last[e] = e;
-  for (int e = 0; e < ne; ++e)
-    for (int f = s.first[e]; f < e; ++f) s.last[f] = std::max(s.last[f], e);
   for (int b = 0; b < nb; ++b)
     for (int p = 0; p < s.incident_count[b]; ++p) {
       const int e = s.incident[b][p] / 2;
@@ -156,11 +148,6 @@ void build_structure(Scratch& s, const ConstraintSet& rows, const IslandInput& i
       s.incident_J[b][p] = on_a ? &s.J_a[e] : &s.J_b[e];
       s.incident_Z[b][p] = on_a ? &s.Z_a[e] : &s.Z_b[e];
     }
-  for (int j = 0; j < ne; ++j) {
-    s.below_count[j] = 0;
-    for (int i = j + 1; i <= s.last[j]; ++i)
-      if (s.first[i] <= j) s.below[j][s.below_count[j]++] = i;
-  }
   std::copy(in.bodies.begin(), in.bodies.end(), s.key_bodies.begin());
   s.key_ne = ne;
   s.key_nb = nb;
@@ -182,38 +169,42 @@ void assemble_joint_block(Scratch& s, int nb, int ne) {
   for (int e = 0; e < ne; ++e) s.diagonal[e] = s.L[e][e];
 }
 
-// C = L Lᵀ inside C's profile (row i of L is zero left of first[i]), column by column: L_jj,
-// then the column below it, then its outer product off the rest (independent updates, no chain
-// of dependent sums); false on a pivot that says the rows may be dependent
+// C = L Lᵀ inside C's envelope, row by row (the envelope method, George & Liu 1981 §4.2: row i
+// of L is zero left of first[i], as C's row is). Each entry is C's minus a dot product of two
+// rows of L over their common envelope, both contiguous:
+//   L_ij = (C_ij − Σ_{k = max(first_i, first_j)}^{j−1} L_ik L_jk) / L_jj,
+//   L_ii = √(C_ii − Σ_{k = first_i}^{i−1} L_ik²);
+// false on a pivot that says the rows may be dependent
 bool factor_profile(Scratch& s, int ne) {
-  auto& C = s.L;
-  for (int j = 0; j < ne; ++j) {
-    const double d = C[j][j];
-    if (!(d > kDependentPivot * s.diagonal[j])) return false;
-    const double l = std::sqrt(d);
-    C[j][j] = l;
-    s.pivot_inverse[j] = 1.0 / l;
-    const int* below = s.below[j].data();
-    const int count = s.below_count[j];
-    for (int a = 0; a < count; ++a) C[below[a]][j] *= s.pivot_inverse[j];
-    for (int a = 0; a < count; ++a) {
-      const int i = below[a];
-      const double l_ij = C[i][j];
-      for (int c = 0; c <= a; ++c) C[i][below[c]] -= l_ij * C[below[c]][j];
+  auto& L = s.L;
+  for (int i = 0; i < ne; ++i) {
+    double* L_i = L[i].data();
+    const int f_i = s.first[i];
+    for (int j = f_i; j < i; ++j) {
+      const double* L_j = L[j].data();
+      double sum = L_i[j];
+      for (int k = std::max(f_i, s.first[j]); k < j; ++k) sum -= L_i[k] * L_j[k];
+      L_i[j] = sum * s.pivot_inverse[j];
     }
+    double d = L_i[i];
+    for (int k = f_i; k < i; ++k) d -= L_i[k] * L_i[k];
+    if (!(d > kDependentPivot * s.diagonal[i])) return false;
+    const double l = std::sqrt(d);
+    L_i[i] = l;
+    s.pivot_inverse[i] = 1.0 / l;
   }
   return true;
 }
 
-// rhs ← C⁻¹ rhs = L⁻ᵀ L⁻¹ rhs, both by columns of L
+// rhs ← C⁻¹ rhs = L⁻ᵀ L⁻¹ rhs: the forward solve by rows of L, the backward one by its columns
+// (both contiguous in row i of L)
 void solve_profile(Scratch& s, int ne) {
   auto& x = s.rhs;
-  for (int j = 0; j < ne; ++j) {
-    x[j] *= s.pivot_inverse[j];
-    for (int a = 0; a < s.below_count[j]; ++a) {
-      const int i = s.below[j][a];
-      x[i] -= s.L[i][j] * x[j];
-    }
+  for (int i = 0; i < ne; ++i) {
+    const double* L_i = s.L[i].data();
+    double sum = x[i];
+    for (int k = s.first[i]; k < i; ++k) sum -= L_i[k] * x[k];
+    x[i] = sum * s.pivot_inverse[i];
   }
   for (int i = ne - 1; i >= 0; --i) {
     x[i] *= s.pivot_inverse[i];
