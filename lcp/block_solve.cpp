@@ -5,10 +5,12 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <utility>
 
 #include "pivot/lcp/small_cod.hpp"
 #include "pivot/lcp/small_lemke.hpp"
+#include "pivot/lcp/small_lu.hpp"
 
 namespace pivot::lcp::detail {
 namespace {
@@ -55,8 +57,9 @@ struct LargeBlock {
 
 // A block whose LU's reciprocal condition estimate is above kWellConditioned is nonsingular
 // beyond doubt (the decomposition's rank decision is k ε relative to its largest pivot): its
-// minimum-norm solution is its only one, which the LU gives as well. Blocks of more than
-// kLuBlock rows are tried that way first (block_solve.hpp).
+// minimum-norm solution is its only one, which the LU gives as well. Blocks of at most
+// kSmallLuMax rows (SmallLu and the inverse it gives) and of more than kLuBlock rows (Eigen's
+// PartialPivLU and its rcond()) are tried that way first (block_solve.hpp).
 constexpr double kWellConditioned = 1e-8;
 constexpr Eigen::Index kLuBlock = 128;
 
@@ -74,6 +77,7 @@ bool BlockSolve::refine() {
   const Eigen::Index k = k_;
   Eigen::Map<Eigen::VectorXd> zz = answer();
   if (k == 0) return true;
+  if (k <= kSmallLuMax && refine_well_conditioned(static_cast<int>(k))) return zz.allFinite();
   if (k <= kCapacity) {
     // Eigen's decomposition and solve, their operations in their order (small_cod.hpp)
     thread_local SmallCod cod;
@@ -115,6 +119,89 @@ bool BlockSolve::refine() {
     zz = s.zz;
   }
   return zz.allFinite();
+}
+
+namespace {
+
+// the reciprocal condition number 1 / (‖A‖₁ ‖A⁻¹‖₁) of a block and its inverse X; NaN from a
+// non-finite entry or a singular block (a zero pivot) fails any comparison
+template <typename Matrix>
+double reciprocal_condition(const Matrix& A, const Matrix& X) {
+  return 1.0 / (A.cwiseAbs().colwise().sum().maxCoeff() * X.cwiseAbs().colwise().sum().maxCoeff());
+}
+
+// zz ← zz + X (rhs − A zz), twice, with X ≈ A⁻¹ (iterative refinement with an approximate
+// inverse)
+template <typename Matrix, typename Vector>
+void refine_with_inverse(const Matrix& A, const Matrix& X, const Vector& rhs,
+                         Eigen::Map<Eigen::VectorXd>& zz) {
+  for (int round = 0; round < 2; ++round) {
+    const Vector r = rhs - A * zz;
+    zz += X * r;
+  }
+}
+
+// the inverse of a k × k block (column-major, leading dimension k) from SmallLu's factors, in
+// this thread's storage (K > 0: k known at compile time)
+template <int K>
+Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>> lu_inverse(const double* a, int k) {
+  thread_local SmallLu lu;
+  thread_local std::array<double, static_cast<std::size_t>(SmallLu::kLd) * SmallLu::kLd> inverse;
+  if constexpr (K > 0) k = K;
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < k; ++i) lu.at(i, j) = a[j * k + i];
+  lu.factorize<K>(k);
+  lu.inverse<K>(inverse);
+  return {inverse.data(), k, k, Eigen::OuterStride<>(SmallLu::kLd)};
+}
+
+// K × K blocks in Eigen's fixed-size types, every loop unrolled. The inverse is always the LU's:
+// a block of rank k − 2 or less has all its 2 × 2 minors at rounding level, and an inverse by
+// cofactors divides rounding by rounding into entries of order one that look well conditioned;
+// the LU's pivots are at rounding level there, and its inverse's entries of order 1/ε
+template <int K>
+bool refine_fixed(const double* a, const double* rhs, Eigen::Map<Eigen::VectorXd>& zz) {
+  using Matrix = Eigen::Matrix<double, K, K>;
+  using Vector = Eigen::Matrix<double, K, 1>;
+  const Matrix A = Eigen::Map<const Matrix>(a);
+  const Matrix X = lu_inverse<K>(a, K);
+  if (!(reciprocal_condition(A, X) > kWellConditioned)) return false;
+  refine_with_inverse(A, X, Vector(Eigen::Map<const Vector>(rhs)), zz);
+  return true;
+}
+
+}  // namespace
+
+bool BlockSolve::refine_well_conditioned(int k) {
+  Eigen::Map<Eigen::VectorXd> zz = answer();
+  switch (k) {
+    case 1:
+      return refine_fixed<1>(a_.data(), rhs_.data(), zz);
+    case 2:
+      return refine_fixed<2>(a_.data(), rhs_.data(), zz);
+    case 3:
+      return refine_fixed<3>(a_.data(), rhs_.data(), zz);
+    case 4:
+      return refine_fixed<4>(a_.data(), rhs_.data(), zz);
+    case 5:
+      return refine_fixed<5>(a_.data(), rhs_.data(), zz);
+    case 6:
+      return refine_fixed<6>(a_.data(), rhs_.data(), zz);
+    case 7:
+      return refine_fixed<7>(a_.data(), rhs_.data(), zz);
+    case 8:
+      return refine_fixed<8>(a_.data(), rhs_.data(), zz);
+    default:
+      break;
+  }
+  // larger blocks: sizes known at run time, storage of kSmallLuMax
+  using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kSmallLuMax, kSmallLuMax>;
+  using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kSmallLuMax, 1>;
+  const Matrix A = Eigen::Map<const Eigen::MatrixXd>(a_.data(), k, k);
+  const Matrix X = lu_inverse<0>(a_.data(), k);
+  if (!(reciprocal_condition(A, X) > kWellConditioned)) return false;
+  refine_with_inverse(A, X, Vector(Eigen::Map<const Eigen::VectorXd>(rhs_.data(), k)), zz);
+  return true;
 }
 
 BlockSolve& thread_block_solve() {

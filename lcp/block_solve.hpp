@@ -10,9 +10,14 @@
 //
 //   c = Qᵀ b,   y = [T⁻¹ c(0:r); 0],   A⁺ b = P Zᵀ y        (r = rank A)
 //
-// Blocks of k ≤ kSmallLemkeMax rows are decomposed and solved by SmallCod (small_cod.hpp) on
-// fixed storage, with no heap at all: Eigen's operations in Eigen's order, so the answer is the
-// same bits as CompleteOrthogonalDecomposition<MatrixXd>'s. Larger ones are decomposed by Eigen in
+// A block of k ≤ kSmallLuMax rows whose reciprocal condition number 1 / (‖A‖₁ ‖A⁻¹‖₁) is above
+// 1e-8, with A⁻¹ from a partial-pivot LU (SmallLu, small_lu.hpp), is nonsingular beyond doubt:
+// its minimum-norm solution is its only one, and the two rounds apply that inverse,
+// zz ← zz + A⁻¹ (rhs − A zz) (iterative refinement with an approximate inverse, which contracts
+// when ‖1 − X A‖ < 1: Higham 2002 §12.1). Other blocks
+// of k ≤ kSmallLemkeMax rows are decomposed and solved by SmallCod (small_cod.hpp) on fixed
+// storage, with no heap at all: Eigen's operations in Eigen's order, so the answer is the same
+// bits as CompleteOrthogonalDecomposition<MatrixXd>'s. Larger ones are decomposed by Eigen in
 // a thread's own dynamic matrices, kept while k stays, and solved by the same sequence of Eigen
 // operations as its solve() (the same bits up to about 40 rows; beyond, Eigen's own solve applies
 // Q blockwise: the same answer, other bits); Eigen's Householder updates of a dynamic matrix still
@@ -42,6 +47,11 @@ class BlockSolve {
   bool refine();
 
  private:
+  // the two rounds by the inverse from a partial-pivot LU when the block has k ≤ kSmallLuMax rows
+  // and a reciprocal condition number above kWellConditioned; false (the answer untouched)
+  // otherwise
+  bool refine_well_conditioned(int k);
+
   Eigen::Index k_ = 0;
   // grown, never shrunk: the block (column-major, leading dimension k), rhs, zz, and the
   // solve's intermediates (r = rhs − A zz, A zz, c, y, A⁺ r, the Householder workspace)

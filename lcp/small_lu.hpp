@@ -105,6 +105,27 @@ class SmallLu {
     }
   }
 
+  /// A⁻¹ into X (column-major, leading dimension kLd) from the factors: column j solves
+  /// L U x = P e_j by plain substitution (not Eigen's panel order: the columns of an inverse,
+  /// for a condition number and a refinement, not a replacement of solve()). A zero pivot gives
+  /// non-finite columns. K as for factorize()
+  template <int K = 0>
+  void inverse(std::array<double, static_cast<std::size_t>(kLd) * kLd>& X) const {
+    const int k = K > 0 ? K : k_;
+    for (int j = 0; j < k; ++j) {
+      double* x = X.data() + index(0, j);
+      for (int i = 0; i < k; ++i) x[i] = i == j ? 1.0 : 0.0;
+      for (int c = 0; c < k; ++c)
+        if (const int r = swap_[static_cast<std::size_t>(c)]; r != c) std::swap(x[c], x[r]);
+      for (int i = 0; i < k; ++i)
+        for (int s = i + 1; s < k; ++s) x[s] -= x[i] * lu_[index(s, i)];
+      for (int i = k - 1; i >= 0; --i) {
+        x[i] /= lu_[index(i, i)];
+        for (int s = 0; s < i; ++s) x[s] -= x[i] * lu_[index(s, i)];
+      }
+    }
+  }
+
  private:
   // Σ_{j = from}^{to − 1} a_sj x_j, from `from` upward
   double panel_sum(int s, int from, int to, const double* x) const {
