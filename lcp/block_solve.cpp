@@ -123,13 +123,6 @@ bool BlockSolve::refine() {
 
 namespace {
 
-// the reciprocal condition number 1 / (‖A‖₁ ‖A⁻¹‖₁) of a block and its inverse X; NaN from a
-// non-finite entry or a singular block (a zero pivot) fails any comparison
-template <typename Matrix>
-double reciprocal_condition(const Matrix& A, const Matrix& X) {
-  return 1.0 / (A.cwiseAbs().colwise().sum().maxCoeff() * X.cwiseAbs().colwise().sum().maxCoeff());
-}
-
 // zz ← zz + X (rhs − A zz), twice, with X ≈ A⁻¹ (iterative refinement with an approximate
 // inverse)
 template <typename Matrix, typename Vector>
@@ -141,32 +134,70 @@ void refine_with_inverse(const Matrix& A, const Matrix& X, const Vector& rhs,
   }
 }
 
-// the inverse of a k × k block (column-major, leading dimension k) from SmallLu's factors, in
-// this thread's storage (K > 0: k known at compile time)
+// A block's inverse from SmallLu's factors and whether the block is well conditioned, kept by
+// each thread with the block it was computed for: the next block of the same bits (a resting or
+// rolling contact whose Delassus block repeats from step to step) reuses them, the same bits
+// again. The inverse is always the LU's: a block of rank k − 2 or less has all its 2 × 2 minors at
+// rounding level, and an inverse by cofactors divides rounding by rounding into entries of order
+// one that look well conditioned; the LU's pivots are at rounding level there, and its inverse's
+// entries of order 1/ε.
+struct KeptInverse {
+  static constexpr std::size_t kEntries = static_cast<std::size_t>(SmallLu::kLd) * SmallLu::kLd;
+  int k = 0;
+  std::array<double, kEntries> block;    // column-major, leading dimension k
+  std::array<double, kEntries> inverse;  // column-major, leading dimension SmallLu::kLd
+  bool well_conditioned = false;         // 1 / (‖A‖₁ ‖A⁻¹‖₁) > kWellConditioned
+  SmallLu lu;
+};
+
+// this thread's inverse of the k × k block `a` (column-major, leading dimension k); K > 0: k known
+// at compile time (the loops unroll)
 template <int K>
-Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>> lu_inverse(const double* a, int k) {
-  thread_local SmallLu lu;
-  thread_local std::array<double, static_cast<std::size_t>(SmallLu::kLd) * SmallLu::kLd> inverse;
+const KeptInverse& inverse_of(const double* a, int k) {
+  thread_local KeptInverse kept;
   if constexpr (K > 0) k = K;
-  for (int j = 0; j < k; ++j)
-    for (int i = 0; i < k; ++i) lu.at(i, j) = a[j * k + i];
-  lu.factorize<K>(k);
-  lu.inverse<K>(inverse);
-  return {inverse.data(), k, k, Eigen::OuterStride<>(SmallLu::kLd)};
+  const auto entries = static_cast<std::size_t>(k) * static_cast<std::size_t>(k);
+  if (kept.k == k && std::equal(a, a + entries, kept.block.begin())) return kept;
+  kept.k = 0;  // no block while it is computed
+  std::copy(a, a + entries, kept.block.begin());
+  // ‖A‖₁ and ‖A⁻¹‖₁, the largest column sums; `finite` false on a non-finite sum (a NaN or
+  // infinite entry of A, or of the inverse after a zero pivot), which std::max would drop
+  bool finite = true;
+  double norm = 0.0;
+  for (int j = 0; j < k; ++j) {
+    double column = 0.0;
+    for (int i = 0; i < k; ++i) {
+      kept.lu.at(i, j) = a[j * k + i];
+      column += std::abs(a[j * k + i]);
+    }
+    finite = finite && std::isfinite(column);
+    norm = std::max(norm, column);
+  }
+  kept.lu.factorize<K>(k);
+  kept.lu.inverse<K>(kept.inverse);
+  double inverse_norm = 0.0;
+  for (int j = 0; j < k; ++j) {
+    double column = 0.0;
+    for (int i = 0; i < k; ++i) column += std::abs(kept.inverse[SmallLu::index(i, j)]);
+    finite = finite && std::isfinite(column);
+    inverse_norm = std::max(inverse_norm, column);
+  }
+  kept.well_conditioned = finite && 1.0 / (norm * inverse_norm) > kWellConditioned;
+  kept.k = k;
+  return kept;
 }
 
-// K × K blocks in Eigen's fixed-size types, every loop unrolled. The inverse is always the LU's:
-// a block of rank k − 2 or less has all its 2 × 2 minors at rounding level, and an inverse by
-// cofactors divides rounding by rounding into entries of order one that look well conditioned;
-// the LU's pivots are at rounding level there, and its inverse's entries of order 1/ε
+// K × K blocks in Eigen's fixed-size types, every loop unrolled
 template <int K>
 bool refine_fixed(const double* a, const double* rhs, Eigen::Map<Eigen::VectorXd>& zz) {
   using Matrix = Eigen::Matrix<double, K, K>;
   using Vector = Eigen::Matrix<double, K, 1>;
-  const Matrix A = Eigen::Map<const Matrix>(a);
-  const Matrix X = lu_inverse<K>(a, K);
-  if (!(reciprocal_condition(A, X) > kWellConditioned)) return false;
-  refine_with_inverse(A, X, Vector(Eigen::Map<const Vector>(rhs)), zz);
+  const KeptInverse& kept = inverse_of<K>(a, K);
+  if (!kept.well_conditioned) return false;
+  const Matrix X =
+      Eigen::Map<const Matrix, 0, Eigen::OuterStride<SmallLu::kLd>>(kept.inverse.data());
+  refine_with_inverse(Matrix(Eigen::Map<const Matrix>(a)), X, Vector(Eigen::Map<const Vector>(rhs)),
+                      zz);
   return true;
 }
 
@@ -197,10 +228,12 @@ bool BlockSolve::refine_well_conditioned(int k) {
   // larger blocks: sizes known at run time, storage of kSmallLuMax
   using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kSmallLuMax, kSmallLuMax>;
   using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kSmallLuMax, 1>;
-  const Matrix A = Eigen::Map<const Eigen::MatrixXd>(a_.data(), k, k);
-  const Matrix X = lu_inverse<0>(a_.data(), k);
-  if (!(reciprocal_condition(A, X) > kWellConditioned)) return false;
-  refine_with_inverse(A, X, Vector(Eigen::Map<const Eigen::VectorXd>(rhs_.data(), k)), zz);
+  const KeptInverse& kept = inverse_of<0>(a_.data(), static_cast<int>(k));
+  if (!kept.well_conditioned) return false;
+  const Matrix X = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(
+      kept.inverse.data(), k, k, Eigen::OuterStride<>(SmallLu::kLd));
+  refine_with_inverse(Matrix(Eigen::Map<const Eigen::MatrixXd>(a_.data(), k, k)), X,
+                      Vector(Eigen::Map<const Eigen::VectorXd>(rhs_.data(), k)), zz);
   return true;
 }
 

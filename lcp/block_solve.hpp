@@ -14,7 +14,9 @@
 // 1e-8, with A⁻¹ from a partial-pivot LU (SmallLu, small_lu.hpp), is nonsingular beyond doubt:
 // its minimum-norm solution is its only one, and the two rounds apply that inverse,
 // zz ← zz + A⁻¹ (rhs − A zz) (iterative refinement with an approximate inverse, which contracts
-// when ‖1 − X A‖ < 1: Higham 2002 §12.1). Other blocks
+// when ‖1 − X A‖ < 1: Higham 2002 §12.1). Each thread keeps the last block of each size with its
+// inverse and verdict, and a block of the same bits (a resting or rolling contact's, step after
+// step) reuses them: one product and two refinement rounds. Other blocks
 // of k ≤ kSmallLemkeMax rows are decomposed and solved by SmallCod (small_cod.hpp) on fixed
 // storage, with no heap at all: Eigen's operations in Eigen's order, so the answer is the same
 // bits as CompleteOrthogonalDecomposition<MatrixXd>'s. Larger ones are decomposed by Eigen in

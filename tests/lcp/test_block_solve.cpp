@@ -244,3 +244,34 @@ TEST_CASE("large blocks: well-conditioned ones solved exactly, singular ones by 
   CHECK(nonsingular >= 5);
   CHECK(singular >= 12);
 }
+
+// A block whose bits repeat the last one of its size reuses the inverse kept with it (a resting
+// or rolling contact's block, step after step): the answer is the bits of one computed anew
+TEST_CASE("a repeated block's kept inverse gives the bits of one computed anew",
+          "[lcp][block_solve]") {
+  std::mt19937_64 rng(515);
+  std::normal_distribution<double> normal;
+  auto run = [](const Eigen::MatrixXd& A, const Eigen::VectorXd& rhs,
+                const Eigen::VectorXd& guess) {
+    BlockSolve& solve = thread_block_solve();
+    solve.begin(A.rows());
+    solve.block() = A;
+    solve.rhs() = rhs;
+    solve.answer() = guess;
+    REQUIRE(solve.refine());
+    return Eigen::VectorXd(solve.answer());
+  };
+  for (int trial = 0; trial < 400; ++trial) {
+    const int k = 1 + trial % kSmallLuMax;
+    const Eigen::MatrixXd A = random_block(rng, k, 0), other = random_block(rng, k, 0);
+    Eigen::VectorXd rhs(k), guess(k);
+    for (int i = 0; i < k; ++i) rhs(i) = normal(rng), guess(i) = normal(rng);
+    run(A, guess, rhs);                     // A's inverse kept
+    const auto kept = run(A, rhs, guess);   // the same block again: the kept inverse
+    run(other, rhs, guess);                 // another block of the same size replaces it
+    const auto fresh = run(A, rhs, guess);  // A's inverse computed anew
+    INFO("trial " << trial << ", k = " << k);
+    CHECK(same_bits(kept, fresh));
+    CHECK(matches_small_block(A, rhs, fresh));
+  }
+}
