@@ -29,7 +29,7 @@ struct Scratch {
   std::vector<Matrix> blocks;  // G_b A_b⁻¹ G_bᵀ
   // per body, G_b A_b⁻¹ and G_b y_b: a body's row count stays from step to step on a resting
   // island, and an Eigen matrix reallocates whenever its size changes (one for all bodies did)
-  std::vector<Matrix> T;
+  std::vector<RowMatrix6> T;
   std::vector<Vector> qb;
   std::vector<std::array<int, 4>> owners;  // per row: (body, position in R_b) twice, −1: none
   Vector v, y, velocity;
