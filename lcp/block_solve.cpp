@@ -201,30 +201,22 @@ bool refine_fixed(const double* a, const double* rhs, Eigen::Map<Eigen::VectorXd
   return true;
 }
 
+// refine_fixed<1> … refine_fixed<kFixedBlocks>, indexed by k − 1
+constexpr int kFixedBlocks = 8;
+using RefineFixed = bool (*)(const double*, const double*, Eigen::Map<Eigen::VectorXd>&);
+template <int... K>
+constexpr std::array<RefineFixed, sizeof...(K)> refine_fixed_table(
+    std::integer_sequence<int, K...>) {
+  return {&refine_fixed<K + 1>...};
+}
+constexpr auto kRefineFixed = refine_fixed_table(std::make_integer_sequence<int, kFixedBlocks>{});
+
 }  // namespace
 
 bool BlockSolve::refine_well_conditioned(int k) {
   Eigen::Map<Eigen::VectorXd> zz = answer();
-  switch (k) {
-    case 1:
-      return refine_fixed<1>(a_.data(), rhs_.data(), zz);
-    case 2:
-      return refine_fixed<2>(a_.data(), rhs_.data(), zz);
-    case 3:
-      return refine_fixed<3>(a_.data(), rhs_.data(), zz);
-    case 4:
-      return refine_fixed<4>(a_.data(), rhs_.data(), zz);
-    case 5:
-      return refine_fixed<5>(a_.data(), rhs_.data(), zz);
-    case 6:
-      return refine_fixed<6>(a_.data(), rhs_.data(), zz);
-    case 7:
-      return refine_fixed<7>(a_.data(), rhs_.data(), zz);
-    case 8:
-      return refine_fixed<8>(a_.data(), rhs_.data(), zz);
-    default:
-      break;
-  }
+  if (k <= kFixedBlocks)
+    return kRefineFixed[static_cast<std::size_t>(k - 1)](a_.data(), rhs_.data(), zz);
   // larger blocks: sizes known at run time, storage of kSmallLuMax
   using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kSmallLuMax, kSmallLuMax>;
   using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kSmallLuMax, 1>;
