@@ -38,12 +38,20 @@ void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
     const int ra = root(a), rb = root(b);
     if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
   };
-  auto link = [&](const RowRef& r) {
-    connect(dynamic_index(set, r.body_a), dynamic_index(set, r.body_b));
+  // a joint's or a contact's rows come one after another on the same pair of bodies: a row on
+  // the pair of the row before it joins nothing new and is skipped
+  auto link_all = [&](const auto& list) {
+    int last_a = -2, last_b = -2;
+    for (const RowRef& r : list) {
+      if (r.body_a == last_a && r.body_b == last_b) continue;
+      last_a = r.body_a;
+      last_b = r.body_b;
+      connect(dynamic_index(set, r.body_a), dynamic_index(set, r.body_b));
+    }
   };
-  for (const auto& r : rows.equalities) link(r);
-  for (const auto& r : rows.unilaterals) link(r);
-  for (const auto& r : rows.motors) link(r);
+  link_all(rows.equalities);
+  link_all(rows.unilaterals);
+  link_all(rows.motors);
   for (const auto& [a, b] : couplings) connect(dynamic_index(set, a), dynamic_index(set, b));
   // slot[root] = the island's number, then slot[body] for every dynamic body
   std::vector<int>& slot = work.slot;
@@ -69,15 +77,25 @@ void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
     const int a = dynamic_index(set, r.body_a);
     return a >= 0 ? slot[a] : slot[dynamic_index(set, r.body_b)];
   };
-  for (std::size_t i = 0; i < rows.equalities.size(); ++i)
-    islands[island_of(rows.equalities[i])].equalities.push_back(static_cast<int>(i));
-  for (std::size_t i = 0; i < rows.unilaterals.size(); ++i)
-    islands[island_of(rows.unilaterals[i])].unilaterals.push_back(static_cast<int>(i));
+  // each row to its island; a run of rows on one pair of bodies looks the island up once
+  auto assign_all = [&](const auto& list, std::vector<int> IslandInput::*member) {
+    int last_a = -2, last_b = -2, last_island = -1;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const RowRef& r = list[i];
+      if (r.body_a != last_a || r.body_b != last_b) {
+        last_a = r.body_a;
+        last_b = r.body_b;
+        last_island = island_of(r);
+      }
+      (islands[static_cast<std::size_t>(last_island)].*member).push_back(static_cast<int>(i));
+    }
+  };
+  assign_all(rows.equalities, &IslandInput::equalities);
+  assign_all(rows.unilaterals, &IslandInput::unilaterals);
   for (std::size_t i = 0; i < rows.cones.size(); ++i)
     islands[island_of(rows.unilaterals[rows.cones[i].normal_row])].cones.push_back(
         static_cast<int>(i));
-  for (std::size_t i = 0; i < rows.motors.size(); ++i)
-    islands[island_of(rows.motors[i])].motors.push_back(static_cast<int>(i));
+  assign_all(rows.motors, &IslandInput::motors);
 }
 
 // M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island.
