@@ -187,27 +187,32 @@ const KeptInverse& inverse_of(const double* a, int k) {
   return kept;
 }
 
-// K × K blocks in Eigen's fixed-size types, every loop unrolled
+// a k × k block refined with its kept inverse, false when it is not well conditioned; K > 0:
+// k = K known at compile time, in Eigen's fixed-size types with every loop unrolled; K = 0: sizes
+// known at run time, storage of kSmallLuMax
 template <int K>
-bool refine_fixed(const double* a, const double* rhs, Eigen::Map<Eigen::VectorXd>& zz) {
-  using Matrix = Eigen::Matrix<double, K, K>;
-  using Vector = Eigen::Matrix<double, K, 1>;
-  const KeptInverse& kept = inverse_of<K>(a, K);
+bool refine_kept(const double* a, const double* rhs, int k, Eigen::Map<Eigen::VectorXd>& zz) {
+  constexpr int kRows = K > 0 ? K : Eigen::Dynamic;
+  constexpr int kMaxRows = K > 0 ? K : kSmallLuMax;
+  using Matrix = Eigen::Matrix<double, kRows, kRows, 0, kMaxRows, kMaxRows>;
+  using Vector = Eigen::Matrix<double, kRows, 1, 0, kMaxRows, 1>;
+  if constexpr (K > 0) k = K;
+  const KeptInverse& kept = inverse_of<K>(a, k);
   if (!kept.well_conditioned) return false;
   const Matrix X =
-      Eigen::Map<const Matrix, 0, Eigen::OuterStride<SmallLu::kLd>>(kept.inverse.data());
-  refine_with_inverse(Matrix(Eigen::Map<const Matrix>(a)), X, Vector(Eigen::Map<const Vector>(rhs)),
-                      zz);
+      Eigen::Map<const Matrix, 0, Eigen::OuterStride<SmallLu::kLd>>(kept.inverse.data(), k, k);
+  refine_with_inverse(Matrix(Eigen::Map<const Matrix>(a, k, k)), X,
+                      Vector(Eigen::Map<const Vector>(rhs, k)), zz);
   return true;
 }
 
-// refine_fixed<1> … refine_fixed<kFixedBlocks>, indexed by k − 1
+// refine_kept<1> … refine_kept<kFixedBlocks>, indexed by k − 1
 constexpr int kFixedBlocks = 8;
-using RefineFixed = bool (*)(const double*, const double*, Eigen::Map<Eigen::VectorXd>&);
+using RefineKept = bool (*)(const double*, const double*, int, Eigen::Map<Eigen::VectorXd>&);
 template <int... K>
-constexpr std::array<RefineFixed, sizeof...(K)> refine_fixed_table(
+constexpr std::array<RefineKept, sizeof...(K)> refine_fixed_table(
     std::integer_sequence<int, K...>) {
-  return {&refine_fixed<K + 1>...};
+  return {&refine_kept<K + 1>...};
 }
 constexpr auto kRefineFixed = refine_fixed_table(std::make_integer_sequence<int, kFixedBlocks>{});
 
@@ -215,18 +220,9 @@ constexpr auto kRefineFixed = refine_fixed_table(std::make_integer_sequence<int,
 
 bool BlockSolve::refine_well_conditioned(int k) {
   Eigen::Map<Eigen::VectorXd> zz = answer();
-  if (k <= kFixedBlocks)
-    return kRefineFixed[static_cast<std::size_t>(k - 1)](a_.data(), rhs_.data(), zz);
-  // larger blocks: sizes known at run time, storage of kSmallLuMax
-  using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kSmallLuMax, kSmallLuMax>;
-  using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kSmallLuMax, 1>;
-  const KeptInverse& kept = inverse_of<0>(a_.data(), static_cast<int>(k));
-  if (!kept.well_conditioned) return false;
-  const Matrix X = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(
-      kept.inverse.data(), k, k, Eigen::OuterStride<>(SmallLu::kLd));
-  refine_with_inverse(Matrix(Eigen::Map<const Eigen::MatrixXd>(a_.data(), k, k)), X,
-                      Vector(Eigen::Map<const Eigen::VectorXd>(rhs_.data(), k)), zz);
-  return true;
+  const RefineKept refine =
+      k <= kFixedBlocks ? kRefineFixed[static_cast<std::size_t>(k - 1)] : &refine_kept<0>;
+  return refine(a_.data(), rhs_.data(), k, zz);
 }
 
 BlockSolve& thread_block_solve() {
