@@ -14,6 +14,37 @@ int dynamic_index(const RigidBodySet& set, int b) {
   return b >= 0 && !set.body(b).fixed ? b : -1;
 }
 
+// the inputs split_islands reads, as one list of numbers (IslandSplit::key): the number of
+// bodies and each body's fixed flag; each row list's length and its runs of rows on one pair of
+// bodies (body_a, body_b, the run's length); the cones' normal rows; the couplings
+void split_key(const RigidBodySet& set, const ConstraintSet& rows,
+               const std::vector<std::pair<int, int>>& couplings, std::vector<int>& key) {
+  key.clear();
+  const int n = set.size();
+  key.push_back(n);
+  for (int i = 0; i < n; ++i) key.push_back(set.body(i).fixed ? 1 : 0);
+  auto runs = [&key](const auto& list) {
+    key.push_back(static_cast<int>(list.size()));
+    int last_a = -2, last_b = -2;
+    for (const RowRef& r : list) {
+      if (r.body_a == last_a && r.body_b == last_b) {
+        ++key.back();  // the run's length
+        continue;
+      }
+      last_a = r.body_a;
+      last_b = r.body_b;
+      key.insert(key.end(), {r.body_a, r.body_b, 1});
+    }
+  };
+  runs(rows.equalities);
+  runs(rows.unilaterals);
+  runs(rows.motors);
+  key.push_back(static_cast<int>(rows.cones.size()));
+  for (const auto& cone : rows.cones) key.push_back(cone.normal_row);
+  key.push_back(static_cast<int>(couplings.size()));
+  for (const auto& [a, b] : couplings) key.insert(key.end(), {a, b});
+}
+
 }  // namespace
 
 // which rows of the set belong to which island, and the island's bodies: union–find over the
@@ -22,6 +53,22 @@ int dynamic_index(const RigidBodySet& set, int b) {
 void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
                    const std::vector<std::pair<int, int>>& couplings, IslandSplit& work,
                    std::vector<IslandInput>& islands) {
+  // the same inputs as the last call: its islands again
+  split_key(set, rows, couplings, work.next_key);
+  if (work.next_key == work.key) {
+    islands.resize(work.answer.size());
+    for (std::size_t k = 0; k < islands.size(); ++k) {
+      const IslandLists& kept = work.answer[k];
+      IslandInput& island = islands[k];
+      island.bodies.assign(kept.bodies.begin(), kept.bodies.end());
+      island.equalities.assign(kept.equalities.begin(), kept.equalities.end());
+      island.unilaterals.assign(kept.unilaterals.begin(), kept.unilaterals.end());
+      island.cones.assign(kept.cones.begin(), kept.cones.end());
+      island.motors.assign(kept.motors.begin(), kept.motors.end());
+    }
+    return;
+  }
+  std::swap(work.key, work.next_key);
   const int n = set.size();
   std::vector<int>& parent = work.parent;
   parent.resize(static_cast<std::size_t>(n));
@@ -96,6 +143,17 @@ void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
     islands[island_of(rows.unilaterals[rows.cones[i].normal_row])].cones.push_back(
         static_cast<int>(i));
   assign_all(rows.motors, &IslandInput::motors);
+  // kept for the next call
+  work.answer.resize(islands.size());
+  for (std::size_t k = 0; k < islands.size(); ++k) {
+    const IslandInput& island = islands[k];
+    IslandLists& kept = work.answer[k];
+    kept.bodies.assign(island.bodies.begin(), island.bodies.end());
+    kept.equalities.assign(island.equalities.begin(), island.equalities.end());
+    kept.unilaterals.assign(island.unilaterals.begin(), island.unilaterals.end());
+    kept.cones.assign(island.cones.begin(), island.cones.end());
+    kept.motors.assign(island.motors.begin(), island.motors.end());
+  }
 }
 
 // M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island.

@@ -33,9 +33,20 @@ void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bia
   }
 }
 
-/// the buffers of split_islands, kept from step to step (union–find parents, island slots)
+/// an island's lists as split_islands writes them
+struct IslandLists {
+  std::vector<int> bodies, equalities, unilaterals, cones, motors;
+};
+
+/// the buffers of split_islands, kept from step to step (union–find parents, island slots), and
+/// its last inputs and answer: the inputs it reads (the bodies and which are fixed, each row
+/// list's body pairs, the cones' normal rows, the couplings) as one list of numbers, `key`; a
+/// call with the same inputs (a joint's or a resting contact set's rows, step after step, and
+/// their post-step) copies the kept islands instead of splitting again
 struct IslandSplit {
   std::vector<int> parent, slot;
+  std::vector<int> key, next_key;
+  std::vector<IslandLists> answer;
 };
 
 /// the islands of the rows and the coupled body pairs, each with its bodies (ascending) and rows
