@@ -33,7 +33,9 @@ void split_key(const RigidBodySet& set, const ConstraintSet& rows,
       }
       last_a = r.body_a;
       last_b = r.body_b;
-      key.insert(key.end(), {r.body_a, r.body_b, 1});
+      key.push_back(r.body_a);
+      key.push_back(r.body_b);
+      key.push_back(1);
     }
   };
   runs(rows.equalities);
@@ -42,7 +44,10 @@ void split_key(const RigidBodySet& set, const ConstraintSet& rows,
   key.push_back(static_cast<int>(rows.cones.size()));
   for (const auto& cone : rows.cones) key.push_back(cone.normal_row);
   key.push_back(static_cast<int>(couplings.size()));
-  for (const auto& [a, b] : couplings) key.insert(key.end(), {a, b});
+  for (const auto& [a, b] : couplings) {
+    key.push_back(a);
+    key.push_back(b);
+  }
 }
 
 }  // namespace
