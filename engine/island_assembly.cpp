@@ -55,7 +55,7 @@ void split_key(const RigidBodySet& set, const ConstraintSet& rows,
 // which rows of the set belong to which island, and the island's bodies: union–find over the
 // rows' body pairs (the lower root becomes the parent), islands numbered in the order of their
 // lowest body
-void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
+bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
                    const std::vector<std::pair<int, int>>& couplings, IslandSplit& work,
                    std::vector<IslandInput>& islands) {
   // the same inputs as the last call: its islands again
@@ -71,7 +71,7 @@ void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
       island.cones.assign(kept.cones.begin(), kept.cones.end());
       island.motors.assign(kept.motors.begin(), kept.motors.end());
     }
-    return;
+    return true;
   }
   std::swap(work.key, work.next_key);
   const int n = set.size();
@@ -159,6 +159,7 @@ void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
     kept.cones.assign(island.cones.begin(), island.cones.end());
     kept.motors.assign(island.motors.begin(), island.motors.end());
   }
+  return false;
 }
 
 // M̃ of an island: the bodies' mass blocks minus h²∇ₚf + h∇ᵥf restricted to the island.

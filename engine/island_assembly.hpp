@@ -51,8 +51,9 @@ struct IslandSplit {
 
 /// the islands of the rows and the coupled body pairs, each with its bodies (ascending) and rows
 /// (ascending), written over `islands`: the lists of an island that was there before keep their
-/// memory, so a step with the same islands allocates nothing here
-void split_islands(const RigidBodySet& set, const ConstraintSet& rows,
+/// memory, so a step with the same islands allocates nothing here. True when the inputs were the
+/// last call's and its kept islands were given.
+bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
                    const std::vector<std::pair<int, int>>& couplings, IslandSplit& work,
                    std::vector<IslandInput>& islands);
 

@@ -64,18 +64,24 @@ bool World::post_stabilize(std::vector<Contact>& contacts) {
     if (!nothing_to_correct(*rows_)) {
       IslandWork& work = workspace().post;
       std::vector<detail::IslandInput>& islands = work.islands;
-      split_islands(set_, *rows_, {}, work.split, islands);
+      // the same split as the last post-step's: its answer whether joint rows repeat holds again
+      const bool same_islands = split_islands(set_, *rows_, {}, work.split, islands);
+      const bool look_for_repeats = !same_islands || work.repeated_joint_rows;
+      work.repeated_joint_rows = true;  // until every island has been looked at
+      bool repeats = false;
       std::vector<IslandJob>& jobs = work.jobs;
       jobs.clear();
       for (detail::IslandInput& island : islands) {
         if (island.equalities.empty() && island.unilaterals.empty()) continue;
-        drop_repeated_joint_rows(island, false);  // reported by the step's own
+        // reported by the step's own
+        if (look_for_repeats && !drop_repeated_joint_rows(island, false)) repeats = true;
         island_mass(set_, island.bodies, nullptr, island.M_tilde);
         island.momentum.setZero(6 * static_cast<Eigen::Index>(island.bodies.size()));
         jobs.push_back(
             {.island = &island, .lemke = settings_.lemke, .small_path = settings_.small_islands});
         jobs.back().lemke.timed = settings_.profile;
       }
+      work.repeated_joint_rows = repeats;
       const auto t0 = Clock::now();
       std::vector<detail::IslandOutput>& outputs = work.outputs;
       solve_islands_batch(*rows_, jobs, settings_.on_failed_lcp, pool(), outputs);

@@ -40,6 +40,9 @@ struct WarmStart {
 struct IslandWork {
   IslandSplit split;
   std::vector<IslandInput> islands;
+  /// whether some island of the last split had joint rows repeated on one pair of bodies
+  /// (World::drop_repeated_joint_rows): with the same split again, none has, and none is looked for
+  bool repeated_joint_rows = true;
   std::vector<IslandJob> jobs;
   std::vector<IslandOutput> outputs;
 };

@@ -350,8 +350,10 @@ class World {
   void run_step();
   void solve_islands(detail::StepContext& ctx);
   /// leaves out of the island the dependent rows of body pairs with more joint rows than
-  /// coordinates (island_bounds.hpp); with `report`, a redundant_joint warning for each such pair
-  void drop_repeated_joint_rows(detail::IslandInput& island, bool report);
+  /// coordinates (island_bounds.hpp); with `report`, a redundant_joint warning for each such pair.
+  /// False when the island has joint rows repeated on one pair of bodies (dropped or not), which
+  /// only its rows' bodies decide.
+  bool drop_repeated_joint_rows(detail::IslandInput& island, bool report);
   void store_island_impulses(detail::StepContext& ctx, const detail::IslandInput& island,
                              const detail::IslandOutput& out);
   void integrate_positions(detail::StepContext& ctx);

@@ -237,7 +237,12 @@ void World::solve_islands(StepContext& ctx) {
   for (auto& imp : joint_impulse_) imp.setZero();
   StepWorkspace& work = workspace();
   std::vector<detail::IslandInput>& islands = work.dynamics.islands;
-  split_islands(set_, *rows_, ctx.couplings, work.dynamics.split, islands);
+  // the same split as the last step's: its answer whether joint rows repeat holds again
+  const bool same_islands =
+      split_islands(set_, *rows_, ctx.couplings, work.dynamics.split, islands);
+  const bool look_for_repeats = !same_islands || work.dynamics.repeated_joint_rows;
+  work.dynamics.repeated_joint_rows = true;  // until every island has been looked at
+  bool repeats = false;
   // the world inertias of compute_forces, for M̃ and the momenta: those of bodies turned since
   // (a hybrid entry places its body) computed again at their orientations now
   for (int i = 0; i < ctx.n; ++i)
@@ -254,7 +259,7 @@ void World::solve_islands(StepContext& ctx) {
   if (settings_.record_lcps) recorded_lcps_.reserve(islands.size());
   for (std::size_t k = 0; k < islands.size(); ++k) {
     detail::IslandInput& island = islands[k];
-    drop_repeated_joint_rows(island, true);
+    if (look_for_repeats && !drop_repeated_joint_rows(island, true)) repeats = true;
     island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient.matrix() : nullptr,
                 island.M_tilde, &ctx.inertia_W);
     const auto nb = static_cast<int>(island.bodies.size());
@@ -303,6 +308,7 @@ void World::solve_islands(StepContext& ctx) {
     if (settings_.record_lcps && (m > 0 || !island.equalities.empty()))
       job.record = &recorded_lcps_.emplace_back();
   }
+  work.dynamics.repeated_joint_rows = repeats;
   time_stage(StepStage::assembly, clock.lap());
   const auto t0 = Clock::now();
   std::vector<detail::IslandOutput>& outputs = work.dynamics.outputs;
@@ -387,9 +393,9 @@ bool no_repeated_pairs(const RigidBodySet& set, const ConstraintSet& rows,
 
 }  // namespace
 
-void World::drop_repeated_joint_rows(detail::IslandInput& island, bool report) {
-  if (island.equalities.size() <= 6) return;  // no pair has fewer than 6 coordinates
-  if (no_repeated_pairs(set_, *rows_, island)) return;
+bool World::drop_repeated_joint_rows(detail::IslandInput& island, bool report) {
+  if (island.equalities.size() <= 6) return true;  // no pair has fewer than 6 coordinates
+  if (no_repeated_pairs(set_, *rows_, island)) return true;
   for (const DroppedEqualities& d : drop_dependent_equalities(set_, *rows_, island)) {
     if (!report) continue;
     const int joint = d.first_joint;
@@ -399,6 +405,7 @@ void World::drop_repeated_joint_rows(detail::IslandInput& island, bool report) {
                     "coordinates: the {} dependent ones (this joint's first) are left out",
                     pivot::quoted(joints_[joint]->name()), d.rows, d.coordinates, d.rows - d.kept));
   }
+  return false;
 }
 
 // an island's solve times into the step's stages (the dynamics islands)
