@@ -50,6 +50,16 @@ void split_key(const RigidBodySet& set, const ConstraintSet& rows,
   }
 }
 
+// an island's lists from an IslandInput or IslandLists into the other (their memory kept)
+template <typename From, typename To>
+void copy_lists(const From& from, To& to) {
+  to.bodies.assign(from.bodies.begin(), from.bodies.end());
+  to.equalities.assign(from.equalities.begin(), from.equalities.end());
+  to.unilaterals.assign(from.unilaterals.begin(), from.unilaterals.end());
+  to.cones.assign(from.cones.begin(), from.cones.end());
+  to.motors.assign(from.motors.begin(), from.motors.end());
+}
+
 }  // namespace
 
 // which rows of the set belong to which island, and the island's bodies: union–find over the
@@ -62,15 +72,7 @@ bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
   split_key(set, rows, couplings, work.next_key);
   if (work.next_key == work.key) {
     islands.resize(work.answer.size());
-    for (std::size_t k = 0; k < islands.size(); ++k) {
-      const IslandLists& kept = work.answer[k];
-      IslandInput& island = islands[k];
-      island.bodies.assign(kept.bodies.begin(), kept.bodies.end());
-      island.equalities.assign(kept.equalities.begin(), kept.equalities.end());
-      island.unilaterals.assign(kept.unilaterals.begin(), kept.unilaterals.end());
-      island.cones.assign(kept.cones.begin(), kept.cones.end());
-      island.motors.assign(kept.motors.begin(), kept.motors.end());
-    }
+    for (std::size_t k = 0; k < islands.size(); ++k) copy_lists(work.answer[k], islands[k]);
     return true;
   }
   std::swap(work.key, work.next_key);
@@ -150,15 +152,7 @@ bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
   assign_all(rows.motors, &IslandInput::motors);
   // kept for the next call
   work.answer.resize(islands.size());
-  for (std::size_t k = 0; k < islands.size(); ++k) {
-    const IslandInput& island = islands[k];
-    IslandLists& kept = work.answer[k];
-    kept.bodies.assign(island.bodies.begin(), island.bodies.end());
-    kept.equalities.assign(island.equalities.begin(), island.equalities.end());
-    kept.unilaterals.assign(island.unilaterals.begin(), island.unilaterals.end());
-    kept.cones.assign(island.cones.begin(), island.cones.end());
-    kept.motors.assign(island.motors.begin(), island.motors.end());
-  }
+  for (std::size_t k = 0; k < islands.size(); ++k) copy_lists(islands[k], work.answer[k]);
   return false;
 }
 
