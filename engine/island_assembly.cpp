@@ -14,39 +14,33 @@ int dynamic_index(const RigidBodySet& set, int b) {
   return b >= 0 && !set.body(b).fixed ? b : -1;
 }
 
-// the inputs split_islands reads, as one list of numbers (IslandSplit::key): the number of
-// bodies and each body's fixed flag; each row list's length and its runs of rows on one pair of
-// bodies (body_a, body_b, the run's length); the cones' normal rows; the couplings
-void split_key(const RigidBodySet& set, const ConstraintSet& rows,
-               const std::vector<std::pair<int, int>>& couplings, std::vector<int>& key) {
-  key.clear();
+// the inputs split_islands reads, as one list of numbers (IslandSplit::key), each handed to
+// put: the number of bodies and each body's fixed flag; each row list's length and its runs of
+// rows on one pair of bodies (body_a, body_b, the run's length); the cones' normal rows; the
+// couplings
+template <typename Put>
+void walk_split_inputs(const RigidBodySet& set, const ConstraintSet& rows,
+                       const std::vector<std::pair<int, int>>& couplings, Put&& put) {
   const int n = set.size();
-  key.push_back(n);
-  for (int i = 0; i < n; ++i) key.push_back(set.body(i).fixed ? 1 : 0);
-  auto runs = [&key](const auto& list) {
-    key.push_back(static_cast<int>(list.size()));
-    int last_a = -2, last_b = -2;
-    for (const RowRef& r : list) {
-      if (r.body_a == last_a && r.body_b == last_b) {
-        ++key.back();  // the run's length
-        continue;
-      }
-      last_a = r.body_a;
-      last_b = r.body_b;
-      key.push_back(r.body_a);
-      key.push_back(r.body_b);
-      key.push_back(1);
-    }
+  put(n);
+  for (int i = 0; i < n; ++i) put(set.body(i).fixed ? 1 : 0);
+  auto runs = [&put](const auto& list) {
+    put(static_cast<int>(list.size()));
+    for_each_pair_run(list, [&](std::size_t first, std::size_t length) {
+      put(list[first].body_a);
+      put(list[first].body_b);
+      put(static_cast<int>(length));
+    });
   };
   runs(rows.equalities);
   runs(rows.unilaterals);
   runs(rows.motors);
-  key.push_back(static_cast<int>(rows.cones.size()));
-  for (const auto& cone : rows.cones) key.push_back(cone.normal_row);
-  key.push_back(static_cast<int>(couplings.size()));
+  put(static_cast<int>(rows.cones.size()));
+  for (const auto& cone : rows.cones) put(cone.normal_row);
+  put(static_cast<int>(couplings.size()));
   for (const auto& [a, b] : couplings) {
-    key.push_back(a);
-    key.push_back(b);
+    put(a);
+    put(b);
   }
 }
 
@@ -69,13 +63,15 @@ bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
                    const std::vector<std::pair<int, int>>& couplings, IslandSplit& work,
                    std::vector<IslandInput>& islands) {
   // the same inputs as the last call: its islands again
-  split_key(set, rows, couplings, work.next_key);
-  if (work.next_key == work.key) {
+  std::vector<int>& next_key = work.next_key;
+  next_key.clear();
+  walk_split_inputs(set, rows, couplings, [&next_key](int x) { next_key.push_back(x); });
+  if (next_key == work.key) {
     islands.resize(work.answer.size());
     for (std::size_t k = 0; k < islands.size(); ++k) copy_lists(work.answer[k], islands[k]);
     return true;
   }
-  std::swap(work.key, work.next_key);
+  std::swap(work.key, next_key);
   const int n = set.size();
   std::vector<int>& parent = work.parent;
   parent.resize(static_cast<std::size_t>(n));
@@ -92,16 +88,12 @@ bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
     const int ra = root(a), rb = root(b);
     if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
   };
-  // a joint's or a contact's rows come one after another on the same pair of bodies: a row on
-  // the pair of the row before it joins nothing new and is skipped
+  // a joint's or a contact's rows come one after another on the same pair of bodies: each run
+  // of them links its pair once
   auto link_all = [&](const auto& list) {
-    int last_a = -2, last_b = -2;
-    for (const RowRef& r : list) {
-      if (r.body_a == last_a && r.body_b == last_b) continue;
-      last_a = r.body_a;
-      last_b = r.body_b;
-      connect(dynamic_index(set, r.body_a), dynamic_index(set, r.body_b));
-    }
+    for_each_pair_run(list, [&](std::size_t first, std::size_t) {
+      connect(dynamic_index(set, list[first].body_a), dynamic_index(set, list[first].body_b));
+    });
   };
   link_all(rows.equalities);
   link_all(rows.unilaterals);
@@ -133,16 +125,10 @@ bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
   };
   // each row to its island; a run of rows on one pair of bodies looks the island up once
   auto assign_all = [&](const auto& list, std::vector<int> IslandInput::*member) {
-    int last_a = -2, last_b = -2, last_island = -1;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const RowRef& r = list[i];
-      if (r.body_a != last_a || r.body_b != last_b) {
-        last_a = r.body_a;
-        last_b = r.body_b;
-        last_island = island_of(r);
-      }
-      (islands[static_cast<std::size_t>(last_island)].*member).push_back(static_cast<int>(i));
-    }
+    for_each_pair_run(list, [&](std::size_t first, std::size_t length) {
+      std::vector<int>& to = islands[static_cast<std::size_t>(island_of(list[first]))].*member;
+      for (std::size_t i = first; i < first + length; ++i) to.push_back(static_cast<int>(i));
+    });
   };
   assign_all(rows.equalities, &IslandInput::equalities);
   assign_all(rows.unilaterals, &IslandInput::unilaterals);

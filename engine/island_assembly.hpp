@@ -33,6 +33,21 @@ void append_rows(const ConstraintRows& rows, int a, int b, int owner, double bia
   }
 }
 
+/// calls f(first, length) for each run of consecutive rows of `list` on one pair of bodies (a
+/// joint's rows, a contact's): rows first … first + length − 1 all have list[first]'s body_a and
+/// body_b
+template <typename List, typename F>
+void for_each_pair_run(const List& list, F&& f) {
+  const std::size_t n = list.size();
+  for (std::size_t i = 0; i < n;) {
+    const int a = list[i].body_a, b = list[i].body_b;
+    std::size_t j = i + 1;
+    while (j < n && list[j].body_a == a && list[j].body_b == b) ++j;
+    f(i, j - i);
+    i = j;
+  }
+}
+
 /// an island's lists as split_islands writes them
 struct IslandLists {
   std::vector<int> bodies, equalities, unilaterals, cones, motors;
