@@ -181,35 +181,50 @@ Eigen::SparseMatrix<double> island_mass(const RigidBodySet& set, const std::vect
 
 void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
                  const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M,
-                 const std::vector<Mat3>* inertia_W) {
+                 const std::vector<Mat3>* inertia_W, std::vector<RigidMassBlock>* blocks) {
   // column by column, in row order, the entries setFromTriplets would store from the triplets
   // of island_mass above: each body's nonzero mass entries, and every gradient entry of the
   // island, added to the mass entry of the same place (mass + gradient)
   const auto nb = static_cast<int>(bodies.size());
   const bool coupled = gradient && gradient->nonZeros() > 0;
-  auto mass_block = [&](int b) {
-    return inertia_W ? rigid_mass_block(set.body(b), (*inertia_W)[static_cast<std::size_t>(b)])
-                     : set.mass_matrix(b);
+  // a body's block blockdiag(I_W, m 1), as RigidBodySet::mass_matrix (zero for a fixed body)
+  auto rigid_block = [&](int b) {
+    const RigidBody& body = set.body(b);
+    RigidMassBlock block;
+    if (body.fixed) return block;
+    block.I_W = inertia_W ? (*inertia_W)[static_cast<std::size_t>(b)]
+                          : body.inertia_W(Quat(set.orientation(b)));
+    block.m = body.mass;
+    return block;
   };
   if (!coupled) {
     // the blocks alone: the compressed arrays written directly, the nonzeros of each column of
-    // each block in row order
+    // each block in row order (I_W's in the rotation columns, m alone in each translation one)
     M.resize(6 * nb, 6 * nb);
     M.resizeNonZeros(36 * nb);
     int* start = M.outerIndexPtr();
     int* row = M.innerIndexPtr();
     double* value = M.valuePtr();
+    if (blocks) blocks->resize(static_cast<std::size_t>(nb));
     int k = 0;
     for (int i = 0; i < nb; ++i) {
-      const Mat6 block = mass_block(bodies[i]);
-      for (int c = 0; c < 6; ++c) {
+      const RigidMassBlock block = rigid_block(bodies[i]);
+      for (int c = 0; c < 3; ++c) {
         start[6 * i + c] = k;
-        for (int r = 0; r < 6; ++r)
-          if (block(r, c) != 0.0) {
+        for (int r = 0; r < 3; ++r)
+          if (block.I_W(r, c) != 0.0) {
             row[k] = 6 * i + r;
-            value[k++] = block(r, c);
+            value[k++] = block.I_W(r, c);
           }
       }
+      for (int c = 3; c < 6; ++c) {
+        start[6 * i + c] = k;
+        if (block.m != 0.0) {
+          row[k] = 6 * i + c;
+          value[k++] = block.m;
+        }
+      }
+      if (blocks) (*blocks)[static_cast<std::size_t>(i)] = block;
     }
     start[6 * nb] = k;
     M.resizeNonZeros(k);
@@ -221,8 +236,14 @@ void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
   };
   M.resize(6 * nb, 6 * nb);
   M.reserve(36 * nb + (coupled ? gradient->nonZeros() : 0));
+  bool gradient_in_island = false;
+  if (blocks) blocks->resize(static_cast<std::size_t>(nb));
   for (int i = 0; i < nb; ++i) {
-    const Mat6 block = mass_block(bodies[i]);
+    const RigidMassBlock rigid = rigid_block(bodies[i]);
+    if (blocks) (*blocks)[static_cast<std::size_t>(i)] = rigid;
+    Mat6 block = Mat6::Zero();
+    block.topLeftCorner<3, 3>() = rigid.I_W;
+    block.bottomRightCorner<3, 3>() = rigid.m * Mat3::Identity();
     for (int c = 0; c < 6; ++c) {
       const int col = 6 * i + c;
       M.startVec(col);
@@ -236,6 +257,7 @@ void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
         for (Eigen::SparseMatrix<double>::InnerIterator it(*gradient, global_col); it; ++it) {
           const int bi = local(static_cast<int>(it.row() / 6));
           if (bi < 0) continue;
+          gradient_in_island = true;
           const int row = 6 * bi + static_cast<int>(it.row() % 6);
           mass_rows_before(row);
           double value = it.value();
@@ -250,6 +272,7 @@ void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
     }
   }
   M.finalize();
+  if (blocks && gradient_in_island) blocks->clear();
 }
 
 bool is_block_diagonal(const Eigen::SparseMatrix<double>& M_tilde) {

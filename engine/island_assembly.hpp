@@ -80,10 +80,13 @@ bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
 
 /// the same written into `M`, in M's own memory (no allocation once M has held as many
 /// entries); `inertia_W` (by global body index): the bodies' world inertias R I_B Rᵀ at their
-/// current orientations, already computed (null: RigidBodySet::mass_matrix's)
+/// current orientations, already computed (null: RigidBodySet::mass_matrix's); `blocks`, when
+/// given: each body's block (IslandInput::mass_blocks) when no gradient entry falls in the
+/// island, else cleared
 void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
                  const Eigen::SparseMatrix<double>* gradient, Eigen::SparseMatrix<double>& M,
-                 const std::vector<Mat3>* inertia_W = nullptr);
+                 const std::vector<Mat3>* inertia_W = nullptr,
+                 std::vector<RigidMassBlock>* blocks = nullptr);
 
 /// a body's 6 × 6 block of M, blockdiag(I_W, m 1) (RigidBodySet::mass_matrix) with its world
 /// inertia I_W given

@@ -25,6 +25,12 @@
 
 namespace pivot::detail {
 
+/// a body's 6 × 6 block of M̃ when it is the rigid body's own, blockdiag(I_W, m 1)
+struct RigidMassBlock {
+  Mat3 I_W = Mat3::Zero();  ///< the world inertia R I_B Rᵀ
+  double m = 0.0;           ///< the mass
+};
+
 struct IslandInput {
   std::vector<int> bodies;       ///< dynamic bodies, global indices; local order = this order
   std::vector<int> equalities;   ///< indices into ConstraintSet::equalities
@@ -32,7 +38,11 @@ struct IslandInput {
   std::vector<int> cones;        ///< indices into ConstraintSet::cones
   std::vector<int> motors;       ///< indices into ConstraintSet::motors
   Eigen::SparseMatrix<double> M_tilde;  ///< 6nb × 6nb (M, or M − h²∇ₚf − h∇ᵥf)
-  Eigen::VectorXd momentum;             ///< r, 6nb
+  /// each body's block of M̃, by local index, when M̃ is the bodies' mass blocks alone (no
+  /// force's gradient reaches the island): the numbers of M_tilde, read without parsing it
+  /// (island_mass writes both); empty when M̃ has another form or was written without it
+  std::vector<RigidMassBlock> mass_blocks;
+  Eigen::VectorXd momentum;  ///< r, 6nb
 };
 
 /// The island's own retry policy, around the LCP solver's (lcp/solve_policy.hpp), in order:

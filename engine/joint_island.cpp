@@ -64,31 +64,46 @@ int local_body(const std::vector<int>& bodies, int body) {
   return it != bodies.end() && *it == body ? static_cast<int>(it - bodies.begin()) : -1;
 }
 
-// each body's block of M̃, A = [I 0; 0 m 1] (a rigid body's mass matrix: rotation first), and
-// its inverse [I⁻¹ 0; 0 1/m]; false when M̃ has another form (a force's gradient in it) or a
-// block is not positive definite (I's leading minors, Sylvester's criterion)
-bool invert_body_blocks(const Eigen::SparseMatrix<double>& M, int nb, Scratch& s) {
-  if (!M.isCompressed() || M.outerSize() != 6 * nb) return false;
+// body b's block of M̃ read from the compressed M̃, which must have a rigid body's form
+// [I 0; 0 m 1]: entries of the rotation columns in the block's rotation rows only, m alone on
+// the diagonal of each translation column; false for another form (a force's gradient in it)
+bool parse_body_block(const Eigen::SparseMatrix<double>& M, int b, Mat3& I, double& m) {
   const int* start = M.outerIndexPtr();
   const int* row = M.innerIndexPtr();
   const double* value = M.valuePtr();
+  I.setZero();
+  for (int c = 0; c < 3; ++c)
+    for (int k = start[6 * b + c]; k < start[6 * b + c + 1]; ++k) {
+      const int r = row[k] - 6 * b;
+      if (r < 0 || r >= 3) return false;
+      I(r, c) = value[k];
+    }
+  m = 0.0;
+  for (int c = 3; c < 6; ++c) {
+    const int k = start[6 * b + c];
+    if (start[6 * b + c + 1] != k + 1 || row[k] != 6 * b + c) return false;
+    if (c > 3 && value[k] != m) return false;
+    m = value[k];
+  }
+  return true;
+}
+
+// each body's block of M̃, A = [I 0; 0 m 1] (a rigid body's mass matrix: rotation first),
+// from IslandInput::mass_blocks when the island has them, else parsed from M̃; and its inverse
+// [I⁻¹ 0; 0 1/m]; false when M̃ has another form or a block is not positive definite (I's
+// leading minors, Sylvester's criterion)
+bool invert_body_blocks(const IslandInput& in, int nb, Scratch& s) {
+  const Eigen::SparseMatrix<double>& M = in.M_tilde;
+  const bool given = static_cast<int>(in.mass_blocks.size()) == nb;
+  if (!given && (!M.isCompressed() || M.outerSize() != 6 * nb)) return false;
   for (int b = 0; b < nb; ++b) {
     Mat3& I = s.I[b];
-    I.setZero();
-    // rotation columns: entries in the block's rotation rows only
-    for (int c = 0; c < 3; ++c)
-      for (int k = start[6 * b + c]; k < start[6 * b + c + 1]; ++k) {
-        const int r = row[k] - 6 * b;
-        if (r < 0 || r >= 3) return false;
-        I(r, c) = value[k];
-      }
-    // translation columns: m on the diagonal alone, the same m thrice
     double m = 0.0;
-    for (int c = 3; c < 6; ++c) {
-      const int k = start[6 * b + c];
-      if (start[6 * b + c + 1] != k + 1 || row[k] != 6 * b + c) return false;
-      if (c > 3 && value[k] != m) return false;
-      m = value[k];
+    if (given) {
+      I = in.mass_blocks[static_cast<std::size_t>(b)].I_W;
+      m = in.mass_blocks[static_cast<std::size_t>(b)].m;
+    } else if (!parse_body_block(M, b, I, m)) {
+      return false;
     }
     if (!(m > 0.0)) return false;
     const double largest = I.cwiseAbs().maxCoeff();
@@ -266,7 +281,7 @@ bool solve_joint_island(const ConstraintSet& rows, const IslandInput& in, Island
   if (island_lcp_size(rows, in) != 0) return false;
   Scratch& s = thread_scratch();
   const auto start = now_if(timed);
-  if (!invert_body_blocks(in.M_tilde, nb, s)) return false;
+  if (!invert_body_blocks(in, nb, s)) return false;
   // y = A⁻¹ r, then v ← y + Z λ
   for (int b = 0; b < nb; ++b) solve_body(s, b, in.momentum.segment<6>(6 * b), s.v[b]);
   // each row on its bodies, Z = A⁻¹ J_eᵀ, and the right-hand side −(b_e + J_e y)

@@ -10,7 +10,8 @@
 //
 //   y = A⁻¹ r,   Z = A⁻¹ J_eᵀ,   C = J_e Z,   C λ = −(b_e + J_e y),   v⁺ = y + Z λ
 //
-// A⁻¹ through each body's 6 × 6 Cholesky factor; Z row by row, each row's Jacobian on its (at
+// A⁻¹ through each body's I⁻¹ and 1/m (I and m from IslandInput::mass_blocks when the assembly
+// handed them, else read from M̃'s columns); Z row by row, each row's Jacobian on its (at
 // most two) bodies; C (ne × ne) from the pairs of rows that share a body, and factored by a dense
 // Cholesky C = L Lᵀ (Golub–Van Loan §4.2) in fixed-capacity storage. The rows keep the island's
 // order, in which a joint's rows and its neighbours' are close: L has no entry left of the first

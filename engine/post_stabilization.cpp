@@ -75,7 +75,7 @@ bool World::post_stabilize(std::vector<Contact>& contacts) {
         if (island.equalities.empty() && island.unilaterals.empty()) continue;
         // reported by the step's own
         if (look_for_repeats && !drop_repeated_joint_rows(island, false)) repeats = true;
-        island_mass(set_, island.bodies, nullptr, island.M_tilde);
+        island_mass(set_, island.bodies, nullptr, island.M_tilde, nullptr, &island.mass_blocks);
         island.momentum.setZero(6 * static_cast<Eigen::Index>(island.bodies.size()));
         jobs.push_back(
             {.island = &island, .lemke = settings_.lemke, .small_path = settings_.small_islands});

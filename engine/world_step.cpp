@@ -261,7 +261,7 @@ void World::solve_islands(StepContext& ctx) {
     detail::IslandInput& island = islands[k];
     if (look_for_repeats && !drop_repeated_joint_rows(island, true)) repeats = true;
     island_mass(set_, island.bodies, settings_.implicit_forces ? &ctx.gradient.matrix() : nullptr,
-                island.M_tilde, &ctx.inertia_W);
+                island.M_tilde, &ctx.inertia_W, &island.mass_blocks);
     const auto nb = static_cast<int>(island.bodies.size());
     // r = M v + h f̃   (the plain M multiplies v_t, Cline eq. 2.55)
     island.momentum.resize(6 * nb);

@@ -102,3 +102,71 @@ TEST_CASE("invert_body_blocks reads each body's block and inverts it", "[island]
   singular.block<6, 6>(6, 6).row(2).setZero();
   CHECK_FALSE(invert_body_blocks(singular.sparseView(), A, A_inv));
 }
+
+// the blocks island_mass hands beside M̃ (IslandInput::mass_blocks): for turned bodies of
+// unequal principal inertias (I_W full), each block is M̃'s own 6 × 6 block entry for entry, and
+// M̃ in place is still the triplet assembly's; given when the gradient has entries outside the
+// island only, cleared when one falls inside it
+TEST_CASE("island_mass hands each body's block when no gradient entry falls in the island",
+          "[engine][islands]") {
+  RigidBodySet set;
+  for (int i = 0; i < 5; ++i) {
+    BodySettings s;
+    s.name = "b";
+    s.name += std::to_string(i);
+    s.mass = 1.0 + i;
+    s.inertia_diag = Vec3(2.0 + 0.25 * i, 2.5 + 0.5 * i, 3.5);
+    Pose pose;
+    pose.q_WB = Quat(Eigen::AngleAxisd(0.3 + i, Vec3(1.0, 2.0 + i, -0.5).normalized()));
+    set.add(make_rigid_body(s), pose, Vec6::Zero());
+  }
+  const std::vector<int> island = {1, 2};
+  auto check_blocks = [&](const Eigen::SparseMatrix<double>& M,
+                          const std::vector<RigidMassBlock>& blocks) {
+    REQUIRE(blocks.size() == island.size());
+    const Eigen::MatrixXd dense(M);
+    for (std::size_t k = 0; k < island.size(); ++k) {
+      Mat6 A = Mat6::Zero();
+      A.topLeftCorner<3, 3>() = blocks[k].I_W;
+      A.bottomRightCorner<3, 3>() = blocks[k].m * Mat3::Identity();
+      const auto b = static_cast<Eigen::Index>(6 * k);
+      CHECK(A == Mat6(dense.block<6, 6>(b, b)));
+      CHECK(blocks[k].I_W(0, 1) != 0.0);  // turned: the world inertia is full
+      CHECK(blocks[k].m == 1.0 + island[k]);
+    }
+  };
+  auto same_entries = [](const Eigen::SparseMatrix<double>& M,
+                         const Eigen::SparseMatrix<double>& expected) {
+    REQUIRE(M.nonZeros() == expected.nonZeros());
+    for (int k = 0; k <= M.cols(); ++k) CHECK(M.outerIndexPtr()[k] == expected.outerIndexPtr()[k]);
+    for (Eigen::Index k = 0; k < M.nonZeros(); ++k) {
+      CHECK(M.innerIndexPtr()[k] == expected.innerIndexPtr()[k]);
+      CHECK(M.valuePtr()[k] == expected.valuePtr()[k]);
+    }
+  };
+  Eigen::SparseMatrix<double> M;
+  std::vector<RigidMassBlock> blocks;
+  SECTION("no gradient") {
+    island_mass(set, island, nullptr, M, nullptr, &blocks);
+    same_entries(M, island_mass(set, island, nullptr));
+    check_blocks(M, blocks);
+  }
+  std::vector<Eigen::Triplet<double>> t = {{6 * 3 + 4, 6 * 4 + 4, 7.0},
+                                           {6 * 4 + 4, 6 * 3 + 4, 7.0}};
+  SECTION("a gradient between two other bodies") {
+    Eigen::SparseMatrix<double> gradient(30, 30);
+    gradient.setFromTriplets(t.begin(), t.end());
+    island_mass(set, island, &gradient, M, nullptr, &blocks);
+    same_entries(M, island_mass(set, island, &gradient));
+    check_blocks(M, blocks);
+  }
+  SECTION("a gradient entry on a body of the island") {
+    t.emplace_back(6 * 2 + 5, 6 * 2 + 5, -0.5);
+    Eigen::SparseMatrix<double> gradient(30, 30);
+    gradient.setFromTriplets(t.begin(), t.end());
+    blocks.resize(7);
+    island_mass(set, island, &gradient, M, nullptr, &blocks);
+    same_entries(M, island_mass(set, island, &gradient));
+    CHECK(blocks.empty());
+  }
+}
