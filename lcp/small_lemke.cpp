@@ -581,6 +581,7 @@ bool solve_small_lemke(const DenseMatrix& M, const Vector& q, const LemkeOptions
   std::array<bool, kCapacity> basic{};
   for (int b = 0; b < order.k; ++b)
     basic[static_cast<std::size_t>(order.cols[static_cast<std::size_t>(b)])] = true;
+  result.active_set.reserve(static_cast<std::size_t>(order.k));  // one allocation at most
   for (int i = 0; i < n; ++i)
     if (basic[static_cast<std::size_t>(i)]) result.active_set.push_back(i);
   // a negative z_i that carries a share of a row: the set without it (active_set.hpp; it finds
