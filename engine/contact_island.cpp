@@ -78,11 +78,8 @@ void body_terms(Scratch& s, const Vector& r, Vector& q) {
     const auto Gb = s.G[b].topRows(k);
     const std::vector<int>& R = s.rows[b];
     s.y.segment<6>(6 * b).noalias() = s.A_inv[b] * r.segment<6>(6 * b);
-    // coefficient-based products: on these six-column blocks Eigen's blocked product (which it
-    // picks once a block has 7 rows or more) spends more in packing than in arithmetic, and
-    // each entry's order of summation is then the same at every size
-    s.T[b].noalias() = Gb.lazyProduct(s.A_inv[b]);
-    s.blocks[b].noalias() = s.T[b].lazyProduct(Gb.transpose());
+    s.T[b].noalias() = Gb * s.A_inv[b];
+    s.blocks[b].noalias() = s.T[b] * Gb.transpose();
     s.qb[b].noalias() = Gb * s.y.segment<6>(6 * b);
     for (int j = 0; j < k; ++j) q(R[j]) += s.qb[b](j);
   }
