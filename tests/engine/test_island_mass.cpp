@@ -10,16 +10,45 @@
 using namespace pivot;
 using namespace pivot::detail;
 
-TEST_CASE("island_mass keeps the gradient entries between the island's bodies only",
-          "[engine][islands]") {
+namespace {
+
+// five bodies b0…b4 of mass 1 + i: at rest and unturned with no shape (M = diag(1, m 1)), or
+// `turned` with unequal principal inertias (a full world inertia)
+RigidBodySet five_bodies(bool turned = false) {
   RigidBodySet set;
   for (int i = 0; i < 5; ++i) {
     BodySettings s;
     s.name = "b";  // appended: g++ 12 warns falsely on "b" + to_string(i) (-Wrestrict)
     s.name += std::to_string(i);
-    s.mass = 1.0 + i;  // M = diag(I, m): I = identity without a shape, m = 1 + i
-    set.add(make_rigid_body(s), Pose{}, Vec6::Zero());
+    s.mass = 1.0 + i;
+    Pose pose;
+    if (turned) {
+      s.inertia_diag = Vec3(2.0 + 0.25 * i, 2.5 + 0.5 * i, 3.5);
+      pose.q_WB = Quat(Eigen::AngleAxisd(0.3 + i, Vec3(1.0, 2.0 + i, -0.5).normalized()));
+    }
+    set.add(make_rigid_body(s), pose, Vec6::Zero());
   }
+  return set;
+}
+
+// M's compressed arrays are expected's, entry for entry
+void check_same_entries(const Eigen::SparseMatrix<double>& M,
+                        const Eigen::SparseMatrix<double>& expected) {
+  REQUIRE(M.isCompressed());
+  REQUIRE(M.nonZeros() == expected.nonZeros());
+  for (int k = 0; k <= M.cols(); ++k) CHECK(M.outerIndexPtr()[k] == expected.outerIndexPtr()[k]);
+  for (Eigen::Index k = 0; k < M.nonZeros(); ++k) {
+    CHECK(M.innerIndexPtr()[k] == expected.innerIndexPtr()[k]);
+    CHECK(M.valuePtr()[k] == expected.valuePtr()[k]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("island_mass keeps the gradient entries between the island's bodies only",
+          "[engine][islands]") {
+  // M = diag(I, m): I = identity without a shape, m = 1 + i
+  const RigidBodySet set = five_bodies();
   // a gradient coupling bodies 1–3 (same island) and 3–4 (4 is in another island), plus a
   // diagonal entry on 3: entries written by hand, so the expected M̃ is known entry by entry
   std::vector<Eigen::Triplet<double>> t = {{6 * 1 + 3, 6 * 3 + 3, 0.25},
@@ -45,14 +74,7 @@ TEST_CASE(
     "island_mass in place stores the same entries as the triplet assembly, and reuses its "
     "memory",
     "[engine][islands]") {
-  RigidBodySet set;
-  for (int i = 0; i < 5; ++i) {
-    BodySettings s;
-    s.name = "b";
-    s.name += std::to_string(i);
-    s.mass = 1.0 + i;
-    set.add(make_rigid_body(s), Pose{}, Vec6::Zero());
-  }
+  const RigidBodySet set = five_bodies();
   // bodies 1–3 coupled, 3–4 across islands, a diagonal gradient entry on a mass entry (3, 3), one
   // beside the mass block's nonzeros (rows 0–2 of body 3's translation columns), and an explicit
   // zero: each stored as the triplet assembly stores it
@@ -67,13 +89,7 @@ TEST_CASE(
   Eigen::SparseMatrix<double> M;
   for (int pass = 0; pass < 2; ++pass) {
     island_mass(set, island, &gradient, M);
-    REQUIRE(M.isCompressed());
-    REQUIRE(M.nonZeros() == expected.nonZeros());
-    for (int k = 0; k <= M.cols(); ++k) CHECK(M.outerIndexPtr()[k] == expected.outerIndexPtr()[k]);
-    for (Eigen::Index k = 0; k < M.nonZeros(); ++k) {
-      CHECK(M.innerIndexPtr()[k] == expected.innerIndexPtr()[k]);
-      CHECK(M.valuePtr()[k] == expected.valuePtr()[k]);
-    }
+    check_same_entries(M, expected);
   }
   // the entry on (3, 3) of body 3 (local 9, 9): mass 4 plus 1/3
   CHECK(M.coeff(9, 9) == 4.0 + 1.0 / 3.0);
@@ -109,17 +125,7 @@ TEST_CASE("invert_body_blocks reads each body's block and inverts it", "[island]
 // island only, cleared when one falls inside it
 TEST_CASE("island_mass hands each body's block when no gradient entry falls in the island",
           "[engine][islands]") {
-  RigidBodySet set;
-  for (int i = 0; i < 5; ++i) {
-    BodySettings s;
-    s.name = "b";
-    s.name += std::to_string(i);
-    s.mass = 1.0 + i;
-    s.inertia_diag = Vec3(2.0 + 0.25 * i, 2.5 + 0.5 * i, 3.5);
-    Pose pose;
-    pose.q_WB = Quat(Eigen::AngleAxisd(0.3 + i, Vec3(1.0, 2.0 + i, -0.5).normalized()));
-    set.add(make_rigid_body(s), pose, Vec6::Zero());
-  }
+  const RigidBodySet set = five_bodies(true);
   const std::vector<int> island = {1, 2};
   auto check_blocks = [&](const Eigen::SparseMatrix<double>& M,
                           const std::vector<RigidMassBlock>& blocks) {
@@ -135,20 +141,11 @@ TEST_CASE("island_mass hands each body's block when no gradient entry falls in t
       CHECK(blocks[k].m == 1.0 + island[k]);
     }
   };
-  auto same_entries = [](const Eigen::SparseMatrix<double>& M,
-                         const Eigen::SparseMatrix<double>& expected) {
-    REQUIRE(M.nonZeros() == expected.nonZeros());
-    for (int k = 0; k <= M.cols(); ++k) CHECK(M.outerIndexPtr()[k] == expected.outerIndexPtr()[k]);
-    for (Eigen::Index k = 0; k < M.nonZeros(); ++k) {
-      CHECK(M.innerIndexPtr()[k] == expected.innerIndexPtr()[k]);
-      CHECK(M.valuePtr()[k] == expected.valuePtr()[k]);
-    }
-  };
   Eigen::SparseMatrix<double> M;
   std::vector<RigidMassBlock> blocks;
   SECTION("no gradient") {
     island_mass(set, island, nullptr, M, nullptr, &blocks);
-    same_entries(M, island_mass(set, island, nullptr));
+    check_same_entries(M, island_mass(set, island, nullptr));
     check_blocks(M, blocks);
   }
   std::vector<Eigen::Triplet<double>> t = {{6 * 3 + 4, 6 * 4 + 4, 7.0},
@@ -157,7 +154,7 @@ TEST_CASE("island_mass hands each body's block when no gradient entry falls in t
     Eigen::SparseMatrix<double> gradient(30, 30);
     gradient.setFromTriplets(t.begin(), t.end());
     island_mass(set, island, &gradient, M, nullptr, &blocks);
-    same_entries(M, island_mass(set, island, &gradient));
+    check_same_entries(M, island_mass(set, island, &gradient));
     check_blocks(M, blocks);
   }
   SECTION("a gradient entry on a body of the island") {
@@ -166,7 +163,7 @@ TEST_CASE("island_mass hands each body's block when no gradient entry falls in t
     gradient.setFromTriplets(t.begin(), t.end());
     blocks.resize(7);
     island_mass(set, island, &gradient, M, nullptr, &blocks);
-    same_entries(M, island_mass(set, island, &gradient));
+    check_same_entries(M, island_mass(set, island, &gradient));
     CHECK(blocks.empty());
   }
 }
