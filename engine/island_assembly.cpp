@@ -14,33 +14,32 @@ int dynamic_index(const RigidBodySet& set, int b) {
   return b >= 0 && !set.body(b).fixed ? b : -1;
 }
 
-// the inputs split_islands reads, as one list of numbers (IslandSplit::key), each handed to
-// put: the number of bodies and each body's fixed flag; each row list's length and its runs of
-// rows on one pair of bodies (body_a, body_b, the run's length); the cones' normal rows; the
-// couplings
-template <typename Put>
-void walk_split_inputs(const RigidBodySet& set, const ConstraintSet& rows,
-                       const std::vector<std::pair<int, int>>& couplings, Put&& put) {
+// the inputs split_islands reads, as one list of numbers (IslandSplit::key): the number of
+// bodies and each body's fixed flag; each row list's length and its runs of rows on one pair of
+// bodies (body_a, body_b, the run's length); the cones' normal rows; the couplings
+void split_key(const RigidBodySet& set, const ConstraintSet& rows,
+               const std::vector<std::pair<int, int>>& couplings, std::vector<int>& key) {
+  key.clear();
   const int n = set.size();
-  put(n);
-  for (int i = 0; i < n; ++i) put(set.body(i).fixed ? 1 : 0);
-  auto runs = [&put](const auto& list) {
-    put(static_cast<int>(list.size()));
+  key.push_back(n);
+  for (int i = 0; i < n; ++i) key.push_back(set.body(i).fixed ? 1 : 0);
+  auto runs = [&key](const auto& list) {
+    key.push_back(static_cast<int>(list.size()));
     for_each_pair_run(list, [&](std::size_t first, std::size_t length) {
-      put(list[first].body_a);
-      put(list[first].body_b);
-      put(static_cast<int>(length));
+      key.push_back(list[first].body_a);
+      key.push_back(list[first].body_b);
+      key.push_back(static_cast<int>(length));
     });
   };
   runs(rows.equalities);
   runs(rows.unilaterals);
   runs(rows.motors);
-  put(static_cast<int>(rows.cones.size()));
-  for (const auto& cone : rows.cones) put(cone.normal_row);
-  put(static_cast<int>(couplings.size()));
+  key.push_back(static_cast<int>(rows.cones.size()));
+  for (const auto& cone : rows.cones) key.push_back(cone.normal_row);
+  key.push_back(static_cast<int>(couplings.size()));
   for (const auto& [a, b] : couplings) {
-    put(a);
-    put(b);
+    key.push_back(a);
+    key.push_back(b);
   }
 }
 
@@ -63,15 +62,13 @@ bool split_islands(const RigidBodySet& set, const ConstraintSet& rows,
                    const std::vector<std::pair<int, int>>& couplings, IslandSplit& work,
                    std::vector<IslandInput>& islands) {
   // the same inputs as the last call: its islands again
-  std::vector<int>& next_key = work.next_key;
-  next_key.clear();
-  walk_split_inputs(set, rows, couplings, [&next_key](int x) { next_key.push_back(x); });
-  if (next_key == work.key) {
+  split_key(set, rows, couplings, work.next_key);
+  if (work.next_key == work.key) {
     islands.resize(work.answer.size());
     for (std::size_t k = 0; k < islands.size(); ++k) copy_lists(work.answer[k], islands[k]);
     return true;
   }
-  std::swap(work.key, next_key);
+  std::swap(work.key, work.next_key);
   const int n = set.size();
   std::vector<int>& parent = work.parent;
   parent.resize(static_cast<std::size_t>(n));
@@ -241,9 +238,7 @@ void island_mass(const RigidBodySet& set, const std::vector<int>& bodies,
   for (int i = 0; i < nb; ++i) {
     const RigidMassBlock rigid = rigid_block(bodies[i]);
     if (blocks) (*blocks)[static_cast<std::size_t>(i)] = rigid;
-    Mat6 block = Mat6::Zero();
-    block.topLeftCorner<3, 3>() = rigid.I_W;
-    block.bottomRightCorner<3, 3>() = rigid.m * Mat3::Identity();
+    const Mat6 block = rigid_mass_block(set.body(bodies[i]), rigid.I_W);
     for (int c = 0; c < 6; ++c) {
       const int col = 6 * i + c;
       M.startVec(col);
